@@ -1,0 +1,101 @@
+import Foundation
+
+/// One remembered statement about the user, as stored in a ``KnowledgeBase``.
+public struct Fact: Identifiable, Hashable, Sendable, Codable {
+    /// The fact's stable identifier. Merges keep the oldest id.
+    public var id: Int64
+    /// Whose memory the fact belongs to.
+    public var namespace: String
+    /// The identifier of the fact's topic.
+    public var topicID: Int64
+    /// The display path of the fact's topic, such as `Technology/iOS Development`.
+    public var topicPath: String
+    /// The statement itself.
+    public var content: String
+    /// What kind of statement it is.
+    public var type: FactType
+    /// How much it matters.
+    public var importance: Importance
+    /// How sure the extractor was, from 0 to 1.
+    public var confidence: Double
+    /// Inactive facts are kept (and can be reactivated) but hidden from search by default.
+    public var isActive: Bool
+    /// Where the fact came from, such as conversation ids; merges keep all of them.
+    public var sources: [String]
+    /// How many times the fact was seen, counting exact duplicates and merged near duplicates.
+    public var mentionCount: Int
+    /// When the fact was first recorded.
+    public var createdAt: Date
+    /// When the fact last changed.
+    public var updatedAt: Date
+}
+
+/// A fact to add to a knowledge base.
+public struct NewFact: Hashable, Sendable {
+    /// The statement. Leading and trailing whitespace is trimmed; it must not be empty.
+    public var content: String
+    /// The topic path; missing topics (and their ancestors) are created.
+    public var topicPath: String
+    public var type: FactType
+    public var importance: Importance
+    /// How sure the extractor was, from 0 to 1.
+    public var confidence: Double
+    public var sources: [String]
+    /// When the fact was first recorded; now when `nil`.
+    public var createdAt: Date?
+    /// When the fact last changed; ``createdAt`` when `nil`.
+    public var updatedAt: Date?
+    public var isActive: Bool
+
+    /// Creates a fact to add. Defaults: a medium-importance ``FactType/fact`` with confidence 1.
+    public init(
+        content: String,
+        topicPath: String,
+        type: FactType = .fact,
+        importance: Importance = .medium,
+        confidence: Double = 1,
+        sources: [String] = [],
+        createdAt: Date? = nil,
+        updatedAt: Date? = nil,
+        isActive: Bool = true
+    ) {
+        self.content = content
+        self.topicPath = topicPath
+        self.type = type
+        self.importance = importance
+        self.confidence = confidence
+        self.sources = sources
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.isActive = isActive
+    }
+}
+
+/// A change to a stored fact: every non-nil field replaces the stored value.
+public struct FactUpdate: Hashable, Sendable {
+    public var content: String?
+    public var type: FactType?
+    public var importance: Importance?
+    public var confidence: Double?
+    /// Moves the fact to this topic path, creating it if needed.
+    public var topicPath: String?
+
+    /// Creates an update; pass only the fields to change.
+    public init(
+        content: String? = nil,
+        type: FactType? = nil,
+        importance: Importance? = nil,
+        confidence: Double? = nil,
+        topicPath: String? = nil
+    ) {
+        self.content = content
+        self.type = type
+        self.importance = importance
+        self.confidence = confidence
+        self.topicPath = topicPath
+    }
+
+    var isEmpty: Bool {
+        content == nil && type == nil && importance == nil && confidence == nil && topicPath == nil
+    }
+}

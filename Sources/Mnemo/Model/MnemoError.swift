@@ -1,0 +1,46 @@
+import Foundation
+
+/// A failure of a knowledge-base operation caused by data or environment, never by misuse.
+///
+/// Every case prints as one line that says what went wrong and, where there is one, the fix.
+public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    case invalidTopicPath(String, reason: String)
+    case topicNotFound(String)
+    case topicNotEmpty(String, facts: Int, children: Int)
+    case topicExists(String)
+    case factNotFound(Int64)
+    case invalidFact(String)
+    case duplicateFact(existingID: Int64)
+    case invalidNamespace(String)
+    case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidTopicPath(path, reason):
+            "invalid topic path \(Self.quoted(path)): \(reason)"
+        case let .topicNotFound(path):
+            "no topic at \(Self.quoted(path))"
+        case let .topicNotEmpty(path, facts, children):
+            "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
+        case let .topicExists(path):
+            "a topic already exists at \(Self.quoted(path))"
+        case let .factNotFound(id):
+            "no fact with id \(id)"
+        case let .invalidFact(reason):
+            "invalid fact: \(reason)"
+        case let .duplicateFact(existingID):
+            "the same fact is already stored (id \(existingID))"
+        case let .invalidNamespace(namespace):
+            "invalid namespace \(Self.quoted(namespace)): it must not be empty"
+        case let .embedderMismatch(stored, given):
+            "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
+        case let .invalidArgument(reason):
+            reason
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

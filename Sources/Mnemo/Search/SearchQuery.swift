@@ -1,0 +1,57 @@
+import Foundation
+
+/// How a search finds facts.
+public enum SearchMode: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Full-text search ranked by BM25.
+    case text
+    /// Cosine similarity between the query's embedding and each fact's.
+    case semantic
+    /// Both, fused by rank.
+    case hybrid
+}
+
+/// A search request: the text, the mode, the filter and the page.
+public struct SearchQuery: Hashable, Sendable {
+    public var text: String
+    public var mode: SearchMode
+    public var filter: FactFilter
+    /// How text terms combine in ``SearchMode/text`` and the text half of hybrid.
+    public var matching: TextQuery.Matching
+    public var limit: Int
+    public var offset: Int
+    /// Semantic hits below this cosine similarity are dropped.
+    public var minSimilarity: Double?
+
+    /// Creates a query; by default a hybrid search for the 10 best active facts.
+    public init(
+        _ text: String,
+        mode: SearchMode = .hybrid,
+        filter: FactFilter = FactFilter(),
+        matching: TextQuery.Matching = .anyTerm,
+        limit: Int = 10,
+        offset: Int = 0,
+        minSimilarity: Double? = nil
+    ) {
+        self.text = text
+        self.mode = mode
+        self.filter = filter
+        self.matching = matching
+        self.limit = limit
+        self.offset = offset
+        self.minSimilarity = minSimilarity
+    }
+}
+
+/// One search result: the fact with its topic path and its scores.
+public struct SearchHit: Hashable, Sendable {
+    public var fact: Fact
+    /// The score results are ordered by, higher is better: BM25 (sign flipped) in text mode,
+    /// cosine similarity in semantic mode, the fused score in hybrid mode.
+    public var score: Double
+    /// The BM25 relevance when the fact matched the text query (higher is better).
+    public var textScore: Double?
+    /// The cosine similarity to the query when it was computed.
+    public var similarity: Double?
+    /// The content with matched terms marked by `[` and `]`, for text matches.
+    public var snippet: String?
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// User text turned into a safe FTS5 query.
+///
+/// User text is never passed to FTS5 as syntax. It is split into terms (runs of letters and
+/// digits) and `"quoted phrases"`; each becomes a quoted FTS5 string, so operators such as
+/// `AND`, `NEAR`, `*`, `-`, `^` or `:` typed by a user are searched as plain words or ignored.
+/// Terms are combined with `OR` (BM25 ranks facts matching more and rarer terms first) or,
+/// on request, with `AND`.
+public struct TextQuery: Hashable, Sendable {
+    /// How the terms of a query combine.
+    public enum Matching: String, Hashable, Sendable, CaseIterable {
+        /// A fact matches when it has any term; more and rarer terms rank higher.
+        case anyTerm
+        /// A fact matches only when it has every term.
+        case allTerms
+    }
+
+    /// The words and phrases found in the user text, each a list of words.
+    public let phrases: [[String]]
+
+    /// The FTS5 MATCH expression; every term is a quoted string, so it is always valid.
+    public let pattern: String
+
+    /// Parses user text; returns `nil` when it holds nothing searchable (empty, punctuation, emoji).
+    public init?(_ text: String, matching: Matching = .anyTerm) {
+        let phrases = Self.phrases(in: text)
+        guard !phrases.isEmpty else { return nil }
+        self.phrases = phrases
+        let quoted = phrases.map { "\"" + $0.joined(separator: " ") + "\"" }
+        self.pattern = quoted.joined(separator: matching == .anyTerm ? " OR " : " AND ")
+    }
+
+    /// Splits text into phrases: a quoted span is one phrase, every other word is its own.
+    static func phrases(in text: String) -> [[String]] {
+        var phrases: [[String]] = []
+        for (index, span) in text.split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
+            let words = words(in: span)
+            guard !words.isEmpty else { continue }
+            // Odd spans sit between quotes. An unbalanced last quote leaves plain words.
+            if index % 2 == 1 { phrases.append(words) } else { phrases += words.map { [$0] } }
+        }
+        return phrases
+    }
+
+    /// Runs of letters, digits and combining marks: what SQLite's unicode61 tokenizer indexes.
+    static func words(in text: Substring) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
+    }
+}

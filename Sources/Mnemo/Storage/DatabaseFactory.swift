@@ -1,0 +1,25 @@
+import Foundation
+import GRDB
+
+/// Opens the database behind a ``KnowledgeBase`` and brings its schema up to date.
+enum DatabaseFactory {
+    static func openPool(atPath path: String) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try Schema.migrator.migrate(pool)
+        return pool
+    }
+
+    static func openInMemory() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(configuration: configuration)
+        try Schema.migrator.migrate(queue)
+        return queue
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        // Another process (a second CLI, an app extension) may hold the write lock briefly.
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        return configuration
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// Fact reads and writes inside a database transaction.
+enum FactStore {
+    static func find(_ db: Database, namespace: String, id: Int64) throws -> Fact? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.id = ?
+            """), arguments: [namespace, id]).map(Fact.init(row:))
+    }
+
+    static func require(_ db: Database, namespace: String, id: Int64) throws -> Fact {
+        guard let fact = try find(db, namespace: namespace, id: id) else { throw MnemoError.factNotFound(id) }
+        return fact
+    }
+
+    /// The stored fact with the same normalized content, if any.
+    static func find(_ db: Database, namespace: String, contentKey: String) throws -> Fact? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.content_key = ?
+            """), arguments: [namespace, contentKey]).map(Fact.init(row:))
+    }
+
+    /// Inserts a validated fact under `topic` and records its history.
+    static func insert(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
+        let createdAt = new.createdAt ?? now
+        let updatedAt = new.updatedAt ?? createdAt
+        try db.cachedStatement(sql: """
+            INSERT INTO fact (namespace, topic_id, content, content_key, type, importance, confidence,
+                              is_active, sources, mention_count, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                namespace, topic.id, new.content, new.contentKey, new.type.rawValue, new.importance.rank,
+                new.confidence, new.isActive, SourceList.encode(new.sources), new.mentionCount,
+                createdAt, updatedAt,
+            ])
+        let fact = Fact(
+            id: db.lastInsertedRowID, namespace: namespace, topicID: topic.id, topicPath: topic.path,
+            content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
+            isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
+            createdAt: createdAt, updatedAt: updatedAt)
+        var details = ["topic": topic.path]
+        if let source = new.sources.first { details["source"] = source }
+        try HistoryStore.record(db, namespace: namespace, factID: fact.id, kind: .added, details: details, at: now)
+        return fact
+    }
+
+    /// Counts another sighting of an exact duplicate: raises the mention count and adds sources.
+    static func recordMention(_ db: Database, of fact: Fact, sources: [String], now: Date) throws {
+        let merged = SourceList.merging(fact.sources, sources)
+        try db.cachedStatement(sql: """
+            UPDATE fact SET mention_count = mention_count + 1, sources = ? WHERE id = ?
+            """).execute(arguments: [SourceList.encode(merged), fact.id])
+        var details: [String: String] = [:]
+        if let source = sources.first { details["source"] = source }
+        try HistoryStore.record(db, namespace: fact.namespace, factID: fact.id, kind: .mentioned, details: details, at: now)
+    }
+
+    static func setActive(_ db: Database, _ fact: Fact, _ isActive: Bool, now: Date) throws -> Fact {
+        guard fact.isActive != isActive else { return fact }
+        try db.execute(sql: "UPDATE fact SET is_active = ?, updated_at = ? WHERE id = ?",
+                       arguments: [isActive, now, fact.id])
+        try HistoryStore.record(db, namespace: fact.namespace, factID: fact.id,
+                                kind: isActive ? .reactivated : .deactivated, at: now)
+        var updated = fact
+        updated.isActive = isActive
+        updated.updatedAt = now
+        return updated
+    }
+
+    static func delete(_ db: Database, _ fact: Fact, now: Date, recording kind: HistoryEvent.Kind = .deleted,
+                       details: [String: String] = [:]) throws {
+        try db.execute(sql: "DELETE FROM fact WHERE id = ?", arguments: [fact.id])
+        var details = details
+        details["content"] = fact.content
+        try HistoryStore.record(db, namespace: fact.namespace, factID: fact.id, kind: kind, details: details, at: now)
+    }
+
+    static func list(_ db: Database, namespace: String, filter: FactFilter, limit: Int, offset: Int) throws -> [Fact] {
+        let conditions = try filter.sqlConditions(db, namespace: namespace)
+        return try Row.fetchAll(db, sql: """
+            SELECT \(Fact.selection) FROM \(Fact.source)
+            WHERE \(conditions.sql)
+            ORDER BY fact.importance DESC, fact.created_at DESC, fact.id
+            LIMIT ? OFFSET ?
+            """, arguments: conditions.arguments + [limit, offset]).map(Fact.init(row:))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+
+extension KnowledgeBase {
+    /// Adds a fact, creating its topic path as needed.
+    ///
+    /// When a fact with the same normalized content (case, diacritics, whitespace and trailing
+    /// punctuation ignored) is already stored in the namespace, nothing new is stored: the existing
+    /// fact's mention count goes up, the new sources are added, and the existing fact is returned.
+    @discardableResult
+    public func addFact(_ fact: NewFact) async throws -> Fact {
+        let fact = try ValidatedFact(fact)
+        let namespace = namespace
+        return try await writer.write { db in
+            try FactWriter.store(db, namespace: namespace, fact: fact, now: Date()).fact
+        }
+    }
+
+    /// The fact with this id in the namespace, or `nil`.
+    public func fact(id: Int64) async throws -> Fact? {
+        let namespace = namespace
+        return try await writer.read { db in try FactStore.find(db, namespace: namespace, id: id) }
+    }
+
+    /// Changes a fact's content, type, importance, confidence or topic, recording each change.
+    /// - Throws: ``MnemoError/factNotFound(_:)``, ``MnemoError/invalidFact(_:)``, or
+    ///   ``MnemoError/duplicateFact(existingID:)`` when the new content is already another fact.
+    @discardableResult
+    public func updateFact(id: Int64, _ update: FactUpdate) async throws -> Fact {
+        let namespace = namespace
+        return try await writer.write { db in
+            let fact = try FactStore.require(db, namespace: namespace, id: id)
+            return try FactUpdater(db: db, fact: fact, now: Date()).apply(update)
+        }
+    }
+
+    /// Hides a fact from search without losing it.
+    @discardableResult
+    public func deactivateFact(id: Int64) async throws -> Fact {
+        try await setActive(id: id, false)
+    }
+
+    /// Makes a deactivated fact visible again.
+    @discardableResult
+    public func reactivateFact(id: Int64) async throws -> Fact {
+        try await setActive(id: id, true)
+    }
+
+    /// Deletes a fact for good. Its history is kept.
+    public func deleteFact(id: Int64) async throws {
+        let namespace = namespace
+        try await writer.write { db in
+            let fact = try FactStore.require(db, namespace: namespace, id: id)
+            try FactStore.delete(db, fact, now: Date())
+        }
+    }
+
+    /// Lists facts that pass `filter`, most important and newest first.
+    public func facts(matching filter: FactFilter = FactFilter(), limit: Int = 100, offset: Int = 0) async throws -> [Fact] {
+        let namespace = namespace
+        return try await writer.read { db in
+            try FactStore.list(db, namespace: namespace, filter: filter, limit: limit, offset: offset)
+        }
+    }
+
+    /// Every recorded change to the fact, oldest first; kept after the fact is deleted.
+    public func history(ofFact id: Int64) async throws -> [HistoryEvent] {
+        let namespace = namespace
+        return try await writer.read { db in try HistoryStore.events(db, namespace: namespace, factID: id) }
+    }
+
+    /// Every recorded change to the topic itself (creation, renames, moves, merges), oldest first.
+    public func history(ofTopic path: String) async throws -> [HistoryEvent] {
+        let path = try TopicPath(path)
+        let namespace = namespace
+        return try await writer.read { db in
+            let topic = try TopicStore.require(db, namespace: namespace, path: path)
+            return try HistoryStore.events(db, namespace: namespace, topicID: topic.id)
+        }
+    }
+
+    private func setActive(id: Int64, _ isActive: Bool) async throws -> Fact {
+        let namespace = namespace
+        return try await writer.write { db in
+            let fact = try FactStore.require(db, namespace: namespace, id: id)
+            return try FactStore.setActive(db, fact, isActive, now: Date())
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// Topic tree reads and writes inside a database transaction.
+enum TopicStore {
+    static func find(_ db: Database, namespace: String, path: TopicPath) throws -> Topic? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND path_key = ?
+            """), arguments: [namespace, path.key]).map(Topic.init(row:))
+    }
+
+    static func require(_ db: Database, namespace: String, path: TopicPath) throws -> Topic {
+        guard let topic = try find(db, namespace: namespace, path: path) else {
+            throw MnemoError.topicNotFound(path.description)
+        }
+        return topic
+    }
+
+    static func find(_ db: Database, id: Int64) throws -> Topic? {
+        try Row.fetchOne(db, sql: "SELECT \(Topic.selection) FROM topic WHERE id = ?", arguments: [id])
+            .map(Topic.init(row:))
+    }
+
+    /// Returns the topic at `path`, creating it and any missing ancestors.
+    static func ensure(_ db: Database, namespace: String, path: TopicPath, at date: Date = Date()) throws -> Topic {
+        if let existing = try find(db, namespace: namespace, path: path) { return existing }
+        let parent = try path.parent.map { try ensure(db, namespace: namespace, path: $0, at: date) }
+        let name = path.segments.last!
+        // The display path reuses the parent's first-seen spelling.
+        let displayPath = parent.map { "\($0.path)/\(name)" } ?? name
+        try db.cachedStatement(sql: """
+            INSERT INTO topic (namespace, parent_id, name, name_key, path, path_key, depth, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                namespace, parent?.id, name, TopicPath.key(ofSegment: name),
+                displayPath, path.key, path.depth, date,
+            ])
+        let topic = Topic(
+            id: db.lastInsertedRowID, namespace: namespace, parentID: parent?.id, name: name,
+            path: displayPath, depth: path.depth, createdAt: date)
+        try HistoryStore.record(db, namespace: namespace, topicID: topic.id, kind: .topicCreated,
+                                details: ["path": displayPath], at: date)
+        return topic
+    }
+
+    static func children(_ db: Database, namespace: String, of parentID: Int64?) throws -> [Topic] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Topic.selection) FROM topic
+            WHERE namespace = ? AND parent_id IS ? ORDER BY name_key
+            """, arguments: [namespace, parentID]).map(Topic.init(row:))
+    }
+
+    /// The topic and all its descendants, parents before children.
+    static func subtree(_ db: Database, namespace: String, root: Topic) throws -> [Topic] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Topic.selection) FROM topic
+            WHERE namespace = ? AND (id = ? OR substr(path_key, 1, length(?) + 1) = ? || '/')
+            ORDER BY depth, name_key
+            """, arguments: [namespace, root.id, pathKey(db, root), pathKey(db, root)]).map(Topic.init(row:))
+    }
+
+    static func pathKey(_ db: Database, _ topic: Topic) throws -> String {
+        try String.fetchOne(db, sql: "SELECT path_key FROM topic WHERE id = ?", arguments: [topic.id]) ?? ""
+    }
+
+    static func factCount(_ db: Database, topicID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fact WHERE topic_id = ?", arguments: [topicID]) ?? 0
+    }
+
+    /// Rewrites the name, path and depth of `topic` and every descendant after a rename or move.
+    static func relocate(_ db: Database, topic: Topic, newName: String, newParent: Topic?) throws {
+        let oldPathKey = try pathKey(db, topic)
+        let oldPath = topic.path
+        let newPath = newParent.map { "\($0.path)/\(newName)" } ?? newName
+        let newPathKey = try newParent.map { "\(try pathKey(db, $0))/\(TopicPath.key(ofSegment: newName))" }
+            ?? TopicPath.key(ofSegment: newName)
+        let depthChange = (newParent.map { $0.depth + 1 } ?? 1) - topic.depth
+        try db.execute(sql: """
+            UPDATE topic SET
+                path = ? || substr(path, length(?) + 1),
+                path_key = ? || substr(path_key, length(?) + 1),
+                depth = depth + ?
+            WHERE namespace = ? AND id != ? AND substr(path_key, 1, length(?) + 1) = ? || '/'
+            """, arguments: [newPath, oldPath, newPathKey, oldPathKey, depthChange,
+                             topic.namespace, topic.id, oldPathKey, oldPathKey])
+        try db.execute(sql: """
+            UPDATE topic SET name = ?, name_key = ?, path = ?, path_key = ?, depth = ?, parent_id = ?
+            WHERE id = ?
+            """, arguments: [newName, TopicPath.key(ofSegment: newName), newPath, newPathKey,
+                             topic.depth + depthChange, newParent?.id, topic.id])
+    }
+}
