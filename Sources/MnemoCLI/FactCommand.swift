@@ -1,0 +1,91 @@
+import ArgumentParser
+import Mnemo
+
+struct FactCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fact",
+        abstract: "Show, change, deactivate or delete one fact.",
+        subcommands: [Show.self, Update.self, Deactivate.self, Reactivate.self, Delete.self]
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every field of a fact.")
+        @Argument(help: "The fact id.") var id: Int64
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let kb = try global.openExistingKnowledgeBase()
+            guard let fact = try await kb.fact(id: id) else { throw MnemoError.factNotFound(id) }
+            try FactCommand.show(fact, global)
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a fact's content, type, importance, confidence or topic.",
+            discussion: "Example: mnemo fact update 42 --importance high --topic \"Health & Fitness/Running\"")
+        @Argument(help: "The fact id.") var id: Int64
+        @Option(help: "New content.") var content: String?
+        @Option(help: "New type: fact, preference, goal or experience.") var type: FactType?
+        @Option(help: "New importance: high, medium, low or none.") var importance: Importance?
+        @Option(help: "New confidence, from 0 to 1.") var confidence: Double?
+        @Option(help: ArgumentHelp("Move to this topic path.", valueName: "path")) var topic: String?
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if content == nil, type == nil, importance == nil, confidence == nil, topic == nil {
+                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence or --topic")
+            }
+        }
+
+        func run() async throws {
+            let kb = try global.openExistingKnowledgeBase()
+            let fact = try await kb.updateFact(id: id, FactUpdate(
+                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic))
+            try FactCommand.show(fact, global)
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Hide a fact from search; it is kept and can be reactivated.")
+        @Argument(help: "The fact id.") var id: Int64
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try FactCommand.show(try await global.openExistingKnowledgeBase().deactivateFact(id: id), global)
+        }
+    }
+
+    struct Reactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a deactivated fact visible again.")
+        @Argument(help: "The fact id.") var id: Int64
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try FactCommand.show(try await global.openExistingKnowledgeBase().reactivateFact(id: id), global)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a fact for good (its history is kept).")
+        @Argument(help: "The fact id.") var id: Int64
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await global.openExistingKnowledgeBase().deleteFact(id: id)
+            if global.json {
+                try Output.json(["deleted": id])
+            } else {
+                print("Deleted fact #\(id).")
+            }
+        }
+    }
+
+    static func show(_ fact: Fact, _ global: GlobalOptions) throws {
+        if global.json {
+            try Output.json(FactOutput(fact))
+        } else {
+            Swift.print(FactOutput.details(fact))
+        }
+    }
+}

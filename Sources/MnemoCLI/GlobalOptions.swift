@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Mnemo
+
+/// Options every command accepts, before or after the subcommand name.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The database file.", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("Whose memory to use.", valueName: "name"))
+    var namespace: String?
+
+    @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
+    var json = false
+
+    /// The database path: `--db`, else `$MNEMO_DB`, else `./mnemo.sqlite`.
+    var databasePath: String {
+        db ?? ProcessInfo.processInfo.environment["MNEMO_DB"] ?? "mnemo.sqlite"
+    }
+
+    var namespaceName: String { namespace ?? KnowledgeBase.defaultNamespace }
+
+    func openKnowledgeBase() throws -> KnowledgeBase {
+        try KnowledgeBase(path: databasePath, namespace: namespaceName)
+    }
+
+    /// Opens the database only if its file exists, so read-only commands never create one.
+    func openExistingKnowledgeBase() throws -> KnowledgeBase {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw CLIError("no database at \(databasePath); create one with `mnemo ingest FILE` or pass --db")
+        }
+        return try openKnowledgeBase()
+    }
+}
