@@ -13,12 +13,14 @@ struct MnemoCommand: AsyncParsableCommand {
             Start with `mnemo demo`, or `mnemo ingest facts.jsonl` then `mnemo search "swiftui"`.
             """,
         subcommands: [
+            IngestCommand.self,
             SearchCommand.self,
             TopicsCommand.self,
             TopicCommand.self,
             FactCommand.self,
             HistoryCommand.self,
             StatsCommand.self,
+            ExportCommand.self,
         ]
     )
 

@@ -112,7 +112,7 @@ struct JSONLReader: RecordReader {
         data.withUnsafeBytes { buffer -> Int? in
             let base = start - data.startIndex
             guard let found = memchr(buffer.baseAddress! + base, 0x0A, buffer.count - base) else { return nil }
-            return start + (UnsafeRawPointer(found) - buffer.baseAddress!)
+            return data.startIndex + (UnsafeRawPointer(found) - buffer.baseAddress!)
         }
     }
 

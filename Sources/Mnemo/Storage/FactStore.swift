@@ -37,7 +37,7 @@ enum FactStore {
             """).execute(arguments: [
                 id, namespace, topic.id, new.content, new.contentKey, new.type.rawValue, new.importance.rank,
                 new.confidence, new.isActive, SourceList.encode(new.sources), new.mentionCount,
-                createdAt, updatedAt,
+                Timestamp.databaseText(createdAt), Timestamp.databaseText(updatedAt),
             ])
         let fact = Fact(
             id: db.lastInsertedRowID, namespace: namespace, topicID: topic.id, topicPath: topic.path,
