@@ -16,30 +16,12 @@ enum ExportLine {
         // Swift prints the shortest text that reads back as the same Double.
         line += ",\"confidence\":\(fact.confidence)"
         line += ",\"is_active\":\(fact.isActive)"
-        line += ",\"sources\":[" + fact.sources.map(quoted).joined(separator: ",") + "]"
+        line += ",\"sources\":" + JSONText.array(fact.sources)
         line += ",\"mention_count\":\(fact.mentionCount)"
         line += ",\"created_at\":\"\(Timestamp.format(fact.createdAt))\""
         line += ",\"updated_at\":\"\(Timestamp.format(fact.updatedAt))\"}"
         return line
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

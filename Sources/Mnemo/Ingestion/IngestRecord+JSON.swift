@@ -13,18 +13,17 @@ extension IngestRecord {
         guard let content = rawContent as? String else {
             throw RecordProblem(.wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
         }
-        try Self.check(content: content)
-        self.init(content: content)
+        self.init(content: try Self.checked(content: content))
         topic = try fields.string("topic")
         category = try fields.string("category")
         if let name = try fields.string("type") {
-            guard let type = FactType(parsing: name) else {
+            guard let type = FactType(rawValue: name) ?? FactType(parsing: name) else {
                 throw RecordProblem(.unknownType, #"unknown type "\#(name)" (expected fact, preference, goal or experience)"#)
             }
             self.type = type
         }
         if let name = try fields.string("importance") {
-            guard let importance = Importance(parsing: name) else {
+            guard let importance = Importance(rawValue: name) ?? Importance(parsing: name) else {
                 throw RecordProblem(.unknownImportance, #"unknown importance "\#(name)" (expected high, medium, low or none)"#)
             }
             self.importance = importance
@@ -60,14 +59,17 @@ extension IngestRecord {
         }
     }
 
-    static func check(content: String) throws(RecordProblem) {
-        let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The content trimmed, once checked to be neither empty nor too long.
+    static func checked(content: String) throws(RecordProblem) -> String {
+        let trimmed = TextNormalization.trimmed(content)
         if trimmed.isEmpty { throw RecordProblem(.emptyContent, #""content" is empty"#) }
-        let length = trimmed.count
-        if length > Fact.maximumContentLength {
+        // Counting characters walks the text; a character is at least one byte, so most texts
+        // are short enough without counting.
+        if trimmed.utf8.count > Fact.maximumContentLength, trimmed.count > Fact.maximumContentLength {
             throw RecordProblem(.contentTooLong,
-                                "content has \(length) characters; the maximum is \(Fact.maximumContentLength)")
+                                "content has \(trimmed.count) characters; the maximum is \(Fact.maximumContentLength)")
         }
+        return trimmed
     }
 
     static func check(confidence: Double) throws(RecordProblem) {

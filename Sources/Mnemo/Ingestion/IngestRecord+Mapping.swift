@@ -13,17 +13,16 @@ extension IngestRecord {
     ///   - nodeTopic: in the `topics` format, the topic of the fact's tree node (or why it is bad);
     ///     it replaces the record's own topic and category.
     func pending(defaultNamespace: String, nodeTopic: Result<TopicPath, RecordProblem>? = nil) throws(RecordProblem) -> PendingFact {
-        try Self.check(content: content)
+        let content = try Self.checked(content: content)
         if let confidence { try Self.check(confidence: confidence) }
         let topicPath = if let nodeTopic { try nodeTopic.get() } else { try resolvedTopic() }
         let namespace = namespace ?? defaultNamespace
-        guard !namespace.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !TextNormalization.trimmed(namespace).isEmpty else {
             throw RecordProblem(.wrongFieldType, #""namespace" must not be empty"#)
         }
         if let createdAt, let updatedAt, updatedAt < createdAt {
             throw RecordProblem(.badDate, "updated_at \(Timestamp.format(updatedAt)) is before created_at \(Timestamp.format(createdAt))")
         }
-        let content = content.trimmingCharacters(in: .whitespacesAndNewlines)
         var fact = ValidatedFact(
             content: content, topicPath: topicPath, type: resolvedType, importance: resolvedImportance,
             confidence: confidence ?? 1, sources: sources, createdAt: createdAt ?? updatedAt,

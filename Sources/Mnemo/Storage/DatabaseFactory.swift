@@ -20,6 +20,12 @@ enum DatabaseFactory {
         // Another process (a second CLI, an app extension) may hold the write lock briefly.
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // Statement journals (an INSERT whose full-text trigger merges index segments writes
+            // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
+            // doubled the cost of ingest.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         return configuration
     }
 }

@@ -21,42 +21,6 @@ enum FactStore {
             """), arguments: [namespace, contentKey]).map(Fact.init(row:))
     }
 
-    /// Inserts a validated fact under `topic` and records its history.
-    ///
-    /// The fact gets its ``ValidatedFact/preferredID`` when no fact, present or deleted, ever had
-    /// that id here (so a restored export keeps its ids and no history is mixed up), else a new one.
-    static func insert(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
-        let createdAt = new.createdAt ?? now
-        let updatedAt = new.updatedAt ?? createdAt
-        let id = try new.preferredID.flatMap { try isUnused(db, id: $0) ? $0 : nil }
-        // A NULL id lets SQLite choose the next one.
-        try db.cachedStatement(sql: """
-            INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
-                              is_active, sources, mention_count, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id, namespace, topic.id, new.content, new.contentKey, new.type.rawValue, new.importance.rank,
-                new.confidence, new.isActive, SourceList.encode(new.sources), new.mentionCount,
-                Timestamp.databaseText(createdAt), Timestamp.databaseText(updatedAt),
-            ])
-        let fact = Fact(
-            id: db.lastInsertedRowID, namespace: namespace, topicID: topic.id, topicPath: topic.path,
-            content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
-            isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
-            createdAt: createdAt, updatedAt: updatedAt)
-        var details = ["topic": topic.path]
-        if let source = new.sources.first { details["source"] = source }
-        try HistoryStore.record(db, namespace: namespace, factID: fact.id, kind: .added, details: details, at: now)
-        return fact
-    }
-
-    /// Whether no fact has this id and none ever had (its history would say so).
-    static func isUnused(_ db: Database, id: Int64) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
-            """), arguments: [id, id]) ?? false
-    }
-
     /// Counts another sighting of an exact duplicate: raises the mention count and adds sources.
     static func recordMention(_ db: Database, of fact: Fact, sources: [String], now: Date) throws {
         let merged = SourceList.merging(fact.sources, sources)

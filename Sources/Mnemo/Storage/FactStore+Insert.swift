@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+
+extension FactStore {
+    /// A fact to insert and the topic it goes under.
+    struct Insertion {
+        var namespace: String
+        var fact: ValidatedFact
+        var topic: Topic
+    }
+
+    /// Rows per INSERT statement: 13 columns × 64 rows stays under SQLite's historical limit of
+    /// 999 bound values.
+    static let rowsPerInsert = 64
+
+    /// Inserts validated facts, in order, and records an `added` event for each.
+    ///
+    /// Facts go in several rows per statement. SQLite wraps every statement that fires the
+    /// full-text trigger in a statement savepoint, and FTS5 writes its pending index to disk at
+    /// each savepoint: one row per statement meant one tiny index segment per fact, and
+    /// merging those cost more than the rest of ingest together.
+    ///
+    /// Ids are chosen here, not by SQLite: a fact gets its ``ValidatedFact/preferredID`` when no
+    /// fact, present or deleted, ever had it (so a restored export keeps its ids), else one more
+    /// than the largest id any fact or history event ever used, so a new fact never inherits a
+    /// deleted fact's history.
+    static func insert(_ db: Database, _ insertions: [Insertion], now: Date) throws -> [Fact] {
+        guard !insertions.isEmpty else { return [] }
+        var largestID = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0))
+            """)) ?? 0
+        var taken = Set<Int64>()
+        var facts: [Fact] = []
+        facts.reserveCapacity(insertions.count)
+        for insertion in insertions {
+            let new = insertion.fact
+            let id: Int64
+            if let preferred = new.preferredID, !taken.contains(preferred), try isUnused(db, id: preferred) {
+                id = preferred
+            } else {
+                id = largestID + 1
+            }
+            largestID = max(largestID, id)
+            taken.insert(id)
+            let createdAt = new.createdAt ?? now
+            facts.append(Fact(
+                id: id, namespace: insertion.namespace, topicID: insertion.topic.id, topicPath: insertion.topic.path,
+                content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
+                isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
+                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt))
+        }
+        for start in stride(from: 0, to: facts.count, by: rowsPerInsert) {
+            let rows = start..<min(start + rowsPerInsert, facts.count)
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            arguments.reserveCapacity(rows.count * 13)
+            for index in rows {
+                let fact = facts[index]
+                arguments += [
+                    fact.id, fact.namespace, fact.topicID, fact.content, insertions[index].fact.contentKey,
+                    fact.type.rawValue, fact.importance.rank, fact.confidence, fact.isActive,
+                    SourceList.encode(fact.sources), fact.mentionCount,
+                    Timestamp.databaseText(fact.createdAt), Timestamp.databaseText(fact.updatedAt),
+                ]
+            }
+            try db.cachedStatement(sql: insertSQL(rows: rows.count)).execute(arguments: StatementArguments(arguments))
+        }
+        try HistoryStore.recordFactEvents(db, zip(facts, insertions).map { fact, insertion in
+            var details = ["topic": insertion.topic.path]
+            if let source = fact.sources.first { details["source"] = source }
+            return HistoryStore.FactEvent(namespace: fact.namespace, factID: fact.id, kind: .added, details: details)
+        }, at: now)
+        return facts
+    }
+
+    /// The ids of the namespace's stored facts whose normalized content is among `keys`, by key:
+    /// one query per few hundred keys instead of one per fact.
+    static func ids(_ db: Database, namespace: String, contentKeys keys: [String]) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        let chunkSize = 500
+        for start in stride(from: 0, to: keys.count, by: chunkSize) {
+            let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT content_key, id FROM fact WHERE namespace = ? AND content_key IN (\(placeholders))
+                """), arguments: StatementArguments([namespace] + chunk))
+            while let row = try rows.next() { ids[row[0]] = row[1] }
+        }
+        return ids
+    }
+
+    /// Whether no fact has this id and none ever had (its history would say so).
+    static func isUnused(_ db: Database, id: Int64) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
+            """), arguments: [id, id]) ?? false
+    }
+
+    private static func insertSQL(rows: Int) -> String {
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        return """
+            INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
+                              is_active, sources, mention_count, created_at, updated_at)
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """
+    }
+}
