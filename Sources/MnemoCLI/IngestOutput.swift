@@ -63,7 +63,7 @@ struct IngestOutput: Encodable {
             if !report.committed {
                 error = "\(report.rejectedCount) of \(report.records) records rejected, so nothing of the file was stored (--strict)\(first)"
             } else if report.rejectedCount > 0, report.accepted == 0 {
-                error = "all \(report.records) records were rejected\(first)"
+                error = (report.records == 1 ? "its only record was rejected" : "all \(report.records) records were rejected") + first
             }
         }
 
@@ -96,7 +96,7 @@ struct IngestOutput: Encodable {
     func table() -> String {
         let rows = files.map { file in
             [file.file, file.format ?? "–", "\(file.records)", "\(file.added)", "\(file.merged)",
-             "\(file.unchanged)", "\(file.rejectedCount)", file.error == nil ? "" : "failed"]
+             "\(file.unchanged)", "\(file.rejectedCount)", file.error == nil ? "" : file.committed ? "failed" : "nothing stored"]
         }
         var text = Output.table(["file", "format", "records", "added", "merged", "unchanged", "rejected", ""], rows)
         if !rejected.isEmpty {
@@ -110,7 +110,9 @@ struct IngestOutput: Encodable {
     /// One summary line per file, then every rejection, one a line, for pipes and logs.
     func text() -> String {
         let summaries = files.map { file in
-            "\(file.file): \(file.added) added, \(file.merged) merged, \(file.unchanged) unchanged, \(file.rejectedCount) rejected"
+            guard file.format != nil else { return "\(file.file): not read, nothing stored" }
+            let counts = "\(file.file): \(file.added) added, \(file.merged) merged, \(file.unchanged) unchanged, \(file.rejectedCount) rejected"
+            return file.committed ? counts : counts + "; nothing stored (--strict)"
         }
         return (summaries + rejected.map(Self.line)).joined(separator: "\n")
     }

@@ -30,11 +30,7 @@ struct DocumentReader: RecordReader {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            let detail = JSONValue.detail(of: error)
-            let line = JSONValue.offset(in: detail).map { offset in
-                data.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            }
-            throw MnemoError.unreadableInput("the \(format.rawValue) document is not valid JSON\(line.map { " (line \($0))" } ?? ""): \(detail)")
+            throw MnemoError.unreadableInput("the \(format.rawValue) document is not valid JSON: \(JSONValue.problem(error, in: data))")
         }
         lines = JSONLineIndex(data, recordArrayKeys: ["extracted", "facts"])
         switch format {

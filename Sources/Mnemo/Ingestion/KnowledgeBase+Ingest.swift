@@ -19,6 +19,9 @@ extension KnowledgeBase {
     /// JSONL is streamed: memory stays flat whatever the file's size. The whole-document formats
     /// are parsed at once. See ``ingest(data:options:)``.
     public func ingest(contentsOf url: URL, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MnemoError.unreadableInput("no such file: \(url.path)")
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)

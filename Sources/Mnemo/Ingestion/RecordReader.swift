@@ -34,7 +34,7 @@ enum JSONValue {
         do {
             return .success(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
         } catch {
-            return .failure(RecordProblem(.invalidJSON, "invalid JSON: \(detail(of: error))"))
+            return .failure(RecordProblem(.invalidJSON, "invalid JSON: \(problem(error, in: data))"))
         }
     }
 
@@ -46,18 +46,21 @@ enum JSONValue {
         return .success(object)
     }
 
-    /// `JSONSerialization`'s own words ("Invalid value around character 8."), tidied to a clause.
-    static func detail(of error: any Error) -> String {
+    /// What `JSONSerialization` found wrong, with its place as a line and column where it gives
+    /// one: "invalid value at line 3, column 7" (just "column 7" when `data` is one line).
+    static func problem(_ error: any Error, in data: Data) -> String {
         let nsError = error as NSError
         var text = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
         if text.hasSuffix(".") { text.removeLast() }
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
-
-    /// The byte offset in "… around character 8 …", when the message has one.
-    static func offset(in detail: String) -> Int? {
-        guard let range = detail.range(of: "character ") else { return nil }
-        return Int(detail[range.upperBound...].prefix(while: \.isNumber))
+        text = text.prefix(1).lowercased() + text.dropFirst()
+        // Linux's Foundation says "around character 8", a byte offset from 0.
+        guard let range = text.range(of: " around character "),
+              let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) else { return text }
+        let before = data.prefix(offset)
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let column = offset - (before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+        let place = line == 1 && !data.contains(0x0A) ? "column \(column)" : "line \(line), column \(column)"
+        return text[..<range.lowerBound] + " at " + place
     }
 }
 
