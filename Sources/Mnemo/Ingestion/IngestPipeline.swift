@@ -15,6 +15,7 @@ struct IngestPipeline {
     private let totalBytes: Int?
     private(set) var report: IngestReport
     private var batch: [PendingFact] = []
+    private var topics = TopicPathCache()
     /// The batch being written while the next is read.
     private var inFlight: Task<[FactWriter.Outcome], any Error>?
     private var bytesRead = 0
@@ -37,7 +38,7 @@ struct IngestPipeline {
             report.reject(rejection, keepingAtMost: options.maximumReportedRejections)
         case let .record(record, position, nodeTopic):
             do {
-                batch.append(try record.pending(defaultNamespace: defaultNamespace, nodeTopic: nodeTopic))
+                batch.append(try record.pending(defaultNamespace: defaultNamespace, nodeTopic: nodeTopic, topics: &topics))
             } catch {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }

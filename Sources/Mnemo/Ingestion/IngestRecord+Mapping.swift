@@ -12,10 +12,12 @@ extension IngestRecord {
     ///   - defaultNamespace: the namespace of a record that names none.
     ///   - nodeTopic: in the `topics` format, the topic of the fact's tree node (or why it is bad);
     ///     it replaces the record's own topic and category.
-    func pending(defaultNamespace: String, nodeTopic: Result<TopicPath, RecordProblem>? = nil) throws(RecordProblem) -> PendingFact {
+    ///   - topics: the topic paths this ingest already resolved.
+    func pending(defaultNamespace: String, nodeTopic: Result<TopicPath, RecordProblem>? = nil,
+                 topics: inout TopicPathCache) throws(RecordProblem) -> PendingFact {
         let content = try Self.checked(content: content)
         if let confidence { try Self.check(confidence: confidence) }
-        let topicPath = if let nodeTopic { try nodeTopic.get() } else { try resolvedTopic() }
+        let topicPath = if let nodeTopic { try nodeTopic.get() } else { try topics.path(of: self) }
         let namespace = namespace ?? defaultNamespace
         guard !TextNormalization.trimmed(namespace).isEmpty else {
             throw RecordProblem(.wrongFieldType, #""namespace" must not be empty"#)
@@ -103,5 +105,27 @@ extension ValidatedFact {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.isActive = isActive
+    }
+}
+
+/// The topic paths an ingest already resolved, by the text they came from: inputs repeat a few
+/// dozen topics over thousands of records, and parsing a path folds every segment.
+struct TopicPathCache {
+    private var paths: [String: Result<TopicPath, RecordProblem>] = [:]
+    /// Past this many distinct texts, new ones are resolved without being kept.
+    private let capacity = 10_000
+
+    mutating func path(of record: IngestRecord) throws(RecordProblem) -> TopicPath {
+        let key = if let topic = record.topic {
+            "topic\u{1F}" + topic
+        } else if let category = record.category {
+            "category\u{1F}" + category
+        } else {
+            ""
+        }
+        if let path = paths[key] { return try path.get() }
+        let path = Result { () throws(RecordProblem) in try record.resolvedTopic() }
+        if paths.count < capacity { paths[key] = path }
+        return try path.get()
     }
 }

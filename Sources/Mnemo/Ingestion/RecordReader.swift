@@ -66,7 +66,11 @@ enum JSONValue {
 
 enum UTF8Validation {
     /// Whether the bytes are well-formed UTF-8; ASCII, the common case, is checked in one pass.
-    static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+    static func isValid(_ data: Data) -> Bool {
+        data.withUnsafeBytes { isValid($0.bindMemory(to: UInt8.self)) }
+    }
+
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.allSatisfy({ $0 < 0x80 }) { return true }
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()

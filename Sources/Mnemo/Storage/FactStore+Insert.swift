@@ -11,7 +11,7 @@ extension FactStore {
 
     /// Rows per INSERT statement: 13 columns × 64 rows stays under SQLite's historical limit of
     /// 999 bound values.
-    static let rowsPerInsert = 64
+    static let rowsPerInsert = Int(ProcessInfo.processInfo.environment["MNEMO_ROWS"] ?? "64")!
 
     /// Inserts validated facts, in order, and records an `added` event for each.
     ///
@@ -55,19 +55,21 @@ extension FactStore {
             arguments.reserveCapacity(rows.count * 13)
             for index in rows {
                 let fact = facts[index]
+                let createdText = Timestamp.databaseText(fact.createdAt)
                 arguments += [
                     fact.id, fact.namespace, fact.topicID, fact.content, insertions[index].fact.contentKey,
                     fact.type.rawValue, fact.importance.rank, fact.confidence, fact.isActive,
-                    SourceList.encode(fact.sources), fact.mentionCount,
-                    Timestamp.databaseText(fact.createdAt), Timestamp.databaseText(fact.updatedAt),
+                    SourceList.encode(fact.sources), fact.mentionCount, createdText,
+                    fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
                 ]
             }
             try db.cachedStatement(sql: insertSQL(rows: rows.count)).execute(arguments: StatementArguments(arguments))
         }
-        try HistoryStore.recordFactEvents(db, zip(facts, insertions).map { fact, insertion in
-            var details = ["topic": insertion.topic.path]
-            if let source = fact.sources.first { details["source"] = source }
-            return HistoryStore.FactEvent(namespace: fact.namespace, factID: fact.id, kind: .added, details: details)
+        try HistoryStore.recordFactEvents(db, facts.map { fact in
+            // What `HistoryStore.record` would write for ["source": …, "topic": …], keys sorted.
+            let source = fact.sources.first.map { #""source":"# + JSONText.quoted($0) + "," } ?? ""
+            let details = "{" + source + #""topic":"# + JSONText.quoted(fact.topicPath) + "}"
+            return HistoryStore.FactEvent(namespace: fact.namespace, factID: fact.id, kind: .added, detailsJSON: details)
         }, at: now)
         return facts
     }

@@ -7,7 +7,8 @@ extension HistoryStore {
         var namespace: String
         var factID: Int64
         var kind: HistoryEvent.Kind
-        var details: [String: String]
+        /// The details as a JSON object, such as `{"source":"conv-1","topic":"Food"}`.
+        var detailsJSON: String
     }
 
     /// Rows per INSERT statement: 6 columns × 128 rows stays under 999 bound values.
@@ -22,7 +23,7 @@ extension HistoryStore {
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity(rows.count * 6)
             for event in rows {
-                arguments += [event.namespace, event.factID, nil, event.kind.rawValue, JSONText.object(event.details), dateText]
+                arguments += [event.namespace, event.factID, nil, event.kind.rawValue, event.detailsJSON, dateText]
             }
             let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             try db.cachedStatement(sql: """
