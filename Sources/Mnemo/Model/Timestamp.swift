@@ -13,14 +13,13 @@ public enum Timestamp {
     }
 
     /// Parses `2025-03-14T09:21:00Z`, with an optional fraction of a second and an optional
-    /// UTC offset instead of `Z`, or a plain date `2025-03-14` (midnight UTC).
+    /// UTC offset instead of `Z` (`+02:00`), or a plain date `2025-03-14` (midnight UTC).
+    ///
+    /// The date must exist: `2025-02-29`, `24:00:00` or a missing time zone return `nil` rather
+    /// than being moved to another moment. A space may stand for the `T`, as RFC 3339 allows.
     public static func parse(_ text: String) -> Date? {
-        if let date = parseCommonForm(text) { return date }
-        let text = text.trimmingCharacters(in: .whitespaces)
-        if let date = try? withFraction.parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
-        return nil
+        let bytes = Array(text.utf8.drop(while: { $0 == 0x20 }).reversed().drop(while: { $0 == 0x20 }).reversed())
+        return parse(bytes)
     }
 
     /// The text GRDB stores for a date (`2025-03-14 09:21:00.250`, UTC), rounded to the nearest
@@ -30,23 +29,21 @@ public enum Timestamp {
         return "\(day) \(time).\(threeDigits(milliseconds))"
     }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     /// `("2025-03-14", "09:21:00", 250)`, computed from whole milliseconds.
     private static func utcFields(_ date: Date) -> (day: String, time: String, milliseconds: Int) {
         let total = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (seconds, milliseconds) = total.quotientAndRemainder(dividingBy: 1000)
-        var clock = time_t(milliseconds < 0 ? seconds - 1 : seconds)
-        var fields = tm()
-        gmtime_r(&clock, &fields)
-        let year = Int(fields.tm_year) + 1900
-        let day = "\(year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) : "")\(year)-"
-            + twoDigits(fields.tm_mon + 1) + "-" + twoDigits(fields.tm_mday)
-        let time = twoDigits(fields.tm_hour) + ":" + twoDigits(fields.tm_min) + ":" + twoDigits(fields.tm_sec)
-        return (day, time, Int(milliseconds < 0 ? milliseconds + 1000 : milliseconds))
+        let wholeSeconds = milliseconds < 0 ? seconds - 1 : seconds
+        let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(secondOfDay < 0 ? days - 1 : days))
+        let second = Int(secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay)
+        let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: max(0, 4 - "\(year)".count)) + "\(year)"
+        return (yearText + "-" + twoDigits(month) + "-" + twoDigits(day),
+                twoDigits(second / 3600) + ":" + twoDigits(second / 60 % 60) + ":" + twoDigits(second % 60),
+                Int(milliseconds < 0 ? milliseconds + 1000 : milliseconds))
     }
 
-    private static func twoDigits(_ value: Int32) -> String {
+    private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }
 
@@ -54,37 +51,79 @@ public enum Timestamp {
         value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
     }
 
-    /// Parses `2025-01-15T10:30:00Z` and `2025-01-15T10:30:00.250Z`, the forms nearly every input
-    /// uses, by arithmetic: a hundred times faster than the format styles, which handle the rest.
-    /// Returns `nil` for anything else, valid or not.
-    private static func parseCommonForm(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),
-              bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
-              bytes[16] == UInt8(ascii: ":") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
+    /// Parses RFC 3339 by arithmetic: a hundred times faster than a format style, and strict.
+    private static func parse(_ bytes: [UInt8]) -> Date? {
+        var index = 0
+        func digits(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
             var value = 0
-            for index in range {
+            for _ in 0..<count {
                 let digit = Int(bytes[index]) - 48
                 guard (0...9).contains(digit) else { return nil }
                 value = value * 10 + digit
+                index += 1
             }
             return value
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return nil }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")),
+              let day = digits(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        if index == bytes.count { return Date(timeIntervalSince1970: Double(days * 86_400)) }
+
+        guard skip(UInt8(ascii: "T")) || skip(UInt8(ascii: "t")) || skip(UInt8(ascii: " ")),
+              let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2), skip(UInt8(ascii: ":")),
+              let second = digits(2), hour < 24, minute < 60, second < 60 else { return nil }
         var fraction = 0.0
-        if bytes.count > 20 {
-            let digits = 20..<(bytes.count - 1)
-            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits.count), let value = number(digits) else { return nil }
-            fraction = Double(value) / pow(10, Double(digits.count))
-        } else if bytes[19] != UInt8(ascii: "Z") {
+        if skip(UInt8(ascii: ".")) {
+            // Up to nanoseconds, as one integer, so that ".787" is the double nearest 0.787.
+            var value = 0
+            var scale = 1.0
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                if index - start < 9 {
+                    value = value * 10 + Int(bytes[index] - 48)
+                    scale *= 10
+                }
+                index += 1
+            }
+            guard index > start else { return nil }
+            fraction = Double(value) / scale
+        }
+        var offset = 0
+        if skip(UInt8(ascii: "Z")) || skip(UInt8(ascii: "z")) {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours < 24, minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3_600 + minutes * 60)
+        } else {
             return nil
         }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        guard index == bytes.count else { return nil }
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

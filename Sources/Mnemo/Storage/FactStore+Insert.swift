@@ -9,13 +9,16 @@ extension FactStore {
         var topic: Topic
     }
 
-    /// Rows per INSERT statement: 13 columns × 64 rows stays under SQLite's historical limit of
-    /// 999 bound values.
-    static let rowsPerInsert = Int(ProcessInfo.processInfo.environment["MNEMO_ROWS"] ?? "64")!
+    /// Rows per INSERT statement: 13 columns × 1,000 rows is under the 32,766 bound values of
+    /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
+    static func rowsPerInsert(_ db: Database) throws -> Int {
+        let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
+        return version.compare("3.32.0", options: .numeric) == .orderedAscending ? 64 : 1_000
+    }
 
     /// Inserts validated facts, in order, and records an `added` event for each.
     ///
-    /// Facts go in several rows per statement. SQLite wraps every statement that fires the
+    /// Facts go in many rows per statement. SQLite wraps every statement that fires the
     /// full-text trigger in a statement savepoint, and FTS5 writes its pending index to disk at
     /// each savepoint: one row per statement meant one tiny index segment per fact, and
     /// merging those cost more than the rest of ingest together.
@@ -49,13 +52,15 @@ extension FactStore {
                 isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
                 createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt))
         }
+        let rowsPerInsert = try rowsPerInsert(db)
+        let nowText = Timestamp.databaseText(now)
         for start in stride(from: 0, to: facts.count, by: rowsPerInsert) {
             let rows = start..<min(start + rowsPerInsert, facts.count)
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity(rows.count * 13)
             for index in rows {
                 let fact = facts[index]
-                let createdText = Timestamp.databaseText(fact.createdAt)
+                let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
                 arguments += [
                     fact.id, fact.namespace, fact.topicID, fact.content, insertions[index].fact.contentKey,
                     fact.type.rawValue, fact.importance.rank, fact.confidence, fact.isActive,
@@ -63,7 +68,11 @@ extension FactStore {
                     fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
                 ]
             }
-            try db.cachedStatement(sql: insertSQL(rows: rows.count)).execute(arguments: StatementArguments(arguments))
+            // Full statements are cached; the one remainder of a batch is prepared once.
+            let statement = try rows.count == rowsPerInsert
+                ? db.cachedStatement(sql: insertSQL(rows: rows.count))
+                : db.makeStatement(sql: insertSQL(rows: rows.count))
+            try statement.execute(arguments: StatementArguments(arguments))
         }
         try HistoryStore.recordFactEvents(db, facts.map { fact in
             // What `HistoryStore.record` would write for ["source": …, "topic": …], keys sorted.
