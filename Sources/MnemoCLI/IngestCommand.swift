@@ -36,7 +36,7 @@ struct IngestCommand: AsyncParsableCommand {
     var strict = false
 
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
-    var batchSize = 1_000
+    var batchSize = IngestOptions.defaultBatchSize
 
     @OptionGroup var global: GlobalOptions
 

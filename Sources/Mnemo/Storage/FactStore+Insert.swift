@@ -72,7 +72,9 @@ extension FactStore {
             let statement = try rows.count == rowsPerInsert
                 ? db.cachedStatement(sql: insertSQL(rows: rows.count))
                 : db.makeStatement(sql: insertSQL(rows: rows.count))
-            try statement.execute(arguments: StatementArguments(arguments))
+            // The arguments match the placeholders by construction: skip GRDB's validation pass.
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            try statement.execute()
         }
         try HistoryStore.recordFactEvents(db, facts.map { fact in
             // What `HistoryStore.record` would write for ["source": …, "topic": …], keys sorted.
