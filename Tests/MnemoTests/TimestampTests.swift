@@ -44,3 +44,27 @@ import Testing
         #expect(Timestamp.parse("1969-12-31T23:59:59.999Z").map(Timestamp.format) == "1969-12-31T23:59:59.999Z")
     }
 }
+
+/// The fast paths of ``TextNormalization`` give what the general paths give.
+@Suite struct TextNormalizationTests {
+    @Test func asciiFactKeysMatchTheGeneralFolding() {
+        let samples = ["Lives in Porto.", "lives in  porto", "Costs $5+", "Says \"hi\"!?", "A-B_C (d)...", " padded ",
+                       "TAB\tinside", "Emoji 🙂.", "Café au lait!", "trailing $", "ends with }", "(", "", "x~"]
+        for sample in samples + (0..<128).map({ "a" + String(UnicodeScalar(UInt8($0))) }) {
+            var general = TextNormalization.collapsingWhitespace(sample)
+                .precomposedStringWithCanonicalMapping
+                .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            while let last = general.unicodeScalars.last,
+                  CharacterSet.punctuationCharacters.contains(last) || CharacterSet.whitespaces.contains(last) {
+                general.unicodeScalars.removeLast()
+            }
+            #expect(TextNormalization.factKey(sample) == general, "\(sample.debugDescription)")
+        }
+    }
+
+    @Test func trimmingMatchesFoundation() {
+        for sample in ["  a b  ", "\n\tx\r\n", "\u{200B}zero width\u{200B}", "\u{A0}nbsp\u{3000}", "", "   ", "é"] {
+            #expect(TextNormalization.trimmed(sample) == sample.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}

@@ -24,12 +24,30 @@ enum TextNormalization {
     /// The form under which two fact contents count as exact duplicates: folded, with trailing
     /// punctuation removed ("Lives in Porto." and "lives in  porto" are the same fact).
     static func factKey(_ content: String) -> String {
+        if let key = asciiFactKey(content) { return key }
         var key = folded(content)
         while let last = key.unicodeScalars.last,
               CharacterSet.punctuationCharacters.contains(last) || CharacterSet.whitespaces.contains(last) {
             key.unicodeScalars.removeLast()
         }
         return key
+    }
+
+    /// ``factKey(_:)`` of ASCII text in one pass: lowercased, trailing punctuation and spaces
+    /// dropped. `nil` when the text is not ASCII or not already collapsed.
+    private static func asciiFactKey(_ content: String) -> String? {
+        guard isCollapsedASCII(content) else { return nil }
+        var bytes = Array(content.utf8)
+        for index in bytes.indices where (0x41...0x5A).contains(bytes[index]) { bytes[index] += 0x20 }
+        while let last = bytes.last, trailingASCII[Int(last)] { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The ASCII bytes that ``factKey(_:)`` strips from the end: what `CharacterSet` calls
+    /// punctuation (`.`, `!`, `?`, `"`, `)`, … but not symbols such as `$` or `+`) and spaces.
+    private static let trailingASCII: [Bool] = (0..<128).map { value in
+        let scalar = Unicode.Scalar(UInt8(value))
+        return CharacterSet.punctuationCharacters.contains(scalar) || CharacterSet.whitespaces.contains(scalar)
     }
 
     /// The text without leading and trailing whitespace and newlines: what
