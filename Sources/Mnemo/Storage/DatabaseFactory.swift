@@ -25,7 +25,6 @@ enum DatabaseFactory {
             // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
             // doubled the cost of ingest.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            if let kib = ProcessInfo.processInfo.environment["MNEMO_CACHE_KIB"] { try db.execute(sql: "PRAGMA cache_size = -\(kib)") }
         }
         return configuration
     }
