@@ -39,6 +39,9 @@ enum FactStore {
             content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
             isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
             createdAt: createdAt, updatedAt: updatedAt)
+        if let embedding = new.embedding {
+            try EmbeddingStore.write(db, factID: fact.id, vector: embedding)
+        }
         var details = ["topic": topic.path]
         if let source = new.sources.first { details["source"] = source }
         try HistoryStore.record(db, namespace: namespace, factID: fact.id, kind: .added, details: details, at: now)

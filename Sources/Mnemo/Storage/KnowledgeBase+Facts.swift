@@ -9,7 +9,9 @@ extension KnowledgeBase {
     /// fact's mention count goes up, the new sources are added, and the existing fact is returned.
     @discardableResult
     public func addFact(_ fact: NewFact) async throws -> Fact {
-        let fact = try ValidatedFact(fact)
+        var validated = try ValidatedFact(fact)
+        validated.embedding = try await embed([validated.content])?.first
+        let fact = validated
         let namespace = namespace
         return try await writer.write { db in
             try FactWriter.store(db, namespace: namespace, fact: fact, now: Date()).fact
@@ -28,9 +30,10 @@ extension KnowledgeBase {
     @discardableResult
     public func updateFact(id: Int64, _ update: FactUpdate) async throws -> Fact {
         let namespace = namespace
+        let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let fact = try FactStore.require(db, namespace: namespace, id: id)
-            return try FactUpdater(db: db, fact: fact, now: Date()).apply(update)
+            return try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
         }
     }
 
