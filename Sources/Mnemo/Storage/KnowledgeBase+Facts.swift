@@ -7,15 +7,12 @@ extension KnowledgeBase {
     /// When a fact with the same normalized content (case, diacritics, whitespace and trailing
     /// punctuation ignored) is already stored in the namespace, nothing new is stored: the existing
     /// fact's mention count goes up, the new sources are added, and the existing fact is returned.
+    /// With an ``embedder``, a near duplicate (see ``NearDuplicateRule``) is merged into the stored
+    /// fact in the same way, which also takes the higher importance and confidence.
     @discardableResult
     public func addFact(_ fact: NewFact) async throws -> Fact {
-        var validated = try ValidatedFact(fact)
-        validated.embedding = try await embed([validated.content])?.first
-        let fact = validated
-        let namespace = namespace
-        return try await writer.write { db in
-            try FactWriter.store(db, namespace: namespace, fact: fact, now: Date()).fact
-        }
+        let batch = try await embedBatch([(namespace, ValidatedFact(fact))])
+        return try await storeBatch(batch)[0].fact
     }
 
     /// The fact with this id in the namespace, or `nil`.
