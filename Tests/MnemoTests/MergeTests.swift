@@ -89,3 +89,20 @@ struct MergeTests {
         #expect(TopicNameVariants.key("Running") != TopicNameVariants.key("Runners"))
     }
 }
+
+extension MergeTests {
+    @Test func addFactsStoresABatchAndCanSkipNearDuplicateMerging() async throws {
+        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+        let pair = [NewFact(content: "I prefer tea to coffee", topicPath: "Food"),
+                    NewFact(content: "Prefers tea over coffee", topicPath: "Food")]
+        let separate = try await kb.addFacts(pair, nearDuplicates: nil)
+        #expect(Set(separate.map(\.id)).count == 2)
+        let other = try kb.inNamespace("other")
+        let merged = try await other.addFacts(pair)
+        #expect(Set(merged.map(\.id)).count == 1)  // the second merged into the first, within one batch
+        await #expect(throws: MnemoError.self) {
+            try await other.addFacts([NewFact(content: "fine", topicPath: "A"), NewFact(content: "", topicPath: "A")])
+        }
+        #expect(try await other.stats().facts == 1)
+    }
+}

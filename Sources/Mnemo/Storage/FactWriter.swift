@@ -41,10 +41,11 @@ enum FactWriter {
 extension KnowledgeBase {
     /// Writes a batch of validated facts in one transaction: the single write path of `addFact`
     /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
-    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
-        let snapshot = try await vectorIndex == nil ? nil : vectorStore()
+    /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
+    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
+        let snapshot = try await vectorIndex == nil || rule == nil ? nil : vectorStore()
         return try await writer.write { db in
-            var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule) }
+            var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule!) }
             let now = Date()
             return try facts.map { entry in
                 try FactWriter.store(db, namespace: entry.namespace, fact: entry.fact, now: now, matcher: &matcher)

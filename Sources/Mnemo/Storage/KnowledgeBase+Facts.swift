@@ -15,6 +15,17 @@ extension KnowledgeBase {
         return try await storeBatch(batch)[0].fact
     }
 
+    /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
+    /// so either every fact is stored (or merged) or none is.
+    /// - Parameter nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
+    ///   duplicates only (as an evaluation corpus needs).
+    /// - Returns: the stored fact for each input, in order (the survivor for a merged one).
+    @discardableResult
+    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws -> [Fact] {
+        let validated = try facts.map { (namespace, try ValidatedFact($0)) }
+        return try await storeBatch(embedBatch(validated), rule: nearDuplicates).map(\.fact)
+    }
+
     /// The fact with this id in the namespace, or `nil`.
     public func fact(id: Int64) async throws -> Fact? {
         let namespace = namespace
