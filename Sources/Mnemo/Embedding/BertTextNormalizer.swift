@@ -41,7 +41,7 @@ struct BertTextNormalizer: Sendable {
             // Canonical decomposition puts accents into separate scalars, which are then dropped.
             let decomposed = result.decomposedStringWithCanonicalMapping
             var kept = String.UnicodeScalarView()
-            for scalar in decomposed.unicodeScalars where scalar.properties.generalCategory != .nonspacingMark {
+            for scalar in decomposed.unicodeScalars where !Self.isNonspacingMark(scalar) {
                 kept.append(scalar)
             }
             result = String(kept)
@@ -81,6 +81,37 @@ struct BertTextNormalizer: Sendable {
         return words
     }
 
+    /// The Unicode version of the character-category tables of the reference implementation.
+    ///
+    /// The Hugging Face `tokenizers` library classifies control, format, punctuation and
+    /// non-spacing-mark characters with tables from Unicode 8.0. A character assigned later (such as
+    /// U+061D ARABIC END OF TEXT MARK, Unicode 14) is "unassigned" there: neither removed, nor split
+    /// off, nor stripped. Checking a scalar's age against this version reproduces that exactly,
+    /// whatever Unicode version the Swift runtime knows.
+    static let referenceUnicodeVersion = (major: 8, minor: 0)
+
+    /// Whether the reference tables know this scalar at all (see ``referenceUnicodeVersion``).
+    static func isKnownToReference(_ scalar: Unicode.Scalar) -> Bool {
+        guard let age = scalar.properties.age else { return false }
+        return age.major < referenceUnicodeVersion.major
+            || (age.major == referenceUnicodeVersion.major && age.minor <= referenceUnicodeVersion.minor)
+    }
+
+    /// Characters whose general category changed after Unicode 8.0, with the 8.0 verdict the reference
+    /// applies (found by comparing every code point against the reference tokenizer).
+    private static let nonspacingMarksInReference: Set<UInt32> = [0x1734, 0x1171E]
+    private static let notNonspacingMarksInReference: Set<UInt32> = [0x1885, 0x1886, 0xA9BD, 0x111C9]
+    private static let punctuationInReference: Set<UInt32> = [0x166D, 0x111C9]
+
+    /// A combining mark that accent stripping removes (general category Mn).
+    static func isNonspacingMark(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        guard value >= 0x300 else { return false }
+        if nonspacingMarksInReference.contains(value) { return true }
+        if notNonspacingMarksInReference.contains(value) { return false }
+        return scalar.properties.generalCategory == .nonspacingMark && isKnownToReference(scalar)
+    }
+
     /// Whitespace as Rust's `char::is_whitespace` (the Unicode White_Space property), which the
     /// reference uses; tab, line feed and carriage return are included.
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
@@ -101,7 +132,7 @@ struct BertTextNormalizer: Sendable {
         case 0x20..<0x7F: return false
         default:
             switch scalar.properties.generalCategory {
-            case .control, .format, .privateUse, .surrogate: return true
+            case .control, .format, .privateUse, .surrogate: return isKnownToReference(scalar)
             default: return false
             }
         }
@@ -116,10 +147,11 @@ struct BertTextNormalizer: Sendable {
             return true
         }
         if value < 0x80 { return false }
+        if punctuationInReference.contains(value) { return true }
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
              .initialPunctuation, .finalPunctuation, .otherPunctuation:
-            return true
+            return isKnownToReference(scalar)
         default:
             return false
         }
@@ -127,10 +159,13 @@ struct BertTextNormalizer: Sendable {
 
     /// The CJK Unified Ideographs blocks that BERT isolates. Hiragana, Katakana and Hangul are
     /// deliberately absent: the original BERT treats them as letters of ordinary words.
+    ///
+    /// Extension E starts at U+2B920 here, not U+2B820: that is what the fast Hugging Face tokenizer
+    /// (the reference) checks, so U+2B820–U+2B91F stay inside words, as there.
     static func isChineseCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2B73F,
-             0x2B740...0x2B81F, 0x2B820...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
+             0x2B740...0x2B81F, 0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
             return true
         default:
             return false
