@@ -124,7 +124,7 @@ struct BertForwardPass: Sendable {
         let count = max(1, min(workers, rows / 16))
         let work: @Sendable (Int) -> Void = { worker in
             for row in (rows * worker / count)..<(rows * (worker + 1) / count) {
-                VectorMath.layerNorm(shared.base + row * stride, count: config.hiddenSize, gamma: gammaShared.base,
+                TransformerMath.layerNorm(shared.base + row * stride, count: config.hiddenSize, gamma: gammaShared.base,
                                      beta: betaShared.base, epsilon: config.layerNormEpsilon)
             }
         }
@@ -168,9 +168,9 @@ struct BertForwardPass: Sendable {
                     while j < paddedLength {
                         var sum = SIMD8<Float>()
                         for c in 0..<headSize {
-                            sum += SIMD8(repeating: query[c]) * VectorMath.load8(keysT + c * paddedLength + j)
+                            sum += SIMD8(repeating: query[c]) * TransformerMath.load8(keysT + c * paddedLength + j)
                         }
-                        VectorMath.store8(sum * scale, scores + j)
+                        TransformerMath.store8(sum * scale, scores + j)
                         j += 8
                     }
                     var maximum = -Float.infinity
@@ -186,7 +186,7 @@ struct BertForwardPass: Sendable {
                     output.update(repeating: 0, count: headSize)
                     for j in 0..<length {
                         let value = projections.base + (first + j) * projectionStride + 2 * hidden + head * headSize
-                        VectorMath.addScaled(value, scale: scores[j] * inverse, to: output, count: headSize)
+                        TransformerMath.addScaled(value, scale: scores[j] * inverse, to: output, count: headSize)
                     }
                 }
                 item += count
@@ -222,7 +222,7 @@ struct BertForwardPass: Sendable {
                     for i in 0..<hidden { vector[i] /= divisor }
                 }
             }
-            VectorMath.normalize(&vector)
+            TransformerMath.normalize(&vector)
             vectors.append(vector)
         }
         return vectors

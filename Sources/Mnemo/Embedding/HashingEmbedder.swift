@@ -61,7 +61,7 @@ public struct HashingEmbedder: Embedder {
                 add(feature: [0x03] + Array(String(String.UnicodeScalarView(gram)).utf8), weight: weight, to: &vector)
             }
         }
-        VectorMath.normalize(&vector)
+        TransformerMath.normalize(&vector)
         return vector
     }
 

@@ -101,19 +101,19 @@ struct LinearLayerKernel: Sendable {
             if let (skip, skipStride) = residual {
                 let skipLine = skip + row * skipStride
                 while column < columns.upperBound {
-                    let value = VectorMath.load8(line + column) + VectorMath.load8(bias + column) + VectorMath.load8(skipLine + column)
-                    VectorMath.store8(value, line + column)
+                    let value = TransformerMath.load8(line + column) + TransformerMath.load8(bias + column) + TransformerMath.load8(skipLine + column)
+                    TransformerMath.store8(value, line + column)
                     column += 8
                 }
             } else if gelu {
                 while column < columns.upperBound {
-                    let value = VectorMath.load8(line + column) + VectorMath.load8(bias + column)
-                    VectorMath.store8(VectorMath.gelu(value), line + column)
+                    let value = TransformerMath.load8(line + column) + TransformerMath.load8(bias + column)
+                    TransformerMath.store8(TransformerMath.gelu(value), line + column)
                     column += 8
                 }
             } else {
                 while column < columns.upperBound {
-                    VectorMath.store8(VectorMath.load8(line + column) + VectorMath.load8(bias + column), line + column)
+                    TransformerMath.store8(TransformerMath.load8(line + column) + TransformerMath.load8(bias + column), line + column)
                     column += 8
                 }
             }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Element-wise and row-wise operations of the transformer, vectorised with `SIMD8<Float>`.
-enum VectorMath {
+enum TransformerMath {
     // erf(t) ≈ t·P(t²)/Q(t²) on |t| ≤ 4, a rational fit made for this file (relative error below
     // 4e-7 when evaluated in Float, against 6e-8 for one rounding); beyond 4, erf is ±1 in Float.
     private static let p0: Float = 1.1283790940190794, p1: Float = 0.2071063421952453
