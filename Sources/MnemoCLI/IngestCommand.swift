@@ -8,15 +8,19 @@ struct IngestCommand: AsyncParsableCommand {
         abstract: "Add facts from files: extractor output, topic trees or JSONL.",
         discussion: """
             Formats, detected from each file's first bytes unless --format is given:
-              extracted  {"extracted": [{"content", "category", "confidence", …}]} or a bare array
-              topics     {"topics": [{"path", "facts": [{"content", …}], "children": [{"name", …}]}]}
-              jsonl      one {"content", "topic", "type", "importance", …} object per line, streamed
+              extracted  {"extracted": [record, …]} or [record, …]
+              topics     {"topics": [{"path", "facts": [record, …], "children": […]}]}
+              jsonl      one record per line, streamed
+            A record: {"content", "topic" or "category", "type", "importance",
+            "confidence", "source", "namespace", "created_at", …}.
 
             A bad record is rejected with its line (or record number) and reason, and the other \
             records still land; with --strict a file is stored all or nothing. A fact already \
             stored (same text, ignoring case, accents, spacing and final punctuation) is not \
-            added again: its mention count goes up. `-` reads standard input. `mnemo export` \
-            writes a file this command reads back unchanged.
+            added again: its mention count goes up. Each fact is embedded and a near duplicate \
+            (same meaning, same identifying details) is merged into the stored fact; \
+            --no-embeddings skips both. `-` reads standard input. `mnemo export` writes a file \
+            this command reads back unchanged.
 
             Exit status: 0 when every file was read and each stored or recognised at least one \
             record, even if others were rejected (they are listed; in --json under "rejected"). \
@@ -35,6 +39,10 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(help: "Store each file all or nothing: if any record is rejected, store none of it.")
     var strict = false
 
+    @Flag(help: ArgumentHelp(
+        "Store facts without vectors: much faster, but near duplicates are not merged, and semantic search misses these facts until `mnemo reembed`."))
+    var noEmbeddings = false
+
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
     var batchSize = IngestOptions.defaultBatchSize
 
@@ -46,7 +54,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let knowledgeBase = try global.openKnowledgeBase()
+        let knowledgeBase = try global.openKnowledgeBase(embedding: !noEmbeddings)
         var results: [IngestOutput.File] = []
         for file in files {
             let result = await ingest(file, into: knowledgeBase)
@@ -63,7 +71,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     private func ingest(_ file: String, into knowledgeBase: KnowledgeBase) async -> IngestOutput.File {
-        let progressBar = ProgressBar.forInput(file)
+        let progressBar = IngestProgressBar.forInput(file)
         var options = IngestOptions(format: format, strict: strict, defaultNamespace: global.namespace, batchSize: batchSize)
         if let progressBar {
             options.progress = { progressBar.update($0) }

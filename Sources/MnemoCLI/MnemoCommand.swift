@@ -20,6 +20,11 @@ struct MnemoCommand: AsyncParsableCommand {
             FactCommand.self,
             HistoryCommand.self,
             StatsCommand.self,
+            MergeCommand.self,
+            DedupeCommand.self,
+            ReembedCommand.self,
+            ReplCommand.self,
+            ModelCommand.self,
             ExportCommand.self,
         ]
     )

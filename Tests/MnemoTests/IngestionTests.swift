@@ -207,6 +207,28 @@ import Testing
         #expect(history.map(\.kind) == [.added, .mentioned, .mentioned])
     }
 
+    @Test(arguments: [1, 2, 100])
+    func nearDuplicatesAreMergedWithinAndAcrossBatches(batchSize: Int) async throws {
+        let kb = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
+        let report = try await kb.ingest(data: Data("""
+            {"content": "I prefer tea to coffee", "type": "preference", "source": "a"}
+            {"content": "Ran 10 km on Sunday", "type": "experience"}
+            {"content": "Prefers tea over coffee", "type": "preference", "importance": "high", "source": "b"}
+            {"content": "On Sunday I did a 10 km run", "type": "experience"}
+            {"content": "Ran 21 km on Sunday", "type": "experience"}
+            {"content": "i prefer tea to coffee."}
+            """.utf8), options: IngestOptions(batchSize: batchSize))
+        #expect(report.added == 3 && report.merged == 2 && report.unchanged == 1)
+        let facts = try await allFacts(kb)
+        #expect(facts.map(\.content) == ["I prefer tea to coffee", "Ran 10 km on Sunday", "Ran 21 km on Sunday"])
+        #expect(facts[0].mentionCount == 3 && facts[0].sources == ["a", "b"] && facts[0].importance == .high)
+        let strict = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
+        let strictReport = try await strict.ingest(
+            data: Data("{\"content\": \"I prefer tea to coffee\", \"type\": \"preference\"}\n{\"content\": \"Prefers tea over coffee\", \"type\": \"preference\"}".utf8),
+            options: IngestOptions(strict: true, batchSize: batchSize))
+        #expect(strictReport.added == 1 && strictReport.merged == 1)
+    }
+
     // MARK: Atomicity
 
     @Test func strictStoresNothingWhenAnyRecordIsRejected() async throws {

@@ -4,10 +4,12 @@ import Foundation
 /// `ingest` entry point.
 ///
 /// Without `strict`, checked records collect into batches of ``IngestOptions/batchSize``; each
-/// batch is written by ``KnowledgeBase/storeBatch(_:)`` in one transaction while the next one is
-/// read, so reading and writing use both cores and a failure never leaves part of a batch
-/// visible. With `strict`, every checked record is held until the input ends and then written
-/// in one transaction, or not at all when any record was rejected.
+/// batch is embedded (when the knowledge base has an embedder) and written by
+/// `KnowledgeBase.storeBatch`, the write path of every new fact, in one transaction, while the
+/// next batch is read. Reading and writing thus use both cores, and a failure never leaves part
+/// of a batch visible. With `strict`, checked records are embedded as batches fill and held
+/// until the input ends, then written in one transaction, or not at all when any record was
+/// rejected.
 struct IngestPipeline {
     private let knowledgeBase: KnowledgeBase
     private let options: IngestOptions
@@ -15,6 +17,8 @@ struct IngestPipeline {
     private let totalBytes: Int?
     private(set) var report: IngestReport
     private var batch: [PendingFact] = []
+    /// With `strict`, the embedded batches waiting for the end of the input.
+    private var held: [PendingFact] = []
     private var topics = TopicPathCache()
     /// The batch being written while the next is read.
     private var inFlight: Task<[FactWriter.Outcome], any Error>?
@@ -43,25 +47,46 @@ struct IngestPipeline {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }
         }
+        guard batch.count >= options.batchSize || (options.strict && report.records % options.batchSize == 0)
+        else { return }
         if options.strict {
-            if report.records % options.batchSize == 0 { sendProgress(isFinished: false) }
-        } else if batch.count >= options.batchSize {
+            try await hold()
+            sendProgress(isFinished: false)
+        } else {
             try await startWriting()
         }
     }
 
     /// Writes what is left and returns the report.
     mutating func finish() async throws -> IngestReport {
-        if options.strict, report.rejectedCount > 0 {
-            // All or nothing: a rejected record means nothing of this input is stored.
-            batch = []
-            report.committed = false
+        if options.strict {
+            try await hold()
+            if report.rejectedCount > 0 {
+                // All or nothing: a rejected record means nothing of this input is stored.
+                report.committed = false
+            } else if !held.isEmpty {
+                let facts = held
+                held = []
+                let knowledgeBase = knowledgeBase
+                inFlight = Task { try await knowledgeBase.storeBatch(facts) }
+            }
         } else if !batch.isEmpty {
             try await startWriting()
         }
         try await settle()
         sendProgress(isFinished: true)
         return report
+    }
+
+    /// Strict mode: embeds the batch and keeps it for the end, unless a record was rejected
+    /// already, which means nothing will be written.
+    private mutating func hold() async throws {
+        defer { batch = [] }
+        guard report.rejectedCount == 0 else {
+            held = []
+            return
+        }
+        if !batch.isEmpty { held += try await knowledgeBase.embedBatch(batch) }
     }
 
     /// Waits for the batch in flight, if any, and counts its outcomes.
@@ -86,7 +111,7 @@ struct IngestPipeline {
         // be stored first.
         try await settle()
         let knowledgeBase = knowledgeBase
-        inFlight = Task { try await knowledgeBase.storeBatch(facts) }
+        inFlight = Task { try await knowledgeBase.storeBatch(knowledgeBase.embedBatch(facts)) }
     }
 
     private func sendProgress(isFinished: Bool) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A checked record, ready for ``KnowledgeBase/storeBatch(_:)``: the fact and its namespace.
+/// A checked record, ready for `KnowledgeBase.storeBatch`: the fact and its namespace.
 typealias PendingFact = (namespace: String, fact: ValidatedFact)
 
 extension IngestRecord {

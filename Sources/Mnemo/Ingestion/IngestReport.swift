@@ -29,10 +29,10 @@ public struct IngestReport: Hashable, Sendable, Codable {
 
     /// Counts the outcome of one stored record.
     mutating func count(_ outcome: FactWriter.Outcome) {
-        // Near-duplicate merging adds a `.merged` outcome here when it lands (see `storeBatch`).
         switch outcome {
         case .added: added += 1
         case .unchanged: unchanged += 1
+        case .merged: merged += 1
         }
     }
 

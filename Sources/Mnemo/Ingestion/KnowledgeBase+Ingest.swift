@@ -76,18 +76,4 @@ extension KnowledgeBase {
             throw error
         }
     }
-
-    /// Writes one batch of checked facts in one transaction and returns each one's outcome, in
-    /// order. Every ingest writes through here, strict ones with their whole input as one batch.
-    ///
-    /// This is where near-duplicate merging plugs in: first, outside the transaction, embed the
-    /// batch's contents (async, with the knowledge base's embedder); then, inside it, compare each
-    /// fact with the stored vectors and with the batch's earlier facts, and merge a match into
-    /// the stored fact instead of inserting it, returning a `merged` outcome that
-    /// ``IngestReport`` counts.
-    func storeBatch(_ facts: [PendingFact]) async throws -> [FactWriter.Outcome] {
-        try await writer.write { db in
-            try FactWriter.store(db, batch: facts, now: Date())
-        }
-    }
 }

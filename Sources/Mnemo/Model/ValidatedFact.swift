@@ -15,6 +15,8 @@ struct ValidatedFact: Sendable {
     var mentionCount: Int = 1
     /// An id to reuse when restoring an export into a database where it is free.
     var preferredID: Int64?
+    /// The content's unit vector, when the knowledge base has an embedder.
+    var embedding: [Float]?
 
     init(_ fact: NewFact) throws {
         let content = fact.content.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -6,6 +6,8 @@ struct FactUpdater {
     let db: Database
     let fact: Fact
     let now: Date
+    /// The new content's vector, when the content changes and the knowledge base embeds.
+    let embedding: [Float]?
 
     func apply(_ update: FactUpdate) throws -> Fact {
         var assignments: [String] = []
@@ -30,6 +32,7 @@ struct FactUpdater {
             if content != fact.content {
                 assignments.append("content_key = ?")
                 arguments += [key]
+                if let embedding { try EmbeddingStore.write(db, factID: fact.id, vector: embedding) }
             }
         }
         if let type = update.type {

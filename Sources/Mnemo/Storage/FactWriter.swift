@@ -1,73 +1,70 @@
 import Foundation
 import GRDB
 
-/// The one path by which new facts enter the database: exact-duplicate detection, topic
-/// creation, insertion and history, inside the caller's transaction.
+/// The one path by which new facts enter the database: exact-duplicate detection, near-duplicate
+/// merging, topic creation, insertion and history, inside the caller's transaction.
 enum FactWriter {
     enum Outcome: Sendable {
         /// A new fact was stored.
         case added(Fact)
         /// An exact duplicate of a stored fact: its mention count went up.
         case unchanged(Fact)
+        /// A near duplicate of a stored fact, merged into it.
+        case merged(Fact)
 
         var fact: Fact {
             switch self {
-            case let .added(fact), let .unchanged(fact): fact
+            case let .added(fact), let .unchanged(fact), let .merged(fact): fact
             }
         }
-    }
-
-    static func store(_ db: Database, namespace: String, fact: ValidatedFact, now: Date) throws -> Outcome {
-        try store(db, batch: [(namespace, fact)], now: now)[0]
     }
 
     /// Stores facts as if one after the other, inside the caller's transaction, and returns each
     /// one's outcome in order.
     ///
-    /// A fact whose normalized content is already stored in its namespace, or appears earlier in
-    /// the batch, is not stored again: that fact's mention count goes up and its sources grow.
-    /// The new facts are inserted together at the end (see ``FactStore/insert(_:_:now:)`` for
-    /// why), then the mentions of new facts by later ones are counted.
-    static func store(_ db: Database, batch: [PendingFact], now: Date) throws -> [Outcome] {
+    /// A fact whose normalized content is already stored in its namespace, or was added earlier
+    /// in the batch, is not stored again: that fact's mention count goes up and its sources grow.
+    /// Otherwise a near duplicate found by `matcher` absorbs it. Otherwise it is added: new facts
+    /// are queued and inserted many at a time (see ``FactStore/InsertQueue``), as soon as a later
+    /// fact needs to read them and at the end of the batch.
+    /// - Parameter matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
+    static func store(
+        _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?
+    ) throws -> [Outcome] {
         var topics = TopicCache()
-        var outcomes = [Outcome?](repeating: nil, count: batch.count)
-        var insertions: [FactStore.Insertion] = []
-        var insertionBatchIndex: [Int] = []
-        var insertionByKey: [String: Int] = [:]
-        var mentionsOfNew: [(batchIndex: Int, insertion: Int)] = []
+        var queue = FactStore.InsertQueue()
         let storedIDs = try storedIDs(db, batch)
-
-        for (index, (namespace, fact)) in batch.enumerated() {
+        var addedIDs: [String: Int64] = [:]
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(batch.count)
+        for (namespace, fact) in batch {
             let key = namespace + "\u{1F}" + fact.contentKey
-            if let earlier = insertionByKey[key] {
-                mentionsOfNew.append((index, earlier))
-            } else if let id = storedIDs[key] {
+            if let id = storedIDs[key] ?? addedIDs[key] {
+                if queue.contains(id) { try queue.flush(db, now: now) }
                 let existing = try FactStore.require(db, namespace: namespace, id: id)
                 try FactStore.recordMention(db, of: existing, sources: fact.sources, now: now)
-                outcomes[index] = .unchanged(try FactStore.require(db, namespace: namespace, id: id))
-            } else {
-                let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
-                insertionByKey[key] = insertions.count
-                insertions.append(FactStore.Insertion(namespace: namespace, fact: fact, topic: topic))
-                insertionBatchIndex.append(index)
+                outcomes.append(.unchanged(try FactStore.require(db, namespace: namespace, id: id)))
+                continue
             }
+            if let (match, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
+                // A fact added in this batch may be queued, or have changed since it was added.
+                if queue.contains(match.id) { try queue.flush(db, now: now) }
+                let survivor = try FactStore.require(db, namespace: namespace, id: match.id)
+                outcomes.append(.merged(try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)))
+                continue
+            }
+            let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
+            let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
+            addedIDs[key] = added.id
+            matcher?.didAdd(added, vector: fact.embedding)
+            outcomes.append(.added(added))
         }
-
-        let inserted = try FactStore.insert(db, insertions, now: now)
-        for (fact, index) in zip(inserted, insertionBatchIndex) {
-            outcomes[index] = .added(fact)
-        }
-        for (index, insertion) in mentionsOfNew {
-            let fact = inserted[insertion]
-            let current = try FactStore.require(db, namespace: fact.namespace, id: fact.id)
-            try FactStore.recordMention(db, of: current, sources: batch[index].fact.sources, now: now)
-            outcomes[index] = .unchanged(try FactStore.require(db, namespace: fact.namespace, id: fact.id))
-        }
-        return outcomes.map { $0! }
+        try queue.flush(db, now: now)
+        return outcomes
     }
 
-    /// The ids of stored facts with the same normalized content as facts of the batch, keyed by
-    /// namespace and content key.
+    /// The ids of facts stored before the batch with the same normalized content as one of its
+    /// facts, keyed by namespace and content key: one query per few hundred facts.
     private static func storedIDs(_ db: Database, _ batch: [PendingFact]) throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
         for (namespace, facts) in Dictionary(grouping: batch, by: \.namespace) {
@@ -76,6 +73,28 @@ enum FactWriter {
             }
         }
         return ids
+    }
+}
+
+extension KnowledgeBase {
+    /// Writes a batch of validated facts in one transaction: the single write path of `addFact`
+    /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
+    /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
+    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
+        let snapshot = try await vectorIndex == nil || rule == nil ? nil : vectorStore()
+        return try await writer.write { db in
+            var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule!) }
+            return try FactWriter.store(db, batch: facts, now: Date(), matcher: &matcher)
+        }
+    }
+
+    /// Adds embeddings to facts that lack one, in one call to the embedder.
+    func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(namespace: String, fact: ValidatedFact)] {
+        let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
+        guard let vectors = try await embed(missing.map { facts[$0].fact.content }) else { return facts }
+        var embedded = facts
+        for (index, vector) in zip(missing, vectors) { embedded[index].fact.embedding = vector }
+        return embedded
     }
 }
 

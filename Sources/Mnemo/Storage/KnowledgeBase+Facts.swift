@@ -7,13 +7,23 @@ extension KnowledgeBase {
     /// When a fact with the same normalized content (case, diacritics, whitespace and trailing
     /// punctuation ignored) is already stored in the namespace, nothing new is stored: the existing
     /// fact's mention count goes up, the new sources are added, and the existing fact is returned.
+    /// With an ``embedder``, a near duplicate (see ``NearDuplicateRule``) is merged into the stored
+    /// fact in the same way, which also takes the higher importance and confidence.
     @discardableResult
     public func addFact(_ fact: NewFact) async throws -> Fact {
-        let fact = try ValidatedFact(fact)
-        let namespace = namespace
-        return try await writer.write { db in
-            try FactWriter.store(db, namespace: namespace, fact: fact, now: Date()).fact
-        }
+        let batch = try await embedBatch([(namespace, ValidatedFact(fact))])
+        return try await storeBatch(batch)[0].fact
+    }
+
+    /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
+    /// so either every fact is stored (or merged) or none is.
+    /// - Parameter nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
+    ///   duplicates only (as an evaluation corpus needs).
+    /// - Returns: the stored fact for each input, in order (the survivor for a merged one).
+    @discardableResult
+    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws -> [Fact] {
+        let validated = try facts.map { (namespace, try ValidatedFact($0)) }
+        return try await storeBatch(embedBatch(validated), rule: nearDuplicates).map(\.fact)
     }
 
     /// The fact with this id in the namespace, or `nil`.
@@ -28,9 +38,10 @@ extension KnowledgeBase {
     @discardableResult
     public func updateFact(id: Int64, _ update: FactUpdate) async throws -> Fact {
         let namespace = namespace
+        let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let fact = try FactStore.require(db, namespace: namespace, id: id)
-            return try FactUpdater(db: db, fact: fact, now: Date()).apply(update)
+            return try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
         }
     }
 

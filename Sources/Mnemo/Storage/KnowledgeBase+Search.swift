@@ -4,21 +4,23 @@ import GRDB
 extension KnowledgeBase {
     /// Searches the namespace's facts.
     ///
-    /// Text that holds nothing searchable (empty, only punctuation or emoji) returns no hits; no
-    /// input ever raises a full-text syntax error.
+    /// Text that holds nothing searchable (empty, only punctuation or emoji) returns no text hits;
+    /// no input ever raises a full-text syntax error. Semantic and hybrid modes need an
+    /// ``embedder``; every filter is applied during the vector scan, so `limit` results come
+    /// back whenever that many facts pass it.
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
         guard query.limit > 0 else { return [] }
         switch query.mode {
-        case .text:
-            return try await textSearch(query)
-        case .semantic, .hybrid:
-            throw MnemoError.invalidArgument("\(query.mode.rawValue) search needs an embedder")
+        case .text: return try await textSearch(query)
+        case .semantic: return try await semanticSearch(query)
+        case .hybrid: return try await hybridSearch(query)
         }
     }
 
-    /// Searches with default options: the 10 best active facts for `text`.
-    public func search(_ text: String, mode: SearchMode = .text, limit: Int = 10) async throws -> [SearchHit] {
-        try await search(SearchQuery(text, mode: mode, limit: limit))
+    /// Searches with default options: the 10 best active facts for `text`, hybrid when the
+    /// knowledge base has an embedder and text otherwise.
+    public func search(_ text: String, mode: SearchMode? = nil, limit: Int = 10) async throws -> [SearchHit] {
+        try await search(SearchQuery(text, mode: mode ?? (embedder == nil ? .text : .hybrid), limit: limit))
     }
 
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
@@ -27,6 +29,106 @@ extension KnowledgeBase {
         return try await writer.read { db in
             try TextSearcher.search(db, namespace: namespace, query: textQuery, filter: query.filter,
                                     limit: query.limit, offset: query.offset)
+        }
+    }
+
+    func semanticSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+        let vector = try await queryEmbedding(query.text)
+        let matches = try await nearestFacts(query, vector: vector, count: query.offset + query.limit)
+        let page = Array(matches.dropFirst(query.offset))
+        let facts = try await facts(ids: page.map(\.id))
+        return page.compactMap { match in
+            facts[match.id].map {
+                SearchHit(fact: $0, score: Double(match.similarity), textScore: nil,
+                          similarity: Double(match.similarity), snippet: nil)
+            }
+        }
+    }
+
+    func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+        let depth = max(50, 3 * (query.offset + query.limit))
+        var textQuery = query
+        textQuery.offset = 0
+        textQuery.limit = depth
+        async let textHits = textSearch(textQuery)
+        let queryVector = try await queryEmbedding(query.text)
+        let semantic = try await nearestFacts(query, vector: queryVector, count: depth)
+        let text = try await textHits
+        let store = try await vectorStore()
+        var candidates: [Int64: HybridCandidate] = [:]
+        for (rank, match) in semantic.enumerated() {
+            candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
+        }
+        for (rank, hit) in text.enumerated() {
+            let similarity = candidates[hit.fact.id]?.similarity ?? store.similarity(of: hit.fact.id, to: queryVector)
+            // A text hit below the similarity floor is still kept: its words matched.
+            candidates[hit.fact.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
+            candidates[hit.fact.id]?.textScore = hit.textScore
+        }
+        let page = query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit)
+        let textByID = Dictionary(uniqueKeysWithValues: text.map { ($0.fact.id, $0) })
+        let facts = try await facts(ids: page.map(\.id))
+        return page.compactMap { entry in
+            guard let fact = textByID[entry.id]?.fact ?? facts[entry.id] else { return nil }
+            return SearchHit(fact: fact, score: entry.score, textScore: candidates[entry.id]?.textScore,
+                             similarity: candidates[entry.id]?.similarity, snippet: textByID[entry.id]?.snippet)
+        }
+    }
+
+    /// The best `count` facts by cosine similarity that pass the query's filter.
+    func nearestFacts(_ query: SearchQuery, vector: [Float], count: Int) async throws -> [VectorStore.Match] {
+        let store = try await vectorStore()
+        guard let namespaceCode = store.namespaceCode(namespace) else { return [] }
+        let topicIDs = try await topicIDs(inSubtreeOf: query.filter.topicPath)
+        let filter = VectorFilter(query.filter, namespaceCode: namespaceCode, topicIDs: topicIDs)
+        let precision: VectorStore.Precision = query.vectorScan == .exact ? .exact : .quantized(rescoreFactor: 10)
+        return store.nearest(to: vector, k: count, filter: filter,
+                             minSimilarity: query.minSimilarity.map(Float.init), precision: precision)
+    }
+
+    func vectorStore() async throws -> VectorStore {
+        guard let vectorIndex else {
+            throw MnemoError.invalidArgument("semantic search needs an embedder: open the knowledge base with one")
+        }
+        return try await vectorIndex.snapshot(writer)
+    }
+
+    func queryEmbedding(_ text: String) async throws -> [Float] {
+        try await embed([text])?.first ?? []
+    }
+
+    /// The ids of the topic at `path` and its descendants; `nil` when `path` is `nil`.
+    func topicIDs(inSubtreeOf path: String?) async throws -> Set<Int64>? {
+        guard let path else { return nil }
+        let key = try TopicPath(path).key
+        let namespace = namespace
+        return try await writer.read { db in
+            Set(try Int64.fetchAll(db, sql: """
+                SELECT id FROM topic WHERE namespace = ? AND (path_key = ? OR substr(path_key, 1, length(?) + 1) = ? || '/')
+                """, arguments: [namespace, key, key, key]))
+        }
+    }
+
+    /// The namespace's facts with these ids, by id.
+    func facts(ids: [Int64]) async throws -> [Int64: Fact] {
+        guard !ids.isEmpty else { return [:] }
+        let namespace = namespace
+        return try await writer.read { db in
+            let facts = try Row.fetchAll(db, sql: """
+                SELECT \(Fact.selection) FROM \(Fact.source)
+                WHERE fact.namespace = ? AND fact.id IN (\(ids.map(String.init).joined(separator: ",")))
+                """, arguments: [namespace]).map(Fact.init(row:))
+            return Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
+        }
+    }
+}
+
+extension VectorStore {
+    /// The cosine similarity of fact `id` to the unit vector `query`; 0 when it has no vector.
+    func similarity(of id: Int64, to query: [Float]) -> Double {
+        guard let vector = vector(of: id), vector.count == query.count else { return 0 }
+        return vector.withUnsafeBufferPointer { row in
+            query.withUnsafeBufferPointer { Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count)) }
         }
     }
 }

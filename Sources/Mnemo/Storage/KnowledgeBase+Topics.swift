@@ -51,8 +51,8 @@ extension KnowledgeBase {
             let topic = try TopicStore.require(db, namespace: namespace, path: path)
             let parent = try topic.parentID.flatMap { try TopicStore.find(db, id: $0) }
             let target = try path.parent.map { try $0.appending(renamed.description) } ?? renamed
-            if target != path, try TopicStore.find(db, namespace: namespace, path: target) != nil {
-                throw MnemoError.topicExists(target.description)
+            if target != path, let existing = try TopicStore.find(db, namespace: namespace, path: target) {
+                throw MnemoError.topicExists(existing.path)
             }
             try TopicStore.relocate(db, topic: topic, newName: renamed.description, newParent: parent)
             try HistoryStore.record(db, namespace: namespace, topicID: topic.id, kind: .topicRenamed,
@@ -75,8 +75,8 @@ extension KnowledgeBase {
             }
             let name = path.segments.last!
             let target = try newParentPath.map { try $0.appending(name) } ?? TopicPath(validSegments: [name])
-            if target != path, try TopicStore.find(db, namespace: namespace, path: target) != nil {
-                throw MnemoError.topicExists(target.description)
+            if target != path, let existing = try TopicStore.find(db, namespace: namespace, path: target) {
+                throw MnemoError.topicExists(existing.path)
             }
             let parent = try newParentPath.map { try TopicStore.ensure(db, namespace: namespace, path: $0) }
             try TopicStore.relocate(db, topic: topic, newName: topic.name, newParent: parent)

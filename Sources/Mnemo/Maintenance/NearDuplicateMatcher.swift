@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// Finds, for a fact about to be stored, a stored fact it is a near duplicate of.
+///
+/// It looks in a snapshot of the vector index taken before the write transaction, and in the
+/// facts added earlier in the same transaction (which the index cannot see until the commit).
+/// Those are judged as they were added, so they need not be in the database yet: the writer
+/// inserts new facts in bulk, and only a merge into one of them needs it stored first.
+struct NearDuplicateMatcher {
+    let store: VectorStore
+    let rule: NearDuplicateRule
+    private var pending: [(fact: Fact, vector: [Float])] = []
+
+    init(store: VectorStore, rule: NearDuplicateRule) {
+        self.store = store
+        self.rule = rule
+    }
+
+    /// The stored fact that `fact` duplicates, with their similarity, if any.
+    func match(_ db: Database, namespace: String, fact: ValidatedFact) throws -> (fact: Fact, similarity: Double)? {
+        guard let vector = fact.embedding else { return nil }
+        var candidates: [(id: Int64, similarity: Float)] = []
+        if let code = store.namespaceCode(namespace) {
+            let filter = VectorFilter(FactFilter(types: [fact.type]), namespaceCode: code, topicIDs: nil)
+            candidates = store.nearest(to: vector, k: 5, filter: filter, minSimilarity: Float(rule.threshold), threads: 1)
+                .map { ($0.id, $0.similarity) }
+        }
+        for added in pending where added.fact.namespace == namespace && added.fact.type == fact.type {
+            let similarity = added.vector.withUnsafeBufferPointer { a in
+                vector.withUnsafeBufferPointer { VectorMath.dot(a.baseAddress!, $0.baseAddress!, count: vector.count) }
+            }
+            if Double(similarity) >= rule.threshold { candidates.append((added.fact.id, similarity)) }
+        }
+        for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
+            // Content and type, all the rule reads, never change within a transaction.
+            let added = pending.first { $0.fact.id == candidate.id }?.fact
+            guard let stored = try added ?? FactStore.find(db, namespace: namespace, id: candidate.id),
+                  rule.isDuplicate(stored.content, fact.content, typeA: stored.type, typeB: fact.type,
+                                   similarity: Double(candidate.similarity)) else { continue }
+            return (stored, Double(candidate.similarity))
+        }
+        return nil
+    }
+
+    /// Makes a fact added in this transaction visible to later matches.
+    mutating func didAdd(_ fact: Fact, vector: [Float]?) {
+        guard let vector else { return }
+        pending.append((fact, vector))
+    }
+}

@@ -1,0 +1,42 @@
+/// A ``FactFilter`` compiled for the vector scan: bit masks tested per row, so filters apply
+/// during the scan and a search returns k results whenever k facts match.
+struct VectorFilter: Sendable {
+    let namespaceCode: Int32
+    /// Bit `n` set when the type with index `n` passes.
+    let typeMask: UInt16
+    /// Bit `rank` set when that importance passes.
+    let importanceMask: UInt8
+    let activity: FactFilter.Activity
+    /// The topic subtree's ids, or `nil` for every topic.
+    let topicIDs: Set<Int64>?
+
+    init(_ filter: FactFilter, namespaceCode: Int32, topicIDs: Set<Int64>?) {
+        self.namespaceCode = namespaceCode
+        var typeMask: UInt16 = 0
+        for (index, type) in FactType.allCases.enumerated() where filter.types?.contains(type) ?? true {
+            typeMask |= 1 << index
+        }
+        self.typeMask = typeMask
+        var importanceMask: UInt8 = 0
+        for importance in Importance.allCases
+        where (filter.importances?.contains(importance) ?? true) && importance >= (filter.minimumImportance ?? .none) {
+            importanceMask |= 1 << importance.rank
+        }
+        self.importanceMask = importanceMask
+        self.activity = filter.activity
+        self.topicIDs = topicIDs
+    }
+
+    @inline(__always)
+    func accepts(namespace: Int32, flag: UInt8, topicID: Int64) -> Bool {
+        guard namespace == namespaceCode,
+              typeMask & (1 << UInt16(flag & 0x0F)) != 0,
+              importanceMask & (1 << ((flag >> 4) & 0x03)) != 0 else { return false }
+        switch activity {
+        case .activeOnly: if flag & 0x80 == 0 { return false }
+        case .inactiveOnly: if flag & 0x80 != 0 { return false }
+        case .all: break
+        }
+        return topicIDs?.contains(topicID) ?? true
+    }
+}

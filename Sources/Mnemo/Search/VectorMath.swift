@@ -1,0 +1,75 @@
+/// Dot products and conversions for the vector index, in plain Swift SIMD so they vectorise on
+/// every platform without Accelerate.
+enum VectorMath {
+    /// The dot product of two float vectors of `count` components.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        var index = 0
+        // Four independent accumulators hide the latency of the additions.
+        while index + 32 <= count {
+            let offset = index * 4
+            acc0 += rawA.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                * rawB.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            acc1 += rawA.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
+                * rawB.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
+            acc2 += rawA.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self)
+                * rawB.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self)
+            acc3 += rawA.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self)
+                * rawB.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self)
+            index += 32
+        }
+        var sum = ((acc0 + acc1) + (acc2 + acc3)).sum()
+        while index < count {
+            sum += a[index] * b[index]
+            index += 1
+        }
+        return sum
+    }
+
+    /// The dot product of two int8 vectors, accumulated exactly in 32-bit integers.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, count: Int) -> Int32 {
+        var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>()
+        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        var index = 0
+        while index + 32 <= count {
+            // Products of two int8 values fit in int16; pairs of them are widened before summing.
+            let a0 = SIMD16<Int16>(truncatingIfNeeded: rawA.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self))
+            let b0 = SIMD16<Int16>(truncatingIfNeeded: rawB.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self))
+            let a1 = SIMD16<Int16>(truncatingIfNeeded: rawA.loadUnaligned(fromByteOffset: index + 16, as: SIMD16<Int8>.self))
+            let b1 = SIMD16<Int16>(truncatingIfNeeded: rawB.loadUnaligned(fromByteOffset: index + 16, as: SIMD16<Int8>.self))
+            acc0 &+= SIMD16<Int32>(truncatingIfNeeded: a0 &* b0)
+            acc1 &+= SIMD16<Int32>(truncatingIfNeeded: a1 &* b1)
+            index += 32
+        }
+        var sum = (acc0 &+ acc1).wrappedSum()
+        while index < count {
+            sum &+= Int32(a[index]) &* Int32(b[index])
+            index += 1
+        }
+        return sum
+    }
+
+    /// Scales `vector` to unit length in place; a zero vector stays zero.
+    static func normalize(_ vector: inout [Float]) {
+        let norm = vector.withUnsafeBufferPointer { dot($0.baseAddress!, $0.baseAddress!, count: $0.count) }.squareRoot()
+        guard norm > 0 else { return }
+        for index in vector.indices { vector[index] /= norm }
+    }
+
+    /// Symmetric int8 quantization: `vector ≈ codes × scale`, with the largest component at ±127.
+    static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>) -> Float {
+        let largest = vector.reduce(0) { max($0, abs($1)) }
+        guard largest > 0 else {
+            codes.update(repeating: 0)
+            return 0
+        }
+        let scale = largest / 127
+        for index in vector.indices {
+            codes[index] = Int8((vector[index] / scale).rounded())
+        }
+        return scale
+    }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+
+extension VectorStore {
+    /// A scored row of a vector search.
+    struct Match: Sendable, Equatable {
+        var id: Int64
+        var similarity: Float
+    }
+
+    /// How a scan scores rows.
+    enum Precision: Sendable {
+        /// Float dot products over every passing row.
+        case exact
+        /// Int8 dot products over every passing row (a quarter of the bytes), then float
+        /// re-scoring of the best `k × rescoreFactor` candidates.
+        case quantized(rescoreFactor: Int)
+    }
+
+    /// Rows below this count are scanned on one thread: splitting costs more than it saves.
+    static let parallelThreshold = 16_384
+
+    /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
+    func nearest(
+        to query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float? = nil,
+        precision: Precision = .exact, threads: Int = 2
+    ) -> [Match] {
+        precondition(query.count == dimension, "query has \(query.count) components, index has \(dimension)")
+        guard k > 0, count > 0 else { return [] }
+        switch precision {
+        case .exact:
+            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads)
+                .map { Match(id: ids[$0.row], similarity: $0.score) }
+        case let .quantized(factor):
+            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads)
+            return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity)
+        }
+    }
+
+    private func chunks(threads: Int) -> [Range<Int>] {
+        let parts = count < Self.parallelThreshold ? 1 : max(1, threads)
+        let size = (count + parts - 1) / parts
+        return (0..<parts).map { $0 * size..<min(count, ($0 + 1) * size) }
+    }
+
+    /// Runs `scan` over each chunk on its own thread and merges the per-chunk heaps.
+    private func parallelTopK(k: Int, threads: Int, _ scan: (Range<Int>, inout TopK) -> Void) -> [TopK.Entry] {
+        let ranges = chunks(threads: threads)
+        var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
+        heaps.withUnsafeMutableBufferPointer { heaps in
+            let heaps = UnsafeSendable(heaps)
+            withoutActuallyEscaping(scan) { scan in
+                let scan = UnsafeSendable(scan)
+                DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                    scan.value(ranges[part], &heaps.value[part])
+                }
+            }
+        }
+        var merged = TopK(capacity: k)
+        for heap in heaps { for entry in heap.entries { merged.insert(score: entry.score, row: entry.row) } }
+        return merged.sorted()
+    }
+
+    private func scanFloat(_ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int) -> [TopK.Entry] {
+        let dimension = dimension
+        return vectors.withUnsafeBufferPointer { vectors in
+            query.withUnsafeBufferPointer { query in
+                parallelTopK(k: k, threads: threads) { range, heap in
+                    for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                        let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension)
+                        if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func scanInt8(_ query: [Float], k: Int, filter: VectorFilter, threads: Int) -> [TopK.Entry] {
+        let dimension = dimension
+        var queryCodes = [Int8](repeating: 0, count: dimension)
+        _ = query.withUnsafeBufferPointer { source in
+            queryCodes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
+        }
+        return codes.withUnsafeBufferPointer { codes in
+            queryCodes.withUnsafeBufferPointer { queryCodes in
+                scales.withUnsafeBufferPointer { scales in
+                    parallelTopK(k: k, threads: threads) { range, heap in
+                        for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                            let raw = VectorMath.dot(codes.baseAddress! + row * dimension, queryCodes.baseAddress!, count: dimension)
+                            // The query's own scale is the same for every row, so it can be left out of the ranking.
+                            let score = Float(raw) * scales[row]
+                            if score > heap.threshold { heap.insert(score: score, row: row) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float) -> [Match] {
+        var best = TopK(capacity: k)
+        vectors.withUnsafeBufferPointer { vectors in
+            query.withUnsafeBufferPointer { query in
+                for candidate in candidates {
+                    let score = VectorMath.dot(vectors.baseAddress! + candidate.row * dimension, query.baseAddress!, count: dimension)
+                    if score >= floor { best.insert(score: score, row: candidate.row) }
+                }
+            }
+        }
+        return best.sorted().map { Match(id: ids[$0.row], similarity: $0.score) }
+    }
+}
+
+/// Hands a buffer to `concurrentPerform`, whose iterations each write a distinct element.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

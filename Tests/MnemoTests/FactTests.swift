@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import Mnemo
+
+@Suite("Facts and history")
+struct FactTests {
+    @Test func addAndGet() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let created = Date(timeIntervalSince1970: 1_736_935_800)
+        let fact = try await kb.addFact(NewFact(
+            content: "  Prefers SwiftUI over UIKit ", topicPath: "Technology/iOS Development",
+            type: .preference, importance: .high, confidence: 0.95, sources: ["conv-1"], createdAt: created))
+        let stored = try #require(try await kb.fact(id: fact.id))
+        #expect(stored.content == "Prefers SwiftUI over UIKit")
+        #expect(stored.topicPath == "Technology/iOS Development")
+        #expect(stored.type == .preference)
+        #expect(stored.importance == .high)
+        #expect(stored.confidence == 0.95)
+        #expect(stored.sources == ["conv-1"])
+        #expect(stored.isActive)
+        #expect(stored.mentionCount == 1)
+        #expect(stored.createdAt == created)
+        #expect(stored.updatedAt == created)
+    }
+
+    @Test(arguments: [
+        NewFact(content: "   ", topicPath: "A"),
+        NewFact(content: "ok", topicPath: "a//b"),
+        NewFact(content: "ok", topicPath: "A", confidence: 1.5),
+        NewFact(content: "ok", topicPath: "A", confidence: .nan),
+        NewFact(content: String(repeating: "x", count: Fact.maximumContentLength + 1), topicPath: "A"),
+    ])
+    func invalidFactsAreRejected(_ fact: NewFact) async throws {
+        let kb = try TestKnowledgeBase.empty()
+        await #expect(throws: MnemoError.self) { try await kb.addFact(fact) }
+        #expect(try await kb.stats().facts == 0)
+        #expect(try await kb.stats().topics == 0)
+    }
+
+    @Test func exactDuplicatesRaiseTheMentionCount() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"]))
+        let second = try await kb.addFact(NewFact(content: "lives in  PORTO", topicPath: "Elsewhere", sources: ["conv-2"]))
+        #expect(second.id == first.id)
+        #expect(second.mentionCount == 2)
+        #expect(second.sources == ["conv-1", "conv-2"])
+        #expect(try await kb.stats().facts == 1)
+        #expect(try await kb.history(ofFact: first.id).map(\.kind) == [.added, .mentioned])
+    }
+
+    @Test func updateRecordsEachChange() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let fact = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport"))
+        let updated = try await kb.updateFact(id: fact.id, FactUpdate(
+            content: "Runs 10 km", importance: .high, topicPath: "Health/Running"))
+        #expect(updated.content == "Runs 10 km")
+        #expect(updated.importance == .high)
+        #expect(updated.topicPath == "Health/Running")
+        #expect(updated.updatedAt >= fact.updatedAt)
+        let events = try await kb.history(ofFact: fact.id)
+        #expect(events.map(\.kind) == [.added, .updated])
+        #expect(events[1].details["content"] == "Runs 5 km → Runs 10 km")
+        #expect(events[1].details["importance"] == "medium → high")
+        #expect(try await kb.search("10").map(\.fact.id) == [fact.id])
+        #expect(try await kb.search("5").isEmpty)
+    }
+
+    @Test func updateToAnotherFactsContentIsRefused() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let a = try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food"))
+        let b = try await kb.addFact(NewFact(content: "Likes coffee", topicPath: "Food"))
+        await #expect(throws: MnemoError.duplicateFact(existingID: a.id)) {
+            try await kb.updateFact(id: b.id, FactUpdate(content: "likes tea."))
+        }
+        #expect(try await kb.fact(id: b.id)?.content == "Likes coffee")
+    }
+
+    @Test func deactivateHidesAndReactivateRestores() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let fact = try await kb.addFact(NewFact(content: "Owns a red bicycle", topicPath: "Things"))
+        try await kb.deactivateFact(id: fact.id)
+        #expect(try await kb.search("bicycle").isEmpty)
+        #expect(try await kb.facts().isEmpty)
+        var query = SearchQuery("bicycle", mode: .text)
+        query.filter.activity = .all
+        #expect(try await kb.search(query).map(\.fact.id) == [fact.id])
+        #expect(try await kb.facts(matching: FactFilter(activity: .inactiveOnly)).map(\.id) == [fact.id])
+        try await kb.reactivateFact(id: fact.id)
+        #expect(try await kb.search("bicycle").count == 1)
+        #expect(try await kb.history(ofFact: fact.id).map(\.kind) == [.added, .deactivated, .reactivated])
+    }
+
+    @Test func deleteKeepsHistory() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let fact = try await kb.addFact(NewFact(content: "Allergic to walnuts", topicPath: "Health"))
+        try await kb.deleteFact(id: fact.id)
+        #expect(try await kb.fact(id: fact.id) == nil)
+        #expect(try await kb.search("walnuts").isEmpty)
+        #expect(try await kb.history(ofFact: fact.id).map(\.kind) == [.added, .deleted])
+        await #expect(throws: MnemoError.factNotFound(fact.id)) { try await kb.deleteFact(id: fact.id) }
+    }
+
+    @Test func listFiltersAndPages() async throws {
+        let kb = try await TestKnowledgeBase.with((1...25).map { index in
+            NewFact(content: "Fact number \(index)", topicPath: index.isMultiple(of: 2) ? "Even" : "Odd",
+                    type: index.isMultiple(of: 5) ? .goal : .fact,
+                    importance: index > 20 ? .high : .low)
+        })
+        #expect(try await kb.facts(limit: 10).count == 10)
+        #expect(try await kb.facts(limit: 10, offset: 20).count == 5)
+        let firstPage = try await kb.facts(limit: 10).map(\.id)
+        let secondPage = try await kb.facts(limit: 10, offset: 10).map(\.id)
+        #expect(Set(firstPage).isDisjoint(with: secondPage))
+        #expect(try await kb.facts(matching: FactFilter(types: [.goal])).count == 5)
+        #expect(try await kb.facts(matching: FactFilter(minimumImportance: .medium)).count == 5)
+        #expect(try await kb.facts(matching: FactFilter(topicPath: "even")).count == 12)
+        #expect(try await kb.facts(matching: FactFilter(types: [])).isEmpty)
+    }
+
+    @Test func statsCountEverything() async throws {
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "a", topicPath: "X/Y/Z", type: .goal, importance: .high),
+            NewFact(content: "b", topicPath: "X", type: .goal, importance: .none),
+            NewFact(content: "c", topicPath: "X", type: .experience),
+        ])
+        let c = try #require(try await kb.facts(matching: FactFilter(types: [.experience])).first)
+        try await kb.deactivateFact(id: c.id)
+        let stats = try await kb.stats()
+        #expect(stats.facts == 3)
+        #expect(stats.activeFacts == 2)
+        #expect(stats.inactiveFacts == 1)
+        #expect(stats.topics == 3)
+        #expect(stats.maxTopicDepth == 3)
+        #expect(stats.byType == ["fact": 0, "preference": 0, "goal": 2, "experience": 1])
+        #expect(stats.byImportance == ["high": 1, "medium": 1, "low": 0, "none": 1])
+        #expect(stats.largestTopics.first == .init(path: "X", facts: 2))
+    }
+}

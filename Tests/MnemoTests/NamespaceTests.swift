@@ -1,0 +1,38 @@
+import Testing
+@testable import Mnemo
+
+@Suite("Namespaces")
+struct NamespaceTests {
+    @Test func nothingCrossesNamespaces() async throws {
+        let alice = try TestKnowledgeBase.empty(namespace: "alice")
+        let bob = try alice.inNamespace("bob")
+        let aliceFact = try await alice.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies"))
+        let bobFact = try await bob.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies"))
+
+        // The same content is a separate fact in each namespace, under a separate topic.
+        #expect(aliceFact.id != bobFact.id)
+        #expect(aliceFact.topicID != bobFact.topicID)
+        #expect(bobFact.mentionCount == 1)
+
+        // Reads never see the other namespace.
+        #expect(try await alice.search("climbing").map(\.fact.id) == [aliceFact.id])
+        #expect(try await bob.fact(id: aliceFact.id) == nil)
+        #expect(try await bob.history(ofFact: aliceFact.id).isEmpty)
+        #expect(try await alice.stats().facts == 1)
+
+        // Writes by id never reach the other namespace.
+        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) { try await bob.deleteFact(id: aliceFact.id) }
+        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) {
+            try await bob.updateFact(id: aliceFact.id, FactUpdate(content: "hacked"))
+        }
+        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) { try await bob.deactivateFact(id: aliceFact.id) }
+        try await bob.deleteTopic("Hobbies", cascade: true)
+        #expect(try await alice.fact(id: aliceFact.id)?.content == "Likes climbing")
+        #expect(try await alice.topic(at: "Hobbies") != nil)
+        #expect(try await alice.namespaces() == ["alice"])
+    }
+
+    @Test func emptyNamespaceIsRejected() {
+        #expect(throws: MnemoError.invalidNamespace(" ")) { try KnowledgeBase.inMemory(namespace: " ") }
+    }
+}

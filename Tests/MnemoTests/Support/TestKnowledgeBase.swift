@@ -1,0 +1,24 @@
+import Foundation
+@testable import Mnemo
+
+/// Builds knowledge bases for tests.
+enum TestKnowledgeBase {
+    /// An empty in-memory knowledge base.
+    static func empty(namespace: String = KnowledgeBase.defaultNamespace) throws -> KnowledgeBase {
+        try KnowledgeBase.inMemory(namespace: namespace)
+    }
+
+    /// A knowledge base with the given facts added in order.
+    static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws -> KnowledgeBase {
+        let kb = try empty(namespace: namespace)
+        for fact in facts { try await kb.addFact(fact) }
+        return kb
+    }
+
+    /// A path for a database file in a fresh temporary folder.
+    static func temporaryPath() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("kb.sqlite").path
+    }
+}

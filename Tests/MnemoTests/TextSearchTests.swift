@@ -1,0 +1,115 @@
+import Testing
+@testable import Mnemo
+
+@Suite("Full-text search")
+struct TextSearchTests {
+    static let facts = [
+        NewFact(content: "Prefers SwiftUI over UIKit for new screens", topicPath: "Technology/iOS Development/SwiftUI",
+                type: .preference, importance: .high),
+        NewFact(content: "Shipped a SwiftUI app to the App Store in March", topicPath: "Technology/iOS Development",
+                type: .experience, importance: .medium),
+        NewFact(content: "Wants to learn Rust ownership properly", topicPath: "Technology/Rust", type: .goal, importance: .high),
+        NewFact(content: "Ran the Porto half marathon in 1:52", topicPath: "Health & Fitness/Running",
+                type: .experience, importance: .medium),
+        NewFact(content: "Goes bouldering twice a week", topicPath: "Health & Fitness/Climbing", type: .fact, importance: .low),
+        NewFact(content: "Cooks a crème brûlée for birthdays", topicPath: "Food & Cooking", type: .fact, importance: .none),
+    ]
+
+    @Test func bm25RanksTheBestMatchFirst() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        let hits = try await kb.search("swiftui screens")
+        #expect(hits.count == 2)
+        #expect(hits[0].fact.content.hasPrefix("Prefers SwiftUI"))
+        #expect(hits[0].score > hits[1].score)
+        #expect(hits[0].snippet?.contains("[SwiftUI]") == true)
+        #expect(hits[0].fact.topicPath == "Technology/iOS Development/SwiftUI")
+    }
+
+    @Test func stemmingCaseAndDiacriticsAreFolded() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        #expect(try await kb.search("RUNNING").count == 1)  // topic "Running"; content "Ran" is not a stem of it
+        #expect(try await kb.search("learning").first?.fact.type == .goal)  // learn ~ learning
+        #expect(try await kb.search("creme brulee").first?.fact.content.hasPrefix("Cooks") == true)
+    }
+
+    @Test func topicNamesMatchWithLowerWeightThanContent() async throws {
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "Climbing shoes are La Sportiva", topicPath: "Gear"),
+            NewFact(content: "Goes twice a week", topicPath: "Climbing"),
+        ])
+        let hits = try await kb.search("climbing")
+        #expect(hits.map(\.fact.topicPath) == ["Gear", "Climbing"])
+    }
+
+    @Test func quotedPhrasesMatchAsAWhole() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        #expect(try await kb.search("\"half marathon\"").count == 1)
+        #expect(try await kb.search("\"marathon half\"").isEmpty)
+    }
+
+    @Test func allTermsMatching() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        #expect(try await kb.search(SearchQuery("swiftui store", mode: .text)).count == 2)
+        #expect(try await kb.search(SearchQuery("swiftui store", mode: .text, matching: .allTerms)).count == 1)
+    }
+
+    @Test func filters() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        func ids(_ filter: FactFilter, _ text: String = "swiftui rust marathon bouldering brulee") async throws -> Int {
+            try await kb.search(SearchQuery(text, mode: .text, filter: filter)).count
+        }
+        #expect(try await ids(FactFilter()) == 6)
+        #expect(try await ids(FactFilter(types: [.experience])) == 2)
+        #expect(try await ids(FactFilter(types: [.goal, .preference])) == 2)
+        #expect(try await ids(FactFilter(importances: [.none, .low])) == 2)
+        #expect(try await ids(FactFilter(minimumImportance: .medium)) == 4)
+        #expect(try await ids(FactFilter(topicPath: "technology")) == 3)
+        #expect(try await ids(FactFilter(topicPath: "Technology/iOS Development")) == 2)
+        #expect(try await ids(FactFilter(types: [.experience], topicPath: "Health & Fitness")) == 1)
+    }
+
+    @Test func limitAndOffsetPage() async throws {
+        let kb = try await TestKnowledgeBase.with((1...30).map { NewFact(content: "Note \($0) about tea", topicPath: "Tea") })
+        let page1 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10))
+        let page3 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10, offset: 20))
+        let past = try await kb.search(SearchQuery("tea", mode: .text, limit: 10, offset: 30))
+        #expect(page1.count == 10)
+        #expect(page3.count == 10)
+        #expect(past.isEmpty)
+        #expect(Set(page1.map(\.fact.id)).isDisjoint(with: page3.map(\.fact.id)))
+    }
+
+    static let hostileQueries = [
+        "\"", "\"\"", "\"unbalanced quote", "swift*", "*", "-swiftui", "^swiftui", "content:swiftui",
+        "topic:rust", "NEAR(swiftui rust)", "swiftui AND", "OR", "AND OR NOT", "NOT swiftui",
+        "(swiftui", "swiftui)", "{content topic}: rust", "a:b:c", "💪🏽🏃‍♀️", "مرحبا بالعالم", "שלום",
+        "\u{0}", "\u{1}\u{2}\u{7f}", "", "   ", "\n\t", "'; DROP TABLE fact; --", "%_\\",
+        "swiftui\u{0}rust", "+", "::", "\u{200B}", "NEAR/2", "rust\"s", "\"swiftui\" OR \"",
+    ]
+
+    @Test(arguments: hostileQueries)
+    func hostileQueriesNeverFail(_ text: String) async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        for matching in TextQuery.Matching.allCases {
+            let hits = try await kb.search(SearchQuery(text, mode: .text, matching: matching))
+            #expect(hits.count <= 6)
+        }
+    }
+
+    @Test func operatorsAreSearchedAsWords() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        // "NOT swiftui" must not exclude SwiftUI facts: NOT is a plain (unmatched) word here.
+        #expect(try await kb.search("NOT swiftui").count == 2)
+        #expect(try await kb.search("-swiftui").count == 2)
+        #expect(try await kb.search("content:rust").first?.fact.type == .goal)
+        #expect(try await kb.search("💪🏽").isEmpty)
+        #expect(try await kb.search("").isEmpty)
+    }
+
+    @Test func queryParsing() {
+        #expect(TextQuery("hello \"big world\" again")?.phrases == [["hello"], ["big", "world"], ["again"]])
+        #expect(TextQuery("x\"y")?.pattern == "\"x\" OR \"y\"")
+        #expect(TextQuery("🙂 -- !!") == nil)
+        #expect(TextQuery("Ünïcödé naïve")?.phrases == [["Ünïcödé"], ["naïve"]])
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+@testable import Mnemo
+
+@Suite("Topic paths")
+struct TopicPathTests {
+    @Test func segmentsAreTrimmedAndWhitespaceCollapsed() throws {
+        let path = try TopicPath("  Technology /  iOS   Development ")
+        #expect(path.segments == ["Technology", "iOS Development"])
+        #expect(path.description == "Technology/iOS Development")
+    }
+
+    @Test func matchingIgnoresCaseAndDiacritics() throws {
+        #expect(try TopicPath("Café/Crème Brûlée") == TopicPath("cafe/CREME BRULEE"))
+        // Composed and decomposed accents are the same topic.
+        #expect(try TopicPath("Caf\u{E9}") == TopicPath("Cafe\u{301}"))
+        #expect(try TopicPath("Running") != TopicPath("Runner"))
+    }
+
+    @Test(arguments: ["", "   ", "/", "a//b", "a/ /b", "/a", "a/"])
+    func emptySegmentsAreRejected(_ text: String) {
+        #expect(throws: MnemoError.self) { try TopicPath(text) }
+    }
+
+    @Test func parentAndDepth() throws {
+        let path = try TopicPath("A/B/C")
+        #expect(path.depth == 3)
+        #expect(path.parent?.description == "A/B")
+        #expect(path.parent?.parent?.parent == nil)
+    }
+}
