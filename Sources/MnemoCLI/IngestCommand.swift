@@ -44,13 +44,13 @@ struct IngestCommand: AsyncParsableCommand {
     var noEmbeddings = false
 
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
-    var batchSize = IngestOptions.defaultBatchSize
+    var batchSize: Int?
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one file to ingest, or - for standard input") }
-        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
     }
 
     func run() async throws {

@@ -8,13 +8,15 @@ public struct IngestOptions: Sendable {
     public var strict: Bool
     /// The namespace of records that name none; the knowledge base's own when `nil`.
     public var defaultNamespace: String?
-    /// Records written per transaction (without ``strict``). Each batch is committed whole or
-    /// not at all, so a failure never leaves part of one visible.
-    public var batchSize: Int
-    /// 5,000 records: about 4 MB of pending facts. Larger batches mean fewer commits and fewer
-    /// hand-offs between the reading and the writing thread; past a few thousand records the
-    /// gain is small.
-    public static let defaultBatchSize = 5_000
+    /// Records written per transaction (without ``strict``), or `nil` for the default: 5,000,
+    /// or 500 when the knowledge base has an embedder. Each batch is committed whole or not at
+    /// all, so a failure never leaves part of one visible.
+    ///
+    /// Larger batches mean fewer commits and fewer hand-offs between the reading and the writing
+    /// thread; past a few thousand records the gain is small. With an embedder, each fact is
+    /// also compared with every earlier new fact of its batch, which grows with the square of
+    /// the batch, while embedding 500 texts at once already keeps the encoder busy.
+    public var batchSize: Int?
     /// Rejections kept in ``IngestReport/rejected``; the rest are only counted, so that a file of
     /// garbage does not fill memory.
     public var maximumReportedRejections: Int
@@ -22,6 +24,11 @@ public struct IngestOptions: Sendable {
     /// memory and rejected as ``IngestRejection/Code/recordTooLong``. The default, 1 MiB, is far
     /// above any valid record: content is at most ``Fact/maximumContentLength`` characters.
     public var maximumLineLength: Int
+    /// The batch size used for a knowledge base with or without an embedder.
+    func resolvedBatchSize(embedding: Bool) -> Int {
+        batchSize ?? (embedding ? 500 : 5_000)
+    }
+
     /// Called after each batch is written (and once at the end), from the ingesting task.
     public var progress: (@Sendable (IngestProgress) -> Void)?
 
@@ -30,12 +37,12 @@ public struct IngestOptions: Sendable {
         format: IngestFormat? = nil,
         strict: Bool = false,
         defaultNamespace: String? = nil,
-        batchSize: Int = IngestOptions.defaultBatchSize,
+        batchSize: Int? = nil,
         maximumReportedRejections: Int = 10_000,
         maximumLineLength: Int = 1 << 20,
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) {
-        precondition(batchSize > 0, "An ingest batch holds at least one record")
+        precondition(batchSize.map { $0 > 0 } ?? true, "An ingest batch holds at least one record")
         self.format = format
         self.strict = strict
         self.defaultNamespace = defaultNamespace

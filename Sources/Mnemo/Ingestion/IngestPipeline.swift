@@ -15,6 +15,7 @@ struct IngestPipeline {
     private let options: IngestOptions
     private let defaultNamespace: String
     private let totalBytes: Int?
+    private let batchSize: Int
     private(set) var report: IngestReport
     private var batch: [PendingFact] = []
     /// With `strict`, the embedded batches waiting for the end of the input.
@@ -29,8 +30,9 @@ struct IngestPipeline {
         self.options = options
         self.defaultNamespace = options.defaultNamespace ?? knowledgeBase.namespace
         self.totalBytes = totalBytes
+        self.batchSize = options.resolvedBatchSize(embedding: knowledgeBase.embedder != nil)
         self.report = IngestReport(format: format)
-        batch.reserveCapacity(options.strict ? 0 : options.batchSize)
+        batch.reserveCapacity(options.strict ? 0 : batchSize)
     }
 
     /// Checks one read record and queues it, writing a batch when one is full.
@@ -47,7 +49,7 @@ struct IngestPipeline {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }
         }
-        guard batch.count >= options.batchSize || (options.strict && report.records % options.batchSize == 0)
+        guard batch.count >= batchSize || (options.strict && report.records % batchSize == 0)
         else { return }
         if options.strict {
             try await hold()
@@ -106,7 +108,7 @@ struct IngestPipeline {
     private mutating func startWriting() async throws {
         let facts = batch
         batch = []
-        batch.reserveCapacity(options.batchSize)
+        batch.reserveCapacity(batchSize)
         // One batch at a time: a record may duplicate one of the batch before it, which must
         // be stored first.
         try await settle()

@@ -10,7 +10,8 @@ import GRDB
 struct NearDuplicateMatcher {
     let store: VectorStore
     let rule: NearDuplicateRule
-    private var pending: [(fact: Fact, vector: [Float])] = []
+    private var pending: [(id: Int64, namespace: String, type: FactType, vector: [Float])] = []
+    private var pendingFacts: [Int64: Fact] = [:]
 
     init(store: VectorStore, rule: NearDuplicateRule) {
         self.store = store
@@ -26,16 +27,15 @@ struct NearDuplicateMatcher {
             candidates = store.nearest(to: vector, k: 5, filter: filter, minSimilarity: Float(rule.threshold), threads: 1)
                 .map { ($0.id, $0.similarity) }
         }
-        for added in pending where added.fact.namespace == namespace && added.fact.type == fact.type {
+        for added in pending where added.namespace == namespace && added.type == fact.type {
             let similarity = added.vector.withUnsafeBufferPointer { a in
                 vector.withUnsafeBufferPointer { VectorMath.dot(a.baseAddress!, $0.baseAddress!, count: vector.count) }
             }
-            if Double(similarity) >= rule.threshold { candidates.append((added.fact.id, similarity)) }
+            if Double(similarity) >= rule.threshold { candidates.append((added.id, similarity)) }
         }
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
             // Content and type, all the rule reads, never change within a transaction.
-            let added = pending.first { $0.fact.id == candidate.id }?.fact
-            guard let stored = try added ?? FactStore.find(db, namespace: namespace, id: candidate.id),
+            guard let stored = try pendingFacts[candidate.id] ?? FactStore.find(db, namespace: namespace, id: candidate.id),
                   rule.isDuplicate(stored.content, fact.content, typeA: stored.type, typeB: fact.type,
                                    similarity: Double(candidate.similarity)) else { continue }
             return (stored, Double(candidate.similarity))
@@ -46,6 +46,7 @@ struct NearDuplicateMatcher {
     /// Makes a fact added in this transaction visible to later matches.
     mutating func didAdd(_ fact: Fact, vector: [Float]?) {
         guard let vector else { return }
-        pending.append((fact, vector))
+        pending.append((fact.id, fact.namespace, fact.type, vector))
+        pendingFacts[fact.id] = fact
     }
 }
