@@ -17,8 +17,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// An ingest input that cannot be read at all: unreadable, not JSON, or not shaped like its
     /// format. Nothing of it was stored. (Bad records in a readable input are rejected one by one.)
     case unreadableInput(String)
-    /// A database failure stopped an ingest. The batch being written was rolled back; the
-    /// `stored` records of earlier batches are kept.
+    /// A failure of the database (or of the embedder) stopped an ingest. The batch being
+    /// written was rolled back; the `stored` records of earlier batches are kept.
     case ingestInterrupted(stored: Int, reason: String)
 
     public var description: String {
@@ -46,7 +46,7 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .unreadableInput(reason):
             "cannot read the input: \(reason)"
         case let .ingestInterrupted(stored, reason):
-            "ingest stopped by a database error after \(stored) records were stored (the failing batch was rolled back): \(reason)"
+            "ingest stopped after \(stored) records were stored; the failing batch was rolled back: \(reason)"
         }
     }
 
