@@ -36,9 +36,15 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let count = try await knowledgeBase.export(to: URL(fileURLWithPath: output), allNamespaces: allNamespaces)
         if global.json {
-            try Output.json(["exported": "\(count)", "file": output])
+            try Output.json(Summary(exported: count, file: output))
         } else {
             Output.note("Exported \(count) facts to \(output).")
         }
+    }
+
+    /// The JSON shape of `mnemo export --output FILE --json`.
+    private struct Summary: Encodable {
+        var exported: Int
+        var file: String
     }
 }
