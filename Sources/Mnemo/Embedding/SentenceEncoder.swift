@@ -60,7 +60,7 @@ public final class SentenceEncoder: Embedder, Sendable {
         self.weights = weights
         self.batchSize = max(1, batchSize)
         self.threadCount = threads
-        self.kernel = LinearLayerKernel(microKernel: .preferred, workers: threads)
+        self.kernel = LinearLayerKernel(microKernel: LinearLayerKernel.preferred, workers: threads)
         self.identity = EmbeddingModelIdentity(name: name ?? Self.modelName(of: modelDirectory),
                                                dimension: configuration.hiddenSize)
     }
