@@ -28,6 +28,9 @@ public final class SentenceEncoder: Embedder, Sendable {
     /// The number of threads each forward pass uses.
     public let threadCount: Int
 
+    /// The most tokens one forward pass takes (unless one text alone is longer).
+    static let tokensPerPass = 4096
+
     private let weights: BertWeights
     private let kernel: LinearLayerKernel
 
@@ -72,10 +75,18 @@ public final class SentenceEncoder: Embedder, Sendable {
     public func encode(_ texts: [String]) -> [[Float]] {
         guard !texts.isEmpty else { return [] }
         let sequences = texts.map { tokenizer.encode($0, maxLength: configuration.maxSequenceLength) }
+        // A batch is at most `batchSize` texts and, so that scratch memory stays bounded (about
+        // 15 KB per token for MiniLM), at most `tokenBudget` tokens; a single text always fits.
+        let tokenBudget = max(configuration.maxSequenceLength, Self.tokensPerPass)
         var batches: [Range<Int>] = []
         var start = 0
         while start < sequences.count {
-            let end = min(start + batchSize, sequences.count)
+            var end = start, tokens = 0
+            while end < sequences.count, end - start < batchSize,
+                  end == start || tokens + sequences[end].count <= tokenBudget {
+                tokens += sequences[end].count
+                end += 1
+            }
             batches.append(start..<end)
             start = end
         }
