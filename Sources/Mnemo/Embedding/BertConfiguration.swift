@@ -39,6 +39,9 @@ public struct BertConfiguration: Sendable, Equatable {
     public var maxSequenceLength: Int
     /// The pooling of the sentence-transformers pipeline.
     public var pooling: Pooling
+    /// Whether sentence-transformers lower-cases the text before tokenizing (`do_lower_case` in
+    /// `sentence_bert_config.json`; false for all-MiniLM-L6-v2, whose tokenizer lower-cases anyway).
+    public var lowercasesInput: Bool = false
 
     /// The width of one attention head.
     public var headDimension: Int { hiddenSize / attentionHeadCount }
@@ -98,6 +101,7 @@ public struct BertConfiguration: Sendable, Equatable {
         let sentenceURL = directory.appendingPathComponent("sentence_bert_config.json")
         let sentenceConfig = try Self.jsonObject(at: sentenceURL, required: false)
         var maxSequenceLength = maxPositions
+        let lowercasesInput = sentenceConfig?["do_lower_case"] as? Bool ?? false
         if let value = sentenceConfig?["max_seq_length"] {
             guard let number = value as? NSNumber, let length = Int(exactly: number.doubleValue), length >= 2 else {
                 throw EmbeddingError.invalidConfiguration(sentenceURL, reason: "'max_seq_length' must be an integer of at least 2")
@@ -110,6 +114,7 @@ public struct BertConfiguration: Sendable, Equatable {
                   maxPositionEmbeddings: maxPositions, typeVocabularySize: typeVocabulary,
                   layerNormEpsilon: epsilon, maxSequenceLength: maxSequenceLength,
                   pooling: try Self.readPooling(directory: directory, hiddenSize: hiddenSize))
+        self.lowercasesInput = lowercasesInput
     }
 
     /// Finds the pooling module through `modules.json` and reads its mode; mean pooling when there is none,

@@ -19,6 +19,8 @@ final class BertWorkspace {
     let attended: FloatBuffer
     /// The feed-forward block's inner activations.
     let intermediate: FloatBuffer
+    /// Per worker: scratch for the input splats of the narrow matrix kernel.
+    let splats: FloatBuffer
     /// Per worker: transposed keys of one head (`headDimension × maxLength`) then one score row.
     let attentionScratch: FloatBuffer
     let attentionScratchStride: Int
@@ -38,6 +40,7 @@ final class BertWorkspace {
         let maxLength = (config.maxSequenceLength + 7) / 8 * 8
         attentionScratchStride = config.headDimension * maxLength + maxLength
         attentionScratch = FloatBuffer(count: max(workers, 1) * attentionScratchStride)
+        splats = FloatBuffer(count: max(workers, 1) * LinearLayerKernel.splatFloatsPerWorker)
     }
 }
 
@@ -73,18 +76,18 @@ struct BertForwardPass: Sendable {
         let hs = workspace.hiddenStride
         for layer in weights.layers {
             kernel.apply(layer.attentionInput, input: workspace.hidden.pointer, inputStride: hs, rows: rows,
-                         output: workspace.projections.pointer, outputStride: workspace.projectionStride, epilogue: .none)
+                         output: workspace.projections.pointer, outputStride: workspace.projectionStride, epilogue: .none, splats: workspace.splats.pointer)
             attention(offsets: offsets, workspace: workspace)
             kernel.apply(layer.attentionOutput, input: workspace.context.pointer, inputStride: hs, rows: rows,
                          output: workspace.attended.pointer, outputStride: hs,
-                         epilogue: .residual(workspace.hidden.pointer, stride: hs))
+                         epilogue: .residual(workspace.hidden.pointer, stride: hs), splats: workspace.splats.pointer)
             normalizeRows(workspace.attended.pointer, stride: hs, rows: total,
                           gamma: layer.attentionNormWeight.pointer, beta: layer.attentionNormBias.pointer)
             kernel.apply(layer.intermediate, input: workspace.attended.pointer, inputStride: hs, rows: rows,
-                         output: workspace.intermediate.pointer, outputStride: workspace.intermediateStride, epilogue: .gelu)
+                         output: workspace.intermediate.pointer, outputStride: workspace.intermediateStride, epilogue: .gelu, splats: workspace.splats.pointer)
             kernel.apply(layer.output, input: workspace.intermediate.pointer, inputStride: workspace.intermediateStride,
                          rows: rows, output: workspace.hidden.pointer, outputStride: hs,
-                         epilogue: .residual(workspace.attended.pointer, stride: hs))
+                         epilogue: .residual(workspace.attended.pointer, stride: hs), splats: workspace.splats.pointer)
             normalizeRows(workspace.hidden.pointer, stride: hs, rows: total,
                           gamma: layer.outputNormWeight.pointer, beta: layer.outputNormBias.pointer)
         }

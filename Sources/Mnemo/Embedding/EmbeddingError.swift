@@ -30,6 +30,7 @@ public enum EmbeddingError: Error, CustomStringConvertible, Sendable, Equatable 
     /// An external command (pip, unzip) exited with a failure status.
     case commandFailed(command: String, status: Int32, output: String)
 
+    /// A one-paragraph message naming the file, tensor or command concerned, fit for a user.
     public var description: String {
         switch self {
         case .missingFile(let url):

@@ -4,68 +4,61 @@ import Foundation
 /// The innermost loop of the matrix multiplication: a 4-row × 16-column tile of `C = A·B`, with `B`
 /// one packed panel of a ``PackedLinear``.
 ///
-/// Two register layouts exist because the best one depends on the vector width the compiler
-/// targets, which plain Swift cannot test with `#if`: x86-64 builds default to 128-bit SSE, where
-/// `SIMD8<Float>` costs two registers and a 4×16 tile of them spills; built for AVX2
-/// (`-Xswiftc -target-cpu -Xswiftc haswell`) or on ARM with wide units, the `SIMD8` layout is the
-/// fastest. ``preferred`` times both once per process and keeps the faster.
+/// Two variants exist because the best one depends on the vector width the compiler targets,
+/// which plain Swift cannot test with `#if`. x86-64 builds default to 128-bit SSE2, which has no
+/// broadcast-from-memory instruction: every `SIMD4(repeating: a[k])` costs a shuffle on the same
+/// ports as the arithmetic, and `SIMD8<Float>` costs two registers, so a 4×16 tile of them spills.
+/// There, ``narrow`` reads rows of `A` that were copied beforehand as four-lane splats
+/// (see ``packSplats(_:_:rows:depth:into:)``), and computes two 2×16 halves. Built for AVX2
+/// (`-Xswiftc -target-cpu -Xswiftc haswell`) or on ARM, broadcasts are free loads and ``wide``,
+/// 4 rows × two `SIMD8<Float>` read straight from `A`, is the faster. ``LinearLayerKernel/preferred``
+/// times both once per process and keeps the faster.
 ///
-/// Both kernels add the products for one output in the same order (k = 0, 1, 2…), one rounding
-/// per multiply and per add, so they give bit-identical results: which one runs never changes a
-/// vector, and a text encoded alone or inside a batch gives exactly the same floats.
+/// Both add the products for one output in the same order (k = 0, 1, 2…), one rounding per
+/// multiply and per add, so they give bit-identical results: which one runs never changes a vector,
+/// and a text encoded alone or inside a batch gives exactly the same floats.
 enum MicroKernel: String, Sendable, CaseIterable {
-    /// 4 rows × two `SIMD8<Float>`: eight accumulators, for 256-bit and wider vector units.
+    /// 4 rows × two `SIMD8<Float>` read directly from `A`: for 256-bit and wider vector units.
     case wide
-    /// Twice 2 rows × four `SIMD4<Float>`: eight 128-bit accumulators, for SSE.
+    /// Twice 2 rows × four `SIMD4<Float>`, `A` pre-broadcast into splats: for SSE.
     case narrow
 
     /// The rows of `C` computed per call; the caller pads row counts to a multiple of it.
     static let rows = 4
 
-    /// Computes the tile. `a` points at row 0, column k0 of `A` (row stride `lda`); `b` at row k0 of
-    /// the panel; `c` at the tile's top-left element (row stride `ldc`). With `accumulate`, the tile
-    /// is added to what `c` holds (used for the second and later blocks of the inner dimension).
+    /// Whether the kernel reads `A` as splats made by ``packSplats(_:_:rows:depth:into:)``.
+    var readsSplats: Bool { self == .narrow }
+
+    /// Computes one tile. `a` points at row 0, column k0 of `A` (row stride `lda`) for ``wide``,
+    /// or at the tile's splats for ``narrow``; `b` at row k0 of the panel; `c` at the tile's
+    /// top-left element (row stride `ldc`). With `accumulate`, the tile is added to what `c` holds
+    /// (for the second and later blocks of the inner dimension).
     @inline(__always)
     func run(_ a: UnsafePointer<Float>, _ lda: Int, _ b: UnsafePointer<Float>,
              _ c: UnsafeMutablePointer<Float>, _ ldc: Int, _ k: Int, _ accumulate: Bool) {
         switch self {
-        case .wide: wideKernel(a, lda, b, c, ldc, k, accumulate)
+        case .wide:
+            wideKernel(a, lda, b, c, ldc, k, accumulate)
         case .narrow:
-            narrowKernel(a, lda, b, c, ldc, k, accumulate)
-            narrowKernel(a + 2 * lda, lda, b, c + 2 * ldc, ldc, k, accumulate)
+            narrowKernel(UnsafeRawPointer(a), b, c, ldc, k, accumulate)
+            narrowKernel(UnsafeRawPointer(a) + 32, b, c + 2 * ldc, ldc, k, accumulate)
         }
     }
 
-    /// The faster kernel on this machine and build, measured once (a few milliseconds).
-    ///
-    /// The environment variable `MNEMO_MATRIX_KERNEL` (`wide` or `narrow`) forces one, for measurements.
-    static let preferred: MicroKernel = {
-        if let forced = ProcessInfo.processInfo.environment["MNEMO_MATRIX_KERNEL"], let kernel = MicroKernel(rawValue: forced) {
-            return kernel
-        }
-        return allCases.min { $0.benchmark() < $1.benchmark() } ?? .wide
-    }()
-
-    /// The best time, in nanoseconds, of a few runs over a 64×384×128 problem (about 6 MFLOP).
-    private func benchmark() -> UInt64 {
-        let rows = 64, depth = 384, panels = 8
-        let a = FloatBuffer(count: rows * depth)
-        let b = FloatBuffer(count: panels * depth * 16)
-        let c = FloatBuffer(count: rows * panels * 16)
-        for i in 0..<a.count { a.pointer[i] = Float(i % 13) * 0.01 }
-        for i in 0..<b.count { b.pointer[i] = Float(i % 7) * 0.01 }
-        var best = UInt64.max
-        for _ in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            for p in 0..<panels {
-                for r in stride(from: 0, to: rows, by: Self.rows) {
-                    run(a.pointer + r * depth, depth, b.pointer + p * depth * 16, c.pointer + r * panels * 16 + p * 16,
-                        panels * 16, depth, false)
-                }
+    /// Copies `rows` (a multiple of 4) rows × `depth` columns of `A` as splats: for each group of
+    /// four rows and each k, four `SIMD4` values each holding one row's `A[r][k]` in every lane.
+    static func packSplats(_ a: UnsafePointer<Float>, _ lda: Int, rows: Int, depth: Int, into splats: UnsafeMutablePointer<Float>) {
+        var out = UnsafeMutableRawPointer(splats)
+        for quad in stride(from: 0, to: rows, by: 4) {
+            let a0 = a + quad * lda, a1 = a0 + lda, a2 = a1 + lda, a3 = a2 + lda
+            for k in 0..<depth {
+                out.storeBytes(of: SIMD4(repeating: a0[k]), as: SIMD4<Float>.self)
+                out.storeBytes(of: SIMD4(repeating: a1[k]), toByteOffset: 16, as: SIMD4<Float>.self)
+                out.storeBytes(of: SIMD4(repeating: a2[k]), toByteOffset: 32, as: SIMD4<Float>.self)
+                out.storeBytes(of: SIMD4(repeating: a3[k]), toByteOffset: 48, as: SIMD4<Float>.self)
+                out += 64
             }
-            best = min(best, DispatchTime.now().uptimeNanoseconds - start)
         }
-        return best
     }
 }
 
@@ -119,8 +112,10 @@ private func wideKernel(_ a: UnsafePointer<Float>, _ lda: Int, _ b: UnsafePointe
     c3.storeBytes(of: s30, as: V.self); c3.storeBytes(of: s31, toByteOffset: 32, as: V.self)
 }
 
+/// 2 rows × 16 columns from splats: `s` holds, per k, the splats of four rows (64 bytes), of which
+/// this call uses the first two; the caller offsets `s` by 32 bytes for rows 2 and 3.
 @inline(never)
-private func narrowKernel(_ a: UnsafePointer<Float>, _ lda: Int, _ b: UnsafePointer<Float>,
+private func narrowKernel(_ s: UnsafeRawPointer, _ b: UnsafePointer<Float>,
                           _ c: UnsafeMutablePointer<Float>, _ ldc: Int, _ k: Int, _ accumulate: Bool) {
     typealias V = SIMD4<Float>
     let c0 = UnsafeMutableRawPointer(c), c1 = UnsafeMutableRawPointer(c + ldc)
@@ -131,20 +126,21 @@ private func narrowKernel(_ a: UnsafePointer<Float>, _ lda: Int, _ b: UnsafePoin
         s10 = c1.loadUnaligned(as: V.self); s11 = c1.loadUnaligned(fromByteOffset: 16, as: V.self)
         s12 = c1.loadUnaligned(fromByteOffset: 32, as: V.self); s13 = c1.loadUnaligned(fromByteOffset: 48, as: V.self)
     }
-    let a0 = a, a1 = a + lda
     var panel = UnsafeRawPointer(b)
-    for i in 0..<k {
+    var splat = s
+    for _ in 0..<k {
         let b0 = panel.loadUnaligned(as: V.self)
         let b1 = panel.loadUnaligned(fromByteOffset: 16, as: V.self)
         let b2 = panel.loadUnaligned(fromByteOffset: 32, as: V.self)
         let b3 = panel.loadUnaligned(fromByteOffset: 48, as: V.self)
         panel += 64
-        let x0 = V(repeating: a0[i])
+        let x0 = splat.loadUnaligned(as: V.self)
         s00 = multiplyAdd(s00, x0, b0); s01 = multiplyAdd(s01, x0, b1)
         s02 = multiplyAdd(s02, x0, b2); s03 = multiplyAdd(s03, x0, b3)
-        let x1 = V(repeating: a1[i])
+        let x1 = splat.loadUnaligned(fromByteOffset: 16, as: V.self)
         s10 = multiplyAdd(s10, x1, b0); s11 = multiplyAdd(s11, x1, b1)
         s12 = multiplyAdd(s12, x1, b2); s13 = multiplyAdd(s13, x1, b3)
+        splat += 64
     }
     c0.storeBytes(of: s00, as: V.self); c0.storeBytes(of: s01, toByteOffset: 16, as: V.self)
     c0.storeBytes(of: s02, toByteOffset: 32, as: V.self); c0.storeBytes(of: s03, toByteOffset: 48, as: V.self)
