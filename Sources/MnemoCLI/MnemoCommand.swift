@@ -22,10 +22,11 @@ struct MnemoCommand: AsyncParsableCommand {
             StatsCommand.self,
             MergeCommand.self,
             DedupeCommand.self,
+            ExportCommand.self,
             ReembedCommand.self,
             ReplCommand.self,
             ModelCommand.self,
-            ExportCommand.self,
+            DemoCommand.self,
         ]
     )
 
