@@ -19,6 +19,8 @@ struct MnemoCommand: AsyncParsableCommand {
             FactCommand.self,
             HistoryCommand.self,
             StatsCommand.self,
+            BenchCommand.self,
+            EvalCommand.self,
         ]
     )
 
