@@ -93,7 +93,8 @@ public struct BEIRDataset: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw EvaluationError.invalidDataset("cannot read \(url.path)")
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        // Empty lines are kept so that line numbers in errors match an editor's.
+        return String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     private static func readJSONLines<Value>(_ url: URL, _ make: (Record, Int) -> Value) throws -> [Value] {
@@ -111,7 +112,7 @@ public struct BEIRDataset: Sendable {
 
     private static func readQrels(_ url: URL) throws -> [String: [String: Int]] {
         var qrels: [String: [String: Int]] = [:]
-        for (index, line) in try lines(of: url).enumerated() {
+        for (index, line) in try lines(of: url).enumerated() where !line.allSatisfy(\.isWhitespace) {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             // The first line is the header "query-id corpus-id score".
