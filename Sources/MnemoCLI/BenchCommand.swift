@@ -34,6 +34,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The seed of the synthetic corpus.")
     var seed: UInt64 = 42
 
+    @Option(name: .customLong("only"), help: ArgumentHelp(
+        "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
+        valueName: "variant"))
+    var variants: [String] = []
+
     @Flag(inversion: .prefixedNo, help: "Run the numpy brute-force baseline (default: when python3 has numpy).")
     var numpy: Bool?
 
@@ -43,9 +48,17 @@ struct BenchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        let known = Set(SearchBenchmark.Variant.all.map(\.name))
+        if let unknown = variants.first(where: { !known.contains($0) }) {
+            throw ValidationError("unknown variant \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
+        }
         guard facts > 0 else { throw ValidationError("--facts must be at least 1") }
         guard queries > 0 else { throw ValidationError("--queries must be at least 1") }
         guard (1...4096).contains(dimension) else { throw ValidationError("--dimension must be between 1 and 4096") }
+    }
+
+    var selectedVariants: [SearchBenchmark.Variant] {
+        variants.isEmpty ? SearchBenchmark.Variant.all : SearchBenchmark.Variant.all.filter { variants.contains($0.name) }
     }
 
     func run() async throws {
@@ -57,7 +70,7 @@ struct BenchCommand: AsyncParsableCommand {
         let generationTime = clock.now - generationStart
 
         let report = try await SearchBenchmark.run(
-            corpus, configuration: .init(databasePath: global.db)) { progress in
+            corpus, configuration: .init(databasePath: global.db, variants: selectedVariants)) { progress in
                 let label = progress.phase == "loading" ? "loading facts" : "timing \(progress.phase)"
                 status?.show(label, done: progress.done, total: progress.total)
             }

@@ -114,9 +114,13 @@ extension KnowledgeBase {
         guard !ids.isEmpty else { return [:] }
         let namespace = namespace
         return try await writer.read { db in
+            // The unary `+` keeps SQLite from reading the whole namespace through the
+            // (namespace, …) indexes: without statistics it guesses that `namespace = ?` is as
+            // selective as a handful of primary-key lookups, and at 100k facts that guess cost
+            // 20 ms per search.
             let facts = try Row.fetchAll(db, sql: """
                 SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE fact.namespace = ? AND fact.id IN (\(ids.map(String.init).joined(separator: ",")))
+                WHERE +fact.namespace = ? AND fact.id IN (\(ids.map(String.init).joined(separator: ",")))
                 """, arguments: [namespace]).map(Fact.init(row:))
             return Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
         }

@@ -35,12 +35,16 @@ public enum SearchBenchmark {
         /// The database file; a temporary one, deleted at the end, when `nil`.
         public var databasePath: String?
         public var limit: Int
+        /// The variants to time, in order.
+        public var variants: [Variant]
 
-        public init(batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10) {
+        public init(batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
+                    variants: [Variant] = Variant.all) {
             self.batchSize = batchSize
             self.warmupQueries = warmupQueries
             self.databasePath = databasePath
             self.limit = limit
+            self.variants = variants
         }
     }
 
@@ -61,12 +65,16 @@ public enum SearchBenchmark {
         public var indexLoadTime: Duration
         /// The database file's size after loading.
         public var databaseBytes: Int
-        /// Latency per variant, in ``Variant/all`` order.
+        /// Latency per variant, in the configuration's order.
         public var latencies: [(variant: Variant, stats: LatencyStats)]
-        /// The share of the exact top 10 that the int8 scan returns, over the unfiltered queries.
-        public var int8RecallAt10: Double
+        /// The mean CPU time (all threads) per query of each variant: unlike latency, it does not
+        /// grow when other processes compete for the cores.
+        public var cpuPerQuery: [String: Duration]
+        /// The share of the exact top 10 that the int8 scan returns, over the unfiltered queries;
+        /// `nil` unless both semantic variants ran.
+        public var int8RecallAt10: Double?
         /// The same over the filtered queries.
-        public var int8RecallAt10Filtered: Double
+        public var int8RecallAt10Filtered: Double?
         /// The exact semantic top ids of each unfiltered query, to check another implementation against.
         public var exactSemanticRankings: [[Int64]]
         /// The stored id of each of the corpus's facts, in corpus order.
@@ -115,8 +123,9 @@ public enum SearchBenchmark {
         let indexLoadTime = clock.now - indexStart
 
         var latencies: [(Variant, LatencyStats)] = []
+        var cpuPerQuery: [String: Duration] = [:]
         var rankings: [String: [[Int64]]] = [:]
-        for variant in Variant.all {
+        for variant in configuration.variants {
             func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
                 try await kb.search(SearchQuery(
                     query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
@@ -126,6 +135,7 @@ public enum SearchBenchmark {
             var ids: [[Int64]] = []
             ids.reserveCapacity(queries.count)
             var done = 0
+            let cpuStart = ProcessCPUTime.now()
             let stats = try await LatencyStats.measure(queries) { query in
                 ids.append(try await search(query))
                 done += 1
@@ -133,6 +143,7 @@ public enum SearchBenchmark {
                     progress?(Progress(phase: variant.name, done: done, total: queries.count))
                 }
             }
+            cpuPerQuery[variant.name] = (ProcessCPUTime.now() - cpuStart) / max(1, queries.count)
             latencies.append((variant, stats))
             rankings[variant.name] = ids
         }
@@ -142,14 +153,15 @@ public enum SearchBenchmark {
         }
         return Report(
             facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
-            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies,
-            int8RecallAt10: recall(rankings["semantic_int8"] ?? [], against: rankings["semantic"] ?? []),
-            int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"] ?? [], against: rankings["semantic_filtered"] ?? []),
+            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies, cpuPerQuery: cpuPerQuery,
+            int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
+            int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),
             exactSemanticRankings: rankings["semantic"] ?? [], factIDs: factIDs)
     }
 
     /// The mean share of each exact ranking found in the approximate one.
-    static func recall(_ approximate: [[Int64]], against exact: [[Int64]]) -> Double {
+    static func recall(_ approximate: [[Int64]]?, against exact: [[Int64]]?) -> Double? {
+        guard let approximate, let exact else { return nil }
         let pairs = zip(approximate, exact).filter { !$0.1.isEmpty }
         guard !pairs.isEmpty else { return 1 }
         return pairs.reduce(0.0) { $0 + Double(Set($1.0).intersection($1.1).count) / Double($1.1.count) } / Double(pairs.count)
