@@ -5,7 +5,7 @@ import PackageDescription
 // never enters the dependency graph of an app that uses Mnemo. Run them from this folder:
 //
 //     swift package benchmark                      # everything (builds in release; slow)
-//     swift package benchmark --filter '10k'       # the 10k-fact suite only
+//     swift package benchmark --filter '.*10k'     # the 10k-fact suite (filters match whole names)
 //
 // The MallocInterposer trait replaces the default traits, whose runtime interposer is not
 // available on every machine; it is what the malloc metrics need.
