@@ -88,10 +88,10 @@ enum TextSearcher {
         // One pass over the matches (cheap: no ranking); the unary `+` keeps SQLite from turning
         // the id list into one full-text lookup per id, and the snippet is made only for rows
         // that pass it.
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT rowid, snippet(fact_fts, 0, '[', ']', '…', 16) FROM fact_fts
-            WHERE fact_fts MATCH ? AND +rowid IN (\(ids.map(String.init).joined(separator: ",")))
-            """, arguments: [query.pattern])
+            WHERE fact_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
+            """), arguments: [query.pattern, FactStore.idList(ids)])
         return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
     }
 }
