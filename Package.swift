@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "Mnemo", targets: ["Mnemo"]),
         .executable(name: "mnemo", targets: ["MnemoCLI"]),
+        // BEIR evaluation and benchmark support. A product only so that the nested benchmark
+        // package (Benchmarks/Package.swift) can import it; apps never need it.
+        .library(name: "MnemoEvaluation", targets: ["MnemoEvaluation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -24,16 +27,23 @@ let package = Package(
             name: "Mnemo",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Retrieval evaluation (BEIR), synthetic corpora and latency statistics for `mnemo eval`,
+        // `mnemo bench`, the tests and the benchmark package.
+        .target(
+            name: "MnemoEvaluation",
+            dependencies: ["Mnemo"]
+        ),
         .executableTarget(
             name: "MnemoCLI",
             dependencies: [
                 "Mnemo",
+                "MnemoEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "MnemoTests",
-            dependencies: ["Mnemo"]
+            dependencies: ["Mnemo", "MnemoEvaluation"]
         ),
     ]
 )

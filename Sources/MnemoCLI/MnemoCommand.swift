@@ -26,6 +26,8 @@ struct MnemoCommand: AsyncParsableCommand {
             ReembedCommand.self,
             ReplCommand.self,
             ModelCommand.self,
+            BenchCommand.self,
+            EvalCommand.self,
             DemoCommand.self,
         ]
     )

@@ -28,23 +28,29 @@ enum VectorMath {
         return sum
     }
 
-    /// The dot product of two int8 vectors, accumulated exactly in 32-bit integers.
+    /// The dot product of two int8 vectors, accumulated exactly in 32-bit integers. Both must
+    /// hold codes in -127...127, as ``quantize(_:into:)`` makes them.
+    ///
+    /// Swift's generic SIMD conversions (`SIMD16<Int16>(truncatingIfNeeded:)`) are not inlined
+    /// and ran slower than the float scan, so the codes are widened with shifts instead: each
+    /// 16-bit lane of a load holds two codes, `(x << 8) >> 8` sign-extends the first and
+    /// `x >> 8` the second. The two products of a lane add up to at most 2 × 127² = 32,258, which
+    /// still fits in 16 bits; the sums are then widened to 32 bits the same way.
     @inline(__always)
     static func dot(_ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, count: Int) -> Int32 {
-        var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>()
         let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        var low = SIMD4<Int32>(), high = SIMD4<Int32>()
         var index = 0
-        while index + 32 <= count {
-            // Products of two int8 values fit in int16; pairs of them are widened before summing.
-            let a0 = SIMD16<Int16>(truncatingIfNeeded: rawA.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self))
-            let b0 = SIMD16<Int16>(truncatingIfNeeded: rawB.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self))
-            let a1 = SIMD16<Int16>(truncatingIfNeeded: rawA.loadUnaligned(fromByteOffset: index + 16, as: SIMD16<Int8>.self))
-            let b1 = SIMD16<Int16>(truncatingIfNeeded: rawB.loadUnaligned(fromByteOffset: index + 16, as: SIMD16<Int8>.self))
-            acc0 &+= SIMD16<Int32>(truncatingIfNeeded: a0 &* b0)
-            acc1 &+= SIMD16<Int32>(truncatingIfNeeded: a1 &* b1)
-            index += 32
+        while index + 16 <= count {
+            let x = rawA.loadUnaligned(fromByteOffset: index, as: SIMD8<Int16>.self)
+            let y = rawB.loadUnaligned(fromByteOffset: index, as: SIMD8<Int16>.self)
+            let pairs = ((x &<< 8) &>> 8) &* ((y &<< 8) &>> 8) &+ (x &>> 8) &* (y &>> 8)
+            let wide = unsafeBitCast(pairs, to: SIMD4<Int32>.self)
+            low &+= (wide &<< 16) &>> 16
+            high &+= wide &>> 16
+            index += 16
         }
-        var sum = (acc0 &+ acc1).wrappedSum()
+        var sum = (low &+ high).wrappedSum()
         while index < count {
             sum &+= Int32(a[index]) &* Int32(b[index])
             index += 1

@@ -17,7 +17,7 @@ extension VectorStore {
     }
 
     /// Rows below this count are scanned on one thread: splitting costs more than it saves.
-    static let parallelThreshold = 16_384
+    static let parallelThreshold = 8_192
 
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     func nearest(

@@ -47,31 +47,39 @@ extension KnowledgeBase {
 
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         let depth = max(50, 3 * (query.offset + query.limit))
-        var textQuery = query
-        textQuery.offset = 0
-        textQuery.limit = depth
-        async let textHits = textSearch(textQuery)
+        let textQuery = TextQuery(query.text, matching: query.matching)
+        let namespace = namespace
+        // Only ids and scores for the candidates: facts and snippets are read for the page.
+        async let textMatches = textQuery.asyncMap { textQuery in
+            try await writer.read { db in
+                try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: query.filter, limit: depth, offset: 0)
+            }
+        } ?? []
         let queryVector = try await queryEmbedding(query.text)
         let semantic = try await nearestFacts(query, vector: queryVector, count: depth)
-        let text = try await textHits
+        let text = try await textMatches
         let store = try await vectorStore()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
         }
-        for (rank, hit) in text.enumerated() {
-            let similarity = candidates[hit.fact.id]?.similarity ?? store.similarity(of: hit.fact.id, to: queryVector)
+        for (rank, match) in text.enumerated() {
+            let similarity = candidates[match.id]?.similarity ?? store.similarity(of: match.id, to: queryVector)
             // A text hit below the similarity floor is still kept: its words matched.
-            candidates[hit.fact.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
-            candidates[hit.fact.id]?.textScore = hit.textScore
+            candidates[match.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
+            candidates[match.id]?.textScore = match.relevance
         }
-        let page = query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit)
-        let textByID = Dictionary(uniqueKeysWithValues: text.map { ($0.fact.id, $0) })
-        let facts = try await facts(ids: page.map(\.id))
+        let page = Array(query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit))
+        let textIDs = page.map(\.id).filter { candidates[$0]?.textRank != nil }
+        let (facts, snippets) = try await writer.read { db in
+            (try FactStore.facts(db, namespace: namespace, ids: page.map(\.id)),
+             try textQuery.map { try TextSearcher.snippets(db, query: $0, ids: textIDs) } ?? [:])
+        }
         return page.compactMap { entry in
-            guard let fact = textByID[entry.id]?.fact ?? facts[entry.id] else { return nil }
-            return SearchHit(fact: fact, score: entry.score, textScore: candidates[entry.id]?.textScore,
-                             similarity: candidates[entry.id]?.similarity, snippet: textByID[entry.id]?.snippet)
+            facts[entry.id].map {
+                SearchHit(fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
+                          similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id])
+            }
         }
     }
 
@@ -113,13 +121,7 @@ extension KnowledgeBase {
     func facts(ids: [Int64]) async throws -> [Int64: Fact] {
         guard !ids.isEmpty else { return [:] }
         let namespace = namespace
-        return try await writer.read { db in
-            let facts = try Row.fetchAll(db, sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE fact.namespace = ? AND fact.id IN (\(ids.map(String.init).joined(separator: ",")))
-                """, arguments: [namespace]).map(Fact.init(row:))
-            return Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
-        }
+        return try await writer.read { db in try FactStore.facts(db, namespace: namespace, ids: ids) }
     }
 }
 

@@ -1,0 +1,155 @@
+import Benchmark
+import Foundation
+import Mnemo
+import MnemoEvaluation
+
+// Search, ingest and dedupe on seeded synthetic knowledge bases (see `SyntheticCorpus`): 384-d
+// clustered vectors stored with the facts, so no encoder runs while measuring. Every search
+// benchmark runs one query per iteration, cycling through the corpus's queries, so wall-clock
+// percentiles are per-query latencies.
+//
+// A corpus's database is built once and kept in the temporary folder, keyed by size, seed and
+// `Fixture.version`: every benchmark runs in its own process, and rebuilding 100k facts for each
+// would dominate the run.
+
+let benchmarks: @Sendable () -> Void = {
+    let searchMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
+
+    for size in [10_000, 100_000] {
+        let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)k"
+        for variant in SearchBenchmark.Variant.all {
+            let name = "Search \(variant.name) \(label)"
+            Benchmark(name, configuration: .init(metrics: searchMetrics, maxDuration: .seconds(5), maxIterations: 2_000)) { benchmark in
+                let fixture = try await Fixture.shared(facts: size)
+                for _ in benchmark.scaledIterations {
+                    let query = fixture.nextQuery()
+                    let hits = try await fixture.kb.search(SearchQuery(
+                        query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
+                        vectorScan: variant.vectorScan))
+                    blackHole(hits)
+                }
+            } setup: {
+                _ = try await Fixture.shared(facts: size)
+            }
+        }
+    }
+
+    // Text-only ingest into a growing knowledge base: 1,000 facts (one transaction) an iteration;
+    // throughput is in facts per second.
+    Benchmark("Ingest addFacts text-only 1k batch", configuration: .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 50
+    )) { benchmark in
+        let ingest = try IngestFixture.shared()
+        try await ingest.kb.addFacts(ingest.nextBatch(1_000), nearDuplicates: nil)
+    }
+
+    // Dedupe (dry run, so every iteration sees the same facts) over 10k facts with vectors.
+    Benchmark("Dedupe dry run 10k", configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(30), maxIterations: 5
+    )) { _ in
+        let fixture = try await Fixture.shared(facts: 10_000)
+        blackHole(try await fixture.kb.dedupe(dryRun: true))
+    } setup: {
+        _ = try await Fixture.shared(facts: 10_000)
+    }
+
+    // Encoder throughput belongs here once the sentence encoder is in the tree: skipped unless
+    // `MNEMO_MODEL` names a model folder.
+}
+
+/// A loaded synthetic knowledge base and a cursor over its queries.
+final class Fixture: @unchecked Sendable {
+    /// Bump when the corpus generator or the schema changes, so old databases are not reused.
+    static let version = 1
+    static let seed: UInt64 = 42
+
+    let corpus: SyntheticCorpus
+    let kb: KnowledgeBase
+    private let lock = NSLock()
+    private var cursor = 0
+
+    private init(corpus: SyntheticCorpus, kb: KnowledgeBase) {
+        self.corpus = corpus
+        self.kb = kb
+    }
+
+    func nextQuery() -> SyntheticCorpus.Query {
+        lock.withLock {
+            defer { cursor = (cursor + 1) % corpus.queries.count }
+            return corpus.queries[cursor]
+        }
+    }
+
+    private static let cache = FixtureCache()
+
+    static func shared(facts: Int) async throws -> Fixture {
+        try await cache.fixture(facts: facts)
+    }
+
+    static func build(facts: Int) async throws -> Fixture {
+        let corpus = SyntheticCorpus(.init(facts: facts, queries: 1_000, dimension: 384, seed: seed))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-benchmark-fixtures")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("v\(version)-\(facts)-\(seed).sqlite").path
+        let complete = path + ".complete"
+        if !FileManager.default.fileExists(atPath: complete) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+            for start in stride(from: 0, to: corpus.facts.count, by: 5_000) {
+                try await kb.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
+            }
+            FileManager.default.createFile(atPath: complete, contents: nil)
+        }
+        let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+        // Load the vector index before anything is measured.
+        _ = try await kb.search(SearchQuery(corpus.queries[0].text, mode: .semantic, limit: 1))
+        return Fixture(corpus: corpus, kb: kb)
+    }
+}
+
+/// Builds each size's fixture once per process, however many benchmarks ask at once.
+actor FixtureCache {
+    private var tasks: [Int: Task<Fixture, any Error>] = [:]
+
+    func fixture(facts: Int) async throws -> Fixture {
+        if let task = tasks[facts] { return try await task.value }
+        let task = Task { try await Fixture.build(facts: facts) }
+        tasks[facts] = task
+        return try await task.value
+    }
+}
+
+/// A text-only knowledge base that grows by a batch of new synthetic facts per iteration.
+final class IngestFixture: @unchecked Sendable {
+    let kb: KnowledgeBase
+    private let corpus = SyntheticCorpus(.init(facts: 60_000, queries: 0, dimension: 1, seed: 7))
+    private let lock = NSLock()
+    private var next = 0
+
+    private init() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-ingest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        kb = try KnowledgeBase(path: folder.appendingPathComponent("ingest.sqlite").path)
+    }
+
+    nonisolated(unsafe) private static var instance: IngestFixture?
+    private static let instanceLock = NSLock()
+
+    static func shared() throws -> IngestFixture {
+        try instanceLock.withLock {
+            if let instance { return instance }
+            let created = try IngestFixture()
+            instance = created
+            return created
+        }
+    }
+
+    /// The next `count` facts, wrapping around (a wrapped fact is an exact duplicate: a mention).
+    func nextBatch(_ count: Int) -> [NewFact] {
+        lock.withLock {
+            let batch = (0..<count).map { corpus.facts[(next + $0) % corpus.facts.count] }
+            next += count
+            return batch
+        }
+    }
+}

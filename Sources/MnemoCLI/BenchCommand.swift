@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Mnemo
+import MnemoEvaluation
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time text, semantic and hybrid search on a synthetic knowledge base.",
+        discussion: """
+            Builds a seeded synthetic corpus (Zipfian vocabulary, a topic tree of about 40 topics, \
+            every type and importance, clustered vectors stored with the facts so no encoder runs), \
+            loads it into a scratch database (deleted afterwards unless --db is given), and times \
+            each search mode with and without filters: p50, p95 and p99 in milliseconds. It also \
+            measures the recall of the int8 scan, the memory bandwidth that bounds the vector \
+            scan, and, when python3 has numpy, a numpy brute-force scan of the same vectors.
+
+            Examples:
+              mnemo bench
+              mnemo bench --facts 100000 --queries 1000
+              mnemo bench --facts 10000 --json
+            """
+    )
+
+    @Option(help: "The number of facts.")
+    var facts = 10_000
+
+    @Option(help: "The number of timed queries per mode.")
+    var queries = 500
+
+    @Option(help: "The vector dimension.")
+    var dimension = 384
+
+    @Option(help: "The seed of the synthetic corpus.")
+    var seed: UInt64 = 42
+
+    @Option(name: .customLong("only"), help: ArgumentHelp(
+        "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
+        valueName: "variant"))
+    var variants: [String] = []
+
+    @Flag(inversion: .prefixedNo, help: "Run the numpy brute-force baseline (default: when python3 has numpy).")
+    var numpy: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Measure memory bandwidth.")
+    var bandwidth = true
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        let known = Set(SearchBenchmark.Variant.all.map(\.name))
+        if let unknown = variants.first(where: { !known.contains($0) }) {
+            throw ValidationError("unknown variant \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
+        }
+        guard facts > 0 else { throw ValidationError("--facts must be at least 1") }
+        guard queries > 0 else { throw ValidationError("--queries must be at least 1") }
+        guard (1...4096).contains(dimension) else { throw ValidationError("--dimension must be between 1 and 4096") }
+    }
+
+    var selectedVariants: [SearchBenchmark.Variant] {
+        variants.isEmpty ? SearchBenchmark.Variant.all : SearchBenchmark.Variant.all.filter { variants.contains($0.name) }
+    }
+
+    func run() async throws {
+        let status = StatusLine.forTerminal()
+        let clock = ContinuousClock()
+        status?.show("generating \(facts.formatted()) facts…", force: true)
+        let generationStart = clock.now
+        let corpus = SyntheticCorpus(.init(facts: facts, queries: queries, dimension: dimension, seed: seed))
+        let generationTime = clock.now - generationStart
+
+        let report = try await SearchBenchmark.run(
+            corpus, configuration: .init(databasePath: global.db, variants: selectedVariants)) { progress in
+                let label = progress.phase == "loading" ? "loading facts" : "timing \(progress.phase)"
+                status?.show(label, done: progress.done, total: progress.total)
+            }
+        var output = BenchOutput(report, seed: seed, generationTime: generationTime)
+
+        if bandwidth {
+            status?.show("measuring memory bandwidth…", force: true)
+            output.addBandwidth(MemoryBandwidth.measure())
+        }
+        if numpy ?? NumpyBaseline.isAvailable {
+            status?.show("running the numpy baseline…", force: true)
+            output.addNumpy(try NumpyBaseline.run(corpus), corpus: corpus, factIDs: report.factIDs,
+                            exact: report.exactSemanticRankings)
+        }
+        status?.finish()
+        if global.json {
+            try Output.json(output)
+        } else {
+            print(output.text)
+        }
+    }
+}

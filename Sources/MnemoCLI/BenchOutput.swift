@@ -1,0 +1,169 @@
+import Foundation
+import MnemoEvaluation
+
+/// What `mnemo bench` prints: the DESIGN.md shape (`facts`, `dimension`, then `text`,
+/// `semantic` and `hybrid` with `p50_ms`, `p95_ms`, `p99_ms`) plus the other variants and figures.
+struct BenchOutput: Encodable {
+    struct Latency: Encodable {
+        var p50Ms: Double
+        var p95Ms: Double
+        var p99Ms: Double
+        var meanMs: Double
+        var maxMs: Double
+        /// CPU time of all threads per query.
+        var cpuMs: Double?
+
+        init(_ stats: LatencyStats, cpu: Duration?) {
+            p50Ms = stats.p50.milliseconds
+            p95Ms = stats.p95.milliseconds
+            p99Ms = stats.p99.milliseconds
+            meanMs = stats.mean.milliseconds
+            maxMs = stats.maximum.milliseconds
+            cpuMs = cpu?.milliseconds
+        }
+    }
+
+    struct Build: Encodable {
+        var generateSeconds: Double
+        var loadSeconds: Double
+        var factsPerSecond: Double
+        var indexLoadMs: Double
+        var databaseBytes: Int
+    }
+
+    /// The memory bandwidth and what it implies for the vector scans.
+    struct Bandwidth: Encodable {
+        var gbPerS: Double
+        var bufferBytes: Int
+        var threads: Int
+        var exactScanBytes: Int
+        var exactScanLowerBoundMs: Double
+        var int8ScanBytes: Int
+        var int8ScanLowerBoundMs: Double
+    }
+
+    struct Numpy: Encodable {
+        var p50Ms: Double
+        var p95Ms: Double
+        var p99Ms: Double
+        var version: String
+        /// The share of numpy's top 10 that Mnemo's exact semantic search also returned.
+        var top10Agreement: Double?
+        /// numpy's p50 over Mnemo's: above 1 means Mnemo is faster.
+        var semanticSpeedup: Double?
+        var semanticInt8Speedup: Double?
+    }
+
+    var facts: Int
+    var dimension: Int
+    var queries: Int
+    var seed: UInt64
+    var latencies: [(name: String, latency: Latency)]
+    var int8RecallAt10: Double?
+    var int8RecallAt10Filtered: Double?
+    var build: Build
+    var memoryBandwidth: Bandwidth?
+    var numpy: Numpy?
+
+    init(_ report: SearchBenchmark.Report, seed: UInt64, generationTime: Duration) {
+        facts = report.facts
+        dimension = report.dimension
+        queries = report.queries
+        self.seed = seed
+        latencies = report.latencies.map { ($0.variant.name, Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name])) }
+        int8RecallAt10 = report.int8RecallAt10
+        int8RecallAt10Filtered = report.int8RecallAt10Filtered
+        build = Build(generateSeconds: generationTime.seconds, loadSeconds: report.loadTime.seconds,
+                      factsPerSecond: report.loadRate, indexLoadMs: report.indexLoadTime.milliseconds,
+                      databaseBytes: report.databaseBytes)
+    }
+
+    func latency(_ name: String) -> Latency? {
+        latencies.first { $0.name == name }?.latency
+    }
+
+    /// Every row is read by the scans: the vector (or its int8 codes and scale) and the 13 bytes
+    /// of attributes the filter tests (namespace, flags, topic).
+    mutating func addBandwidth(_ measurement: MemoryBandwidth.Measurement) {
+        let exact = facts * (4 * dimension + 13)
+        let int8 = facts * (dimension + 4 + 13)
+        memoryBandwidth = Bandwidth(
+            gbPerS: measurement.gigabytesPerSecond, bufferBytes: measurement.bytes, threads: measurement.threads,
+            exactScanBytes: exact, exactScanLowerBoundMs: measurement.lowerBound(forReading: exact).milliseconds,
+            int8ScanBytes: int8, int8ScanLowerBoundMs: measurement.lowerBound(forReading: int8).milliseconds)
+    }
+
+    /// numpy scans every row, Mnemo only active facts (the default filter): the agreement is
+    /// measured over the active facts in numpy's top 10, all of which Mnemo must return.
+    mutating func addNumpy(_ result: NumpyBaseline.Result, corpus: SyntheticCorpus, factIDs: [Int64], exact: [[Int64]]) {
+        let pairs = Array(zip(result.topRows, exact))
+        let agreement = pairs.isEmpty ? nil : pairs.reduce(0.0) { total, pair in
+            let numpyIDs = Set(pair.0.filter { corpus.facts[$0].isActive }.map { factIDs[$0] })
+            return total + Double(numpyIDs.intersection(pair.1).count) / Double(max(1, numpyIDs.count))
+        } / Double(pairs.count)
+        let p50 = result.stats.p50.milliseconds
+        numpy = Numpy(p50Ms: p50, p95Ms: result.stats.p95.milliseconds, p99Ms: result.stats.p99.milliseconds,
+                      version: result.numpyVersion, top10Agreement: agreement,
+                      semanticSpeedup: latency("semantic").map { p50 / $0.p50Ms },
+                      semanticInt8Speedup: latency("semantic_int8").map { p50 / $0.p50Ms })
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(facts, forKey: Key("facts"))
+        try container.encode(dimension, forKey: Key("dimension"))
+        try container.encode(queries, forKey: Key("queries"))
+        try container.encode(seed, forKey: Key("seed"))
+        for (name, latency) in latencies { try container.encode(latency, forKey: Key(name)) }
+        try container.encodeIfPresent(int8RecallAt10, forKey: Key("int8_recall_at_10"))
+        try container.encodeIfPresent(int8RecallAt10Filtered, forKey: Key("int8_recall_at_10_filtered"))
+        try container.encode(build, forKey: Key("build"))
+        try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
+        try container.encodeIfPresent(numpy, forKey: Key("numpy"))
+    }
+
+    /// The human-readable report.
+    var text: String {
+        var lines = ["\(facts.formatted()) facts, \(dimension) dimensions, \(queries) queries per mode (seed \(seed))"]
+        lines.append(String(format: "loaded in %.1f s (%.0f facts/s); vector index read in %.0f ms; database %.0f MB",
+                            build.loadSeconds, build.factsPerSecond, build.indexLoadMs, Double(build.databaseBytes) / 1e6))
+        lines.append("")
+        lines.append(Output.table(["mode", "p50 ms", "p95 ms", "p99 ms", "mean ms", "cpu ms"], latencies.map { name, latency in
+            [name] + [latency.p50Ms, latency.p95Ms, latency.p99Ms, latency.meanMs, latency.cpuMs ?? .nan].map { String(format: "%.3f", $0) }
+        }))
+        lines.append("")
+        if let int8RecallAt10 {
+            var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)
+            if let int8RecallAt10Filtered { line += String(format: " (filtered %.4f)", int8RecallAt10Filtered) }
+            lines.append(line)
+        }
+        if let bandwidth = memoryBandwidth {
+            lines.append(String(format: "memory bandwidth: %.1f GB/s (%d threads reading %d MB)",
+                                bandwidth.gbPerS, bandwidth.threads, bandwidth.bufferBytes >> 20))
+            for (name, bytes, bound) in [("semantic", bandwidth.exactScanBytes, bandwidth.exactScanLowerBoundMs),
+                                         ("semantic_int8", bandwidth.int8ScanBytes, bandwidth.int8ScanLowerBoundMs)] {
+                guard let p50 = latency(name)?.p50Ms else { continue }
+                lines.append("  \(name) " + String(format: "reads %.1f MB at %.1f GB/s = %.2f ms lower bound; p50 %.2f ms is %.0f%% of that speed",
+                                    Double(bytes) / 1e6, bandwidth.gbPerS, bound, p50, 100 * bound / p50))
+            }
+        }
+        if let numpy {
+            var line = "numpy \(numpy.version) " + String(format: "brute force (matvec + argpartition): p50 %.2f ms, p95 %.2f ms, p99 %.2f ms",
+                                                          numpy.p50Ms, numpy.p95Ms, numpy.p99Ms)
+            if let agreement = numpy.top10Agreement { line += String(format: "; top-10 agreement %.3f", agreement) }
+            lines.append(line)
+            let speedups = [("semantic", numpy.semanticSpeedup), ("semantic_int8", numpy.semanticInt8Speedup)]
+                .compactMap { name, speedup in speedup.map { "\(name) " + String(format: "%.2f×", $0) } }
+            if !speedups.isEmpty { lines.append("  numpy p50 over Mnemo p50: " + speedups.joined(separator: ", ")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MnemoEvaluation
+
+/// The reference point for the vector scan: a numpy brute-force top-10 (one matrix-vector
+/// product, then `argpartition`) over the same vectors and query vectors, run by `python3`.
+///
+/// The vectors are handed over as raw little-endian float32 files, so both sides scan exactly
+/// the same matrix. numpy uses its BLAS with its default threads, as a numpy user would.
+enum NumpyBaseline {
+    struct Result {
+        var stats: LatencyStats
+        var numpyVersion: String
+        /// Row indices of the top 10 of the first queries, best first.
+        var topRows: [[Int]]
+    }
+
+    /// Whether `python3` can import numpy.
+    static var isAvailable: Bool {
+        (try? python(["-c", "import numpy"]).status) == 0
+    }
+
+    static func run(_ corpus: SyntheticCorpus, k: Int = 10, warmup: Int = 10) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-numpy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let matrix = folder.appendingPathComponent("matrix.f32")
+        let queries = folder.appendingPathComponent("queries.f32")
+        let scriptURL = folder.appendingPathComponent("scan.py")
+        try rawFloats(corpus.vectors).write(to: matrix)
+        try rawFloats(corpus.queries.flatMap(\.vector)).write(to: queries)
+        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+        let run = try python([scriptURL.path, matrix.path, queries.path, "\(corpus.configuration.dimension)", "\(k)", "\(warmup)"])
+        guard run.status == 0, let data = run.output.data(using: .utf8),
+              let output = try? JSONDecoder().decode(Output.self, from: data) else {
+            throw CLIError("the numpy baseline failed: \(run.output.suffix(300))")
+        }
+        return Result(stats: LatencyStats(samples: output.seconds.map { .seconds($0) }),
+                      numpyVersion: output.numpy, topRows: output.top)
+    }
+
+    private struct Output: Decodable {
+        var seconds: [Double]
+        var top: [[Int]]
+        var numpy: String
+    }
+
+    /// The floats' bytes; every platform Mnemo runs on is little-endian, as the script reads them.
+    private static func rawFloats(_ values: [Float]) -> Data {
+        values.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    private static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private static let script = """
+        import json, sys, time
+        import numpy as np
+
+        matrix_path, queries_path, dimension, k, warmup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        matrix = np.fromfile(matrix_path, dtype="<f4").reshape(-1, dimension)
+        queries = np.fromfile(queries_path, dtype="<f4").reshape(-1, dimension)
+
+        def search(query):
+            scores = matrix @ query
+            if k >= len(scores):
+                return np.argsort(-scores)[:k]
+            best = np.argpartition(-scores, k)[:k]
+            return best[np.argsort(-scores[best])]
+
+        for query in queries[:warmup]:
+            search(query)
+        seconds, top = [], []
+        for query in queries:
+            start = time.perf_counter()
+            rows = search(query)
+            seconds.append(time.perf_counter() - start)
+            if len(top) < 50:
+                top.append([int(row) for row in rows])
+        print(json.dumps({"seconds": seconds, "top": top, "numpy": np.__version__}))
+        """
+}

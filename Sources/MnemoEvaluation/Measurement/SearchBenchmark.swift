@@ -1,0 +1,169 @@
+import Foundation
+import Mnemo
+
+/// Loads a ``SyntheticCorpus`` into a scratch knowledge base and times every search mode, with
+/// and without filters: the measurements behind `mnemo bench`.
+public enum SearchBenchmark {
+    /// One timed variant: a mode, a vector scan, with or without the queries' filters.
+    public struct Variant: Hashable, Sendable {
+        /// The key in `mnemo bench --json`, such as `semantic_int8_filtered`.
+        public var name: String
+        public var mode: SearchMode
+        public var vectorScan: VectorScan
+        public var filtered: Bool
+
+        /// Every variant `mnemo bench` runs, in order.
+        public static let all: [Variant] = [false, true].flatMap { filtered in
+            [
+                Variant(name: "text", mode: .text, vectorScan: .exact, filtered: filtered),
+                Variant(name: "semantic", mode: .semantic, vectorScan: .exact, filtered: filtered),
+                Variant(name: "semantic_int8", mode: .semantic, vectorScan: .quantized, filtered: filtered),
+                Variant(name: "hybrid", mode: .hybrid, vectorScan: .exact, filtered: filtered),
+            ].map { variant in
+                var variant = variant
+                if filtered { variant.name += "_filtered" }
+                return variant
+            }
+        }
+    }
+
+    public struct Configuration: Sendable {
+        /// Facts per `addFacts` call (one transaction each).
+        public var batchSize: Int
+        /// Untimed queries run before each variant, to warm caches.
+        public var warmupQueries: Int
+        /// The database file; a temporary one, deleted at the end, when `nil`.
+        public var databasePath: String?
+        public var limit: Int
+        /// The variants to time, in order.
+        public var variants: [Variant]
+
+        public init(batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
+                    variants: [Variant] = Variant.all) {
+            self.batchSize = batchSize
+            self.warmupQueries = warmupQueries
+            self.databasePath = databasePath
+            self.limit = limit
+            self.variants = variants
+        }
+    }
+
+    public struct Progress: Sendable {
+        /// `loading` or the name of the variant being timed.
+        public var phase: String
+        public var done: Int
+        public var total: Int
+    }
+
+    public struct Report: Sendable {
+        public var facts: Int
+        public var dimension: Int
+        public var queries: Int
+        /// The time to store every fact (text, topic, history, full-text index and vector).
+        public var loadTime: Duration
+        /// The time the first semantic search took to read every vector into the index.
+        public var indexLoadTime: Duration
+        /// The database file's size after loading.
+        public var databaseBytes: Int
+        /// Latency per variant, in the configuration's order.
+        public var latencies: [(variant: Variant, stats: LatencyStats)]
+        /// The mean CPU time (all threads) per query of each variant: unlike latency, it does not
+        /// grow when other processes compete for the cores.
+        public var cpuPerQuery: [String: Duration]
+        /// The share of the exact top 10 that the int8 scan returns, over the unfiltered queries;
+        /// `nil` unless both semantic variants ran.
+        public var int8RecallAt10: Double?
+        /// The same over the filtered queries.
+        public var int8RecallAt10Filtered: Double?
+        /// The exact semantic top ids of each unfiltered query, to check another implementation against.
+        public var exactSemanticRankings: [[Int64]]
+        /// The stored id of each of the corpus's facts, in corpus order.
+        public var factIDs: [Int64]
+
+        public func stats(_ name: String) -> LatencyStats? {
+            latencies.first { $0.variant.name == name }?.stats
+        }
+
+        /// Facts stored per second.
+        public var loadRate: Double { Double(facts) / max(loadTime.seconds, 1e-9) }
+    }
+
+    /// Loads `corpus` and times every variant over its queries.
+    public static func run(
+        _ corpus: SyntheticCorpus, configuration: Configuration = Configuration(),
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async throws -> Report {
+        let clock = ContinuousClock()
+        let scratch = configuration.databasePath == nil
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-bench-\(UUID().uuidString)") : nil
+        if let scratch { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        let path = configuration.databasePath ?? scratch!.appendingPathComponent("bench.sqlite").path
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw MnemoError.invalidArgument("\(path) already exists; the benchmark writes a new database")
+        }
+        let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+
+        let loadStart = clock.now
+        var loaded = 0
+        var factIDs: [Int64] = []
+        factIDs.reserveCapacity(corpus.facts.count)
+        progress?(Progress(phase: "loading", done: 0, total: corpus.facts.count))
+        for start in stride(from: 0, to: corpus.facts.count, by: max(1, configuration.batchSize)) {
+            let batch = Array(corpus.facts[start..<min(corpus.facts.count, start + max(1, configuration.batchSize))])
+            factIDs += try await kb.addFacts(batch, nearDuplicates: nil).map(\.id)
+            loaded += batch.count
+            progress?(Progress(phase: "loading", done: loaded, total: corpus.facts.count))
+        }
+        let loadTime = clock.now - loadStart
+
+        let queries = corpus.queries
+        let indexStart = clock.now
+        if let first = queries.first { _ = try await kb.search(SearchQuery(first.text, mode: .semantic, limit: 1)) }
+        let indexLoadTime = clock.now - indexStart
+
+        var latencies: [(Variant, LatencyStats)] = []
+        var cpuPerQuery: [String: Duration] = [:]
+        var rankings: [String: [[Int64]]] = [:]
+        for variant in configuration.variants {
+            func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
+                try await kb.search(SearchQuery(
+                    query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
+                    limit: configuration.limit, vectorScan: variant.vectorScan)).map(\.fact.id)
+            }
+            for query in queries.prefix(configuration.warmupQueries) { _ = try await search(query) }
+            var ids: [[Int64]] = []
+            ids.reserveCapacity(queries.count)
+            var done = 0
+            let cpuStart = ProcessCPUTime.now()
+            let stats = try await LatencyStats.measure(queries) { query in
+                ids.append(try await search(query))
+                done += 1
+                if done % 50 == 0 || done == queries.count {
+                    progress?(Progress(phase: variant.name, done: done, total: queries.count))
+                }
+            }
+            cpuPerQuery[variant.name] = (ProcessCPUTime.now() - cpuStart) / max(1, queries.count)
+            latencies.append((variant, stats))
+            rankings[variant.name] = ids
+        }
+        // In WAL mode recent pages may still sit in the -wal file.
+        let size = ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        return Report(
+            facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
+            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies, cpuPerQuery: cpuPerQuery,
+            int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
+            int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),
+            exactSemanticRankings: rankings["semantic"] ?? [], factIDs: factIDs)
+    }
+
+    /// The mean share of each exact ranking found in the approximate one.
+    static func recall(_ approximate: [[Int64]]?, against exact: [[Int64]]?) -> Double? {
+        guard let approximate, let exact else { return nil }
+        let pairs = zip(approximate, exact).filter { !$0.1.isEmpty }
+        guard !pairs.isEmpty else { return 1 }
+        return pairs.reduce(0.0) { $0 + Double(Set($1.0).intersection($1.1).count) / Double($1.1.count) } / Double(pairs.count)
+    }
+}
