@@ -39,6 +39,10 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Documents per embedding batch and transaction.")
     var batchSize = 64
 
+    @Option(help: ArgumentHelp(
+        "How hybrid mode fuses the lists: standard, rrf[:k] or weighted:<text weight>:<saturation>.", valueName: "fusion"))
+    var fusion: HybridFusion = .standard
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -54,7 +58,7 @@ struct EvalCommand: AsyncParsableCommand {
         let status = StatusLine.forTerminal()
         let report = try await EvaluationRun.run(
             dataset, embedder: embedder,
-            configuration: .init(mode: mode, batchSize: batchSize, cacheDirectory: cacheDirectory)) { progress in
+            configuration: .init(mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory)) { progress in
                 status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
             }
         status?.finish()

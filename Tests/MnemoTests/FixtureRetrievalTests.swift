@@ -67,13 +67,8 @@ struct FixtureRetrievalTests {
         let queries = try FixtureKnowledgeBase.queries()
         let candidates: [(String, HybridFusion)] = [
             ("rrf k=60", .reciprocalRank(k: 60)),
-            ("standard", .standard),
-            ("weighted 0.1/4", .weightedScore(textWeight: 0.1, saturation: 4)),
-            ("weighted 0.15/4", .weightedScore(textWeight: 0.15, saturation: 4)),
-            ("weighted 0.2/8", .weightedScore(textWeight: 0.2, saturation: 8)),
             ("weighted 0.2/16", .weightedScore(textWeight: 0.2, saturation: 16)),
-            ("weighted 0.3/16", .weightedScore(textWeight: 0.3, saturation: 16)),
-            ("weighted 0.3/4", .weightedScore(textWeight: 0.3, saturation: 4)),
+            ("weighted 0.6/32 (standard)", .standard),
         ]
         for (name, set) in [("keyword", queries.keyword), ("paraphrase", queries.paraphrase)] {
             let text = try await Self.score(kb, set, mode: .text)

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Mnemo
+
+/// `--fusion rrf`, `rrf:60`, `weighted:0.6:32` or `standard`.
+extension HybridFusion: ExpressibleByArgument {
+    public init?(argument: String) {
+        let parts = argument.lowercased().split(separator: ":").map(String.init)
+        switch parts.first {
+        case "standard" where parts.count == 1:
+            self = .standard
+        case "rrf":
+            guard parts.count <= 2, let k = parts.count == 2 ? Double(parts[1]) : 60, k > 0 else { return nil }
+            self = .reciprocalRank(k: k)
+        case "weighted":
+            guard parts.count == 3, let weight = Double(parts[1]), let saturation = Double(parts[2]),
+                  weight >= 0, saturation > 0 else { return nil }
+            self = .weightedScore(textWeight: weight, saturation: saturation)
+        default:
+            return nil
+        }
+    }
+
+}
