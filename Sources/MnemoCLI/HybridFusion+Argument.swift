@@ -19,5 +19,4 @@ extension HybridFusion: ExpressibleByArgument {
             return nil
         }
     }
-
 }
