@@ -20,15 +20,17 @@ struct GlobalOptions: ParsableArguments {
 
     var namespaceName: String { namespace ?? KnowledgeBase.defaultNamespace }
 
-    func openKnowledgeBase() throws -> KnowledgeBase {
-        try KnowledgeBase(path: databasePath, namespace: namespaceName)
+    /// Opens (creating if needed) the database; with `embedding`, with the CLI's embedder, so
+    /// semantic search and near-duplicate merging work.
+    func openKnowledgeBase(embedding: Bool = false) throws -> KnowledgeBase {
+        try KnowledgeBase(path: databasePath, namespace: namespaceName, embedder: embedding ? EmbedderLoader.load() : nil)
     }
 
     /// Opens the database only if its file exists, so read-only commands never create one.
-    func openExistingKnowledgeBase() throws -> KnowledgeBase {
+    func openExistingKnowledgeBase(embedding: Bool = false) throws -> KnowledgeBase {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw CLIError("no database at \(databasePath); create one with `mnemo ingest FILE` or pass --db")
         }
-        return try openKnowledgeBase()
+        return try openKnowledgeBase(embedding: embedding)
     }
 }

@@ -13,12 +13,19 @@ struct MnemoCommand: AsyncParsableCommand {
             Start with `mnemo demo`, or `mnemo ingest facts.jsonl` then `mnemo search "swiftui"`.
             """,
         subcommands: [
+            IngestCommand.self,
             SearchCommand.self,
             TopicsCommand.self,
             TopicCommand.self,
             FactCommand.self,
             HistoryCommand.self,
             StatsCommand.self,
+            MergeCommand.self,
+            DedupeCommand.self,
+            ReembedCommand.self,
+            ReplCommand.self,
+            ModelCommand.self,
+            ExportCommand.self,
             BenchCommand.self,
             EvalCommand.self,
         ]

@@ -19,7 +19,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "What to look for.")
     var query: String
 
-    @Option(help: "text, semantic or hybrid.")
+    @Option(help: "text (words, BM25), semantic (meaning) or hybrid (both; the default).")
     var mode: SearchMode?
 
     @Option(name: .customLong("type"), help: ArgumentHelp("Only this type; repeat for several.", valueName: "type"))
@@ -61,10 +61,11 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase()
+        let mode = mode ?? .hybrid
+        let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
         let searchQuery = SearchQuery(
             query,
-            mode: mode ?? .text,
+            mode: mode,
             filter: FactFilter(
                 types: types.isEmpty ? nil : Set(types),
                 importances: importances.isEmpty ? nil : Set(importances),

@@ -106,8 +106,20 @@ struct TextSearchTests {
         #expect(try await kb.search("").isEmpty)
     }
 
+    @Test func stopWordsAreDroppedUnlessNothingElseIsLeft() async throws {
+        #expect(TextQuery("What do I like to code with?")?.phrases == [["like"], ["code"]])
+        #expect(TextQuery("the who")?.phrases == [["the"], ["who"]])
+        #expect(TextQuery("\"the who\" live")?.phrases == [["the", "who"], ["live"]])
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "I like my coffee black", topicPath: "Food"),
+            NewFact(content: "Prefers SwiftUI for the code he writes", topicPath: "Tech"),
+        ])
+        // The coffee fact shares only "I" and "my" with the question: it must not come back.
+        #expect(try await kb.search("what do I code with in my job?").map(\.fact.topicPath) == ["Tech"])
+    }
+
     @Test func queryParsing() {
-        #expect(TextQuery("hello \"big world\" again")?.phrases == [["hello"], ["big", "world"], ["again"]])
+        #expect(TextQuery("hello \"big world\" sailing")?.phrases == [["hello"], ["big", "world"], ["sailing"]])
         #expect(TextQuery("x\"y")?.pattern == "\"x\" OR \"y\"")
         #expect(TextQuery("🙂 -- !!") == nil)
         #expect(TextQuery("Ünïcödé naïve")?.phrases == [["Ünïcödé"], ["naïve"]])

@@ -5,10 +5,13 @@ import GRDB
 ///
 /// It looks in a snapshot of the vector index taken before the write transaction, and in the
 /// facts added earlier in the same transaction (which the index cannot see until the commit).
+/// Those are judged as they were added, so they need not be in the database yet: the writer
+/// inserts new facts in bulk, and only a merge into one of them needs it stored first.
 struct NearDuplicateMatcher {
     let store: VectorStore
     let rule: NearDuplicateRule
     private var pending: [(id: Int64, namespace: String, type: FactType, vector: [Float])] = []
+    private var pendingFacts: [Int64: Fact] = [:]
 
     init(store: VectorStore, rule: NearDuplicateRule) {
         self.store = store
@@ -31,7 +34,8 @@ struct NearDuplicateMatcher {
             if Double(similarity) >= rule.threshold { candidates.append((added.id, similarity)) }
         }
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
-            guard let stored = try FactStore.find(db, namespace: namespace, id: candidate.id),
+            // Content and type, all the rule reads, never change within a transaction.
+            guard let stored = try pendingFacts[candidate.id] ?? FactStore.find(db, namespace: namespace, id: candidate.id),
                   rule.isDuplicate(stored.content, fact.content, typeA: stored.type, typeB: fact.type,
                                    similarity: Double(candidate.similarity)) else { continue }
             return (stored, Double(candidate.similarity))
@@ -43,5 +47,6 @@ struct NearDuplicateMatcher {
     mutating func didAdd(_ fact: Fact, vector: [Float]?) {
         guard let vector else { return }
         pending.append((fact.id, fact.namespace, fact.type, vector))
+        pendingFacts[fact.id] = fact
     }
 }

@@ -14,6 +14,12 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case invalidNamespace(String)
     case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
     case invalidArgument(String)
+    /// An ingest input that cannot be read at all: unreadable, not JSON, or not shaped like its
+    /// format. Nothing of it was stored. (Bad records in a readable input are rejected one by one.)
+    case unreadableInput(String)
+    /// A failure of the database (or of the embedder) stopped an ingest. The batch being
+    /// written was rolled back; the `stored` records of earlier batches are kept.
+    case ingestInterrupted(stored: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -37,6 +43,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
         case let .invalidArgument(reason):
             reason
+        case let .unreadableInput(reason):
+            "cannot read the input: \(reason)"
+        case let .ingestInterrupted(stored, reason):
+            "ingest stopped after \(stored) records were stored; the failing batch was rolled back: \(reason)"
         }
     }
 

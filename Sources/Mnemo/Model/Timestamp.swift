@@ -4,20 +4,144 @@ import Foundation
 public enum Timestamp {
     /// Formats a date in UTC with millisecond precision, such as `2025-03-14T09:21:00.250Z`;
     /// whole seconds are written without a fraction (`2025-03-14T09:21:00Z`).
+    ///
+    /// The date is rounded to the nearest millisecond. (Formatters that truncate turn a parsed
+    /// `.787`, stored as the double just below it, into `.786`; export and ingest would drift.)
     public static func format(_ date: Date) -> String {
-        let text = date.formatted(withFraction)
-        return text.hasSuffix(".000Z") ? String(text.dropLast(5)) + "Z" : text
+        let (day, time, milliseconds) = utcFields(date)
+        return "\(day)T\(time)" + (milliseconds == 0 ? "Z" : "." + threeDigits(milliseconds) + "Z")
     }
 
     /// Parses `2025-03-14T09:21:00Z`, with an optional fraction of a second and an optional
-    /// UTC offset instead of `Z`, or a plain date `2025-03-14` (midnight UTC).
+    /// UTC offset instead of `Z` (`+02:00`), or a plain date `2025-03-14` (midnight UTC).
+    ///
+    /// The date must exist: `2025-02-29`, `24:00:00` or a missing time zone return `nil` rather
+    /// than being moved to another moment. A space may stand for the `T`, as RFC 3339 allows.
     public static func parse(_ text: String) -> Date? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        if let date = try? withFraction.parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
-        return nil
+        let bytes = Array(text.utf8.drop(while: { $0 == 0x20 }).reversed().drop(while: { $0 == 0x20 }).reversed())
+        return parse(bytes)
     }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// The text GRDB stores for a date (`2025-03-14 09:21:00.250`, UTC), rounded to the nearest
+    /// millisecond rather than truncated, so that a date read from an export is stored as written.
+    static func databaseText(_ date: Date) -> String {
+        let (day, time, milliseconds) = utcFields(date)
+        return "\(day) \(time).\(threeDigits(milliseconds))"
+    }
+
+    /// `("2025-03-14", "09:21:00", 250)`, computed from whole milliseconds.
+    private static func utcFields(_ date: Date) -> (day: String, time: String, milliseconds: Int) {
+        let total = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, milliseconds) = total.quotientAndRemainder(dividingBy: 1000)
+        let wholeSeconds = milliseconds < 0 ? seconds - 1 : seconds
+        let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(secondOfDay < 0 ? days - 1 : days))
+        let second = Int(secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay)
+        let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: max(0, 4 - "\(year)".count)) + "\(year)"
+        return (yearText + "-" + twoDigits(month) + "-" + twoDigits(day),
+                twoDigits(second / 3600) + ":" + twoDigits(second / 60 % 60) + ":" + twoDigits(second % 60),
+                Int(milliseconds < 0 ? milliseconds + 1000 : milliseconds))
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    private static func threeDigits(_ value: Int) -> String {
+        value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+    }
+
+    /// Parses RFC 3339 by arithmetic: a hundred times faster than a format style, and strict.
+    private static func parse(_ bytes: [UInt8]) -> Date? {
+        var index = 0
+        func digits(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+                index += 1
+            }
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")),
+              let day = digits(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        if index == bytes.count { return Date(timeIntervalSince1970: Double(days * 86_400)) }
+
+        guard skip(UInt8(ascii: "T")) || skip(UInt8(ascii: "t")) || skip(UInt8(ascii: " ")),
+              let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2), skip(UInt8(ascii: ":")),
+              let second = digits(2), hour < 24, minute < 60, second < 60 else { return nil }
+        var fraction = 0.0
+        if skip(UInt8(ascii: ".")) {
+            // Up to nanoseconds, as one integer, so that ".787" is the double nearest 0.787.
+            var value = 0
+            var scale = 1.0
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                if index - start < 9 {
+                    value = value * 10 + Int(bytes[index] - 48)
+                    scale *= 10
+                }
+                index += 1
+            }
+            guard index > start else { return nil }
+            fraction = Double(value) / scale
+        }
+        var offset = 0
+        if skip(UInt8(ascii: "Z")) || skip(UInt8(ascii: "z")) {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours < 24, minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3_600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
 }

@@ -18,7 +18,7 @@ public enum HybridFusion: Hashable, Sendable {
 
     /// The fusion hybrid search uses unless told otherwise, chosen on measurements over the
     /// fixture queries (keyword and paraphrase) and BEIR SciFact: see the README's Performance section.
-    public static let standard = HybridFusion.weightedScore(textWeight: 0.3, saturation: 4)
+    public static let standard = HybridFusion.weightedScore(textWeight: 0.2, saturation: 16)
 
     /// Fuses candidates given by id with their text rank/score and similarity.
     func fuse(_ candidates: [Int64: HybridCandidate]) -> [(id: Int64, score: Double)] {

@@ -7,6 +7,11 @@ import Foundation
 /// `AND`, `NEAR`, `*`, `-`, `^` or `:` typed by a user are searched as plain words or ignored.
 /// Terms are combined with `OR` (BM25 ranks facts matching more and rarer terms first) or,
 /// on request, with `AND`.
+///
+/// English stop words ("what", "do", "I", "my"…) are left out of the query unless it has nothing
+/// else, as reference BM25 setups do: in a memory of short facts they match almost everything,
+/// and a question such as "what do I like to code with?" would otherwise rank every fact that
+/// says "I" or "like" above the one that answers it. Quoted phrases keep all their words.
 public struct TextQuery: Hashable, Sendable {
     /// How the terms of a query combine.
     public enum Matching: String, Hashable, Sendable, CaseIterable {
@@ -24,8 +29,10 @@ public struct TextQuery: Hashable, Sendable {
 
     /// Parses user text; returns `nil` when it holds nothing searchable (empty, punctuation, emoji).
     public init?(_ text: String, matching: Matching = .anyTerm) {
-        let phrases = Self.phrases(in: text)
-        guard !phrases.isEmpty else { return nil }
+        let all = Self.phrases(in: text)
+        guard !all.isEmpty else { return nil }
+        let meaningful = all.filter { $0.count > 1 || !Self.stopWords.contains($0[0].lowercased()) }
+        let phrases = meaningful.isEmpty ? all : meaningful
         self.phrases = phrases
         let quoted = phrases.map { "\"" + $0.joined(separator: " ") + "\"" }
         self.pattern = quoted.joined(separator: matching == .anyTerm ? " OR " : " AND ")
@@ -68,4 +75,19 @@ public struct TextQuery: Hashable, Sendable {
             return false
         }
     }
+
+    /// Query words that carry no topic of their own (lower-cased).
+    static let stopWords: Set<String> = [
+        "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at", "be",
+        "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+        "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have",
+        "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in",
+        "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor",
+        "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out",
+        "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their",
+        "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to",
+        "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which",
+        "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself",
+        "yourselves", "s", "t", "d", "ll", "m", "re", "ve",
+    ]
 }

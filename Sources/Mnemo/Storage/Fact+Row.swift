@@ -34,8 +34,7 @@ extension Fact {
 /// Sources are stored as a JSON array of strings in one column.
 enum SourceList {
     static func encode(_ sources: [String]) -> String {
-        let data = (try? JSONEncoder().encode(sources)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONText.array(sources)
     }
 
     static func decode(_ text: String) -> [String] {

@@ -21,33 +21,6 @@ enum FactStore {
             """), arguments: [namespace, contentKey]).map(Fact.init(row:))
     }
 
-    /// Inserts a validated fact under `topic` and records its history.
-    static func insert(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
-        let createdAt = new.createdAt ?? now
-        let updatedAt = new.updatedAt ?? createdAt
-        try db.cachedStatement(sql: """
-            INSERT INTO fact (namespace, topic_id, content, content_key, type, importance, confidence,
-                              is_active, sources, mention_count, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                namespace, topic.id, new.content, new.contentKey, new.type.rawValue, new.importance.rank,
-                new.confidence, new.isActive, SourceList.encode(new.sources), new.mentionCount,
-                createdAt, updatedAt,
-            ])
-        let fact = Fact(
-            id: db.lastInsertedRowID, namespace: namespace, topicID: topic.id, topicPath: topic.path,
-            content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
-            isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
-            createdAt: createdAt, updatedAt: updatedAt)
-        if let embedding = new.embedding {
-            try EmbeddingStore.write(db, factID: fact.id, vector: embedding)
-        }
-        var details = ["topic": topic.path]
-        if let source = new.sources.first { details["source"] = source }
-        try HistoryStore.record(db, namespace: namespace, factID: fact.id, kind: .added, details: details, at: now)
-        return fact
-    }
-
     /// Counts another sighting of an exact duplicate: raises the mention count and adds sources.
     static func recordMention(_ db: Database, of fact: Fact, sources: [String], now: Date) throws {
         let merged = SourceList.merging(fact.sources, sources)

@@ -19,22 +19,60 @@ enum FactWriter {
         }
     }
 
-    /// Stores `fact`, or folds it into the stored fact it duplicates.
+    /// Stores facts as if one after the other, inside the caller's transaction, and returns each
+    /// one's outcome in order.
+    ///
+    /// A fact whose normalized content is already stored in its namespace, or was added earlier
+    /// in the batch, is not stored again: that fact's mention count goes up and its sources grow.
+    /// Otherwise a near duplicate found by `matcher` absorbs it. Otherwise it is added: new facts
+    /// are queued and inserted many at a time (see ``FactStore/InsertQueue``), as soon as a later
+    /// fact needs to read them and at the end of the batch.
     /// - Parameter matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
     static func store(
-        _ db: Database, namespace: String, fact: ValidatedFact, now: Date, matcher: inout NearDuplicateMatcher?
-    ) throws -> Outcome {
-        if let existing = try FactStore.find(db, namespace: namespace, contentKey: fact.contentKey) {
-            try FactStore.recordMention(db, of: existing, sources: fact.sources, now: now)
-            return .unchanged(try FactStore.require(db, namespace: namespace, id: existing.id))
+        _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?
+    ) throws -> [Outcome] {
+        var topics = TopicCache()
+        var queue = FactStore.InsertQueue()
+        let storedIDs = try storedIDs(db, batch)
+        var addedIDs: [String: Int64] = [:]
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(batch.count)
+        for (namespace, fact) in batch {
+            let key = namespace + "\u{1F}" + fact.contentKey
+            if let id = storedIDs[key] ?? addedIDs[key] {
+                if queue.contains(id) { try queue.flush(db, now: now) }
+                let existing = try FactStore.require(db, namespace: namespace, id: id)
+                try FactStore.recordMention(db, of: existing, sources: fact.sources, now: now)
+                outcomes.append(.unchanged(try FactStore.require(db, namespace: namespace, id: id)))
+                continue
+            }
+            if let (match, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
+                // A fact added in this batch may be queued, or have changed since it was added.
+                if queue.contains(match.id) { try queue.flush(db, now: now) }
+                let survivor = try FactStore.require(db, namespace: namespace, id: match.id)
+                outcomes.append(.merged(try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)))
+                continue
+            }
+            let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
+            let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
+            addedIDs[key] = added.id
+            matcher?.didAdd(added, vector: fact.embedding)
+            outcomes.append(.added(added))
         }
-        if let (survivor, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
-            return .merged(try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now))
+        try queue.flush(db, now: now)
+        return outcomes
+    }
+
+    /// The ids of facts stored before the batch with the same normalized content as one of its
+    /// facts, keyed by namespace and content key: one query per few hundred facts.
+    private static func storedIDs(_ db: Database, _ batch: [PendingFact]) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for (namespace, facts) in Dictionary(grouping: batch, by: \.namespace) {
+            for (key, id) in try FactStore.ids(db, namespace: namespace, contentKeys: facts.map(\.fact.contentKey)) {
+                ids[namespace + "\u{1F}" + key] = id
+            }
         }
-        let topic = try TopicStore.ensure(db, namespace: namespace, path: fact.topicPath, at: now)
-        let added = try FactStore.insert(db, namespace: namespace, fact: fact, topic: topic, now: now)
-        matcher?.didAdd(added, vector: fact.embedding)
-        return .added(added)
+        return ids
     }
 }
 
@@ -46,10 +84,7 @@ extension KnowledgeBase {
         let snapshot = try await vectorIndex == nil || rule == nil ? nil : vectorStore()
         return try await writer.write { db in
             var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule!) }
-            let now = Date()
-            return try facts.map { entry in
-                try FactWriter.store(db, namespace: entry.namespace, fact: entry.fact, now: now, matcher: &matcher)
-            }
+            return try FactWriter.store(db, batch: facts, now: Date(), matcher: &matcher)
         }
     }
 
@@ -60,5 +95,20 @@ extension KnowledgeBase {
         var embedded = facts
         for (index, vector) in zip(missing, vectors) { embedded[index].fact.embedding = vector }
         return embedded
+    }
+}
+
+/// Topics already found or created in the current transaction, so that a batch of facts looks
+/// each topic path up once. Valid for one transaction only: a rollback would leave it stale.
+struct TopicCache {
+    private var topics: [String: Topic] = [:]
+
+    mutating func topic(_ db: Database, namespace: String, path: TopicPath, now: Date) throws -> Topic {
+        // The display path is a cheap key; two spellings of one topic simply take two entries.
+        let key = namespace + "\u{1F}" + path.description
+        if let topic = topics[key] { return topic }
+        let topic = try TopicStore.ensure(db, namespace: namespace, path: path, at: now)
+        topics[key] = topic
+        return topic
     }
 }

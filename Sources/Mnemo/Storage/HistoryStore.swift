@@ -12,7 +12,7 @@ enum HistoryStore {
         details: [String: String] = [:],
         at date: Date = Date()
     ) throws {
-        let detailsJSON = String(decoding: (try? JSONEncoder.sortedKeys.encode(details)) ?? Data("{}".utf8), as: UTF8.self)
+        let detailsJSON = JSONText.object(details)
         try db.cachedStatement(sql: """
             INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at)
             VALUES (?, ?, ?, ?, ?, ?)

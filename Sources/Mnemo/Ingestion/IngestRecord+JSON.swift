@@ -1,0 +1,155 @@
+import Foundation
+
+extension IngestRecord {
+    /// Reads a record from a JSON object as `JSONSerialization` returns it.
+    ///
+    /// Unknown keys are ignored and `null` counts as absent. Content is checked first, so a
+    /// record with several problems is reported for the one a reader fixes first.
+    init(json object: [String: Any]) throws(RecordProblem) {
+        let fields = JSONFields(object: object)
+        guard let rawContent = fields.value("content") else {
+            throw RecordProblem(.missingContent, #"missing "content""#)
+        }
+        guard let content = rawContent as? String else {
+            throw RecordProblem(.wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
+        }
+        self.init(content: try Self.checked(content: content))
+        topic = try fields.string("topic")
+        category = try fields.string("category")
+        if let name = try fields.string("type") {
+            guard let type = FactType(rawValue: name) ?? FactType(parsing: name) else {
+                throw RecordProblem(.unknownType, #"unknown type "\#(name)" (expected fact, preference, goal or experience)"#)
+            }
+            self.type = type
+        }
+        if let name = try fields.string("importance") {
+            guard let importance = Importance(rawValue: name) ?? Importance(parsing: name) else {
+                throw RecordProblem(.unknownImportance, #"unknown importance "\#(name)" (expected high, medium, low or none)"#)
+            }
+            self.importance = importance
+        }
+        if let value = fields.value("confidence") {
+            guard let number = JSONFields.number(value) else {
+                throw RecordProblem(.confidenceNotNumber,
+                                    "confidence must be a number from 0 to 1, got \(JSONFields.describe(value))")
+            }
+            try Self.check(confidence: number)
+            confidence = number
+        }
+        if let source = try fields.string("source") { sources.append(source) }
+        if let list = fields.value("sources") {
+            guard let items = list as? [Any], let strings = items as? [String] else {
+                throw RecordProblem(.wrongFieldType, #""sources" must be an array of strings, got \#(JSONFields.describe(list))"#)
+            }
+            sources.append(contentsOf: strings)
+        }
+        namespace = try fields.string("namespace")
+        createdAt = try fields.date("created_at")
+        updatedAt = try fields.date("updated_at")
+        isActive = try fields.bool("is_active")
+        if let count = try fields.integer("mention_count") {
+            guard count >= 1 else {
+                throw RecordProblem(.wrongFieldType, #""mention_count" must be a positive integer, got \#(count)"#)
+            }
+            mentionCount = Int(count)
+        }
+        if let id = try fields.integer("id") {
+            guard id >= 1 else { throw RecordProblem(.wrongFieldType, #""id" must be a positive integer, got \#(id)"#) }
+            self.id = id
+        }
+    }
+
+    /// The content trimmed, once checked to be neither empty nor too long.
+    static func checked(content: String) throws(RecordProblem) -> String {
+        let trimmed = TextNormalization.trimmed(content)
+        if trimmed.isEmpty { throw RecordProblem(.emptyContent, #""content" is empty"#) }
+        // Counting characters walks the text; a character is at least one byte, so most texts
+        // are short enough without counting.
+        if trimmed.utf8.count > Fact.maximumContentLength, trimmed.count > Fact.maximumContentLength {
+            throw RecordProblem(.contentTooLong,
+                                "content has \(trimmed.count) characters; the maximum is \(Fact.maximumContentLength)")
+        }
+        return trimmed
+    }
+
+    static func check(confidence: Double) throws(RecordProblem) {
+        guard confidence.isFinite, (0...1).contains(confidence) else {
+            throw RecordProblem(.confidenceOutOfRange, "confidence \(confidence) is outside 0…1")
+        }
+    }
+}
+
+/// Typed access to the fields of a JSON object, with a precise problem for each wrong type.
+struct JSONFields {
+    let object: [String: Any]
+
+    /// The value at `key`, or `nil` when it is missing or `null`.
+    func value(_ key: String) -> Any? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(RecordProblem) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let string = value as? String else { throw wrongType(key, "a string", value) }
+        return string
+    }
+
+    func bool(_ key: String) throws(RecordProblem) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let number = value as? NSNumber, Self.isBoolean(number) else { throw wrongType(key, "true or false", value) }
+        return number.boolValue
+    }
+
+    func integer(_ key: String) throws(RecordProblem) -> Int64? {
+        guard let value = value(key) else { return nil }
+        guard let number = Self.number(value), number.rounded() == number, abs(number) < 9e15,
+              let integer = (value as? NSNumber)?.int64Value else {
+            throw wrongType(key, "an integer", value)
+        }
+        return integer
+    }
+
+    func date(_ key: String) throws(RecordProblem) -> Date? {
+        guard let text = try string(key) else { return nil }
+        guard let date = Timestamp.parse(text) else {
+            throw RecordProblem(.badDate, #"bad date "\#(text)" in "\#(key)" (expected ISO 8601, such as 2025-01-15T10:30:00Z)"#)
+        }
+        return date
+    }
+
+    private func wrongType(_ key: String, _ expected: String, _ value: Any) -> RecordProblem {
+        RecordProblem(.wrongFieldType, #""\#(key)" must be \#(expected), got \#(Self.describe(value))"#)
+    }
+
+    /// A JSON number as a `Double`; `nil` for anything else, booleans included.
+    static func number(_ value: Any) -> Double? {
+        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
+        return number.doubleValue
+    }
+
+    /// `JSONSerialization` returns booleans as `NSNumber`s; only their Objective-C type tells them
+    /// apart from the numbers 0 and 1 (`c`, a char, on Darwin and Linux alike).
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        number.objCType.pointee == CChar(UInt8(ascii: "c"))
+    }
+
+    static func typeName(_ value: Any) -> String {
+        switch value {
+        case is String: "string"
+        case let number as NSNumber: isBoolean(number) ? "boolean" : "number"
+        case is [Any]: "array"
+        case is [String: Any]: "object"
+        default: "null"
+        }
+    }
+
+    /// The value's type and, for short scalars, the value: `string "high"`, `number 3`, `array`.
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case let string as String where string.count <= 40: #"string "\#(string)""#
+        case let number as NSNumber: isBoolean(number) ? "boolean \(number.boolValue)" : "number \(number)"
+        default: typeName(value)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One fact to ingest, as read from a file or handed over by an app.
+///
+/// The fields mirror the snake_case keys of the input formats; every field but ``content`` is
+/// optional, and the mapping rules fill the gaps:
+///
+/// - **Topic**: ``topic`` (a path such as `Health & Fitness/Running`); else ``category`` title-cased
+///   as a top-level topic (`profession` → `Profession`, `health_fitness` → `Health Fitness`); else
+///   `General`. In the `topics` format the fact's tree node decides.
+/// - **Type**: ``type``; else the category when it names a type (`preference`, `goals`, …);
+///   else ``FactType/fact``.
+/// - **Confidence**: ``confidence``; else 1, as a record without one was stated, not guessed.
+/// - **Importance**: ``importance``; else derived from a given confidence — at least 0.9 is
+///   ``Importance/high``, 0.7 ``Importance/medium``, 0.4 ``Importance/low``, below that
+///   ``Importance/none``; else ``Importance/medium`` (the default of ``NewFact``).
+/// - **Dates**: ``createdAt``, else ``updatedAt``, else the time of the ingest; ``updatedAt``, else
+///   the creation date. An update before the creation is rejected.
+/// - **Namespace**: ``namespace``, else ``IngestOptions/defaultNamespace``, else the knowledge
+///   base's own.
+/// - ``isActive`` (default true), ``mentionCount`` (default 1) and ``id`` restore what `export`
+///   wrote; the id is reused only where no fact, past or present, had it.
+public struct IngestRecord: Hashable, Sendable {
+    /// The statement; trimmed, and it must not be empty.
+    public var content: String
+    /// The topic path.
+    public var topic: String?
+    /// An extractor's category, such as `profession`: the topic and the type when none is given.
+    public var category: String?
+    public var type: FactType?
+    public var importance: Importance?
+    /// From 0 to 1.
+    public var confidence: Double?
+    /// Where the fact came from; JSON's `source` (a string) and `sources` (an array) both land here.
+    public var sources: [String]
+    public var namespace: String?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    public var isActive: Bool?
+    public var mentionCount: Int?
+    /// The id the fact had in the knowledge base it was exported from.
+    public var id: Int64?
+
+    /// Creates a record; only the content is required.
+    public init(
+        content: String,
+        topic: String? = nil,
+        category: String? = nil,
+        type: FactType? = nil,
+        importance: Importance? = nil,
+        confidence: Double? = nil,
+        sources: [String] = [],
+        namespace: String? = nil,
+        createdAt: Date? = nil,
+        updatedAt: Date? = nil,
+        isActive: Bool? = nil,
+        mentionCount: Int? = nil,
+        id: Int64? = nil
+    ) {
+        self.content = content
+        self.topic = topic
+        self.category = category
+        self.type = type
+        self.importance = importance
+        self.confidence = confidence
+        self.sources = sources
+        self.namespace = namespace
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.isActive = isActive
+        self.mentionCount = mentionCount
+        self.id = id
+    }
+}

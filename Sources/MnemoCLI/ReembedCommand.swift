@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Mnemo
+
+struct ReembedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reembed",
+        abstract: "Rebuild every fact's vector with the current embedding model.",
+        discussion: "Run it after installing or changing the model; until then, semantic search refuses a database made with another model."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let embedder = try EmbedderLoader.load()
+        guard FileManager.default.fileExists(atPath: global.databasePath) else {
+            throw CLIError("no database at \(global.databasePath)")
+        }
+        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, reembeddingWith: embedder)
+        let progress = ProgressBar(label: "embedding")
+        let count = try await kb.reembed { progress.update(done: $0.done, total: $0.total) }
+        progress.finish()
+        if global.json {
+            try Output.json(["facts": count])
+        } else {
+            print("Re-embedded \(count) facts with \(embedder.identity).")
+        }
+    }
+}

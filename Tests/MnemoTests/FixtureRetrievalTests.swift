@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Mnemo
+
+/// Retrieval and deduplication over the fixture knowledge base with the real all-MiniLM-L6-v2.
+@Suite("Fixture retrieval with MiniLM", .serialized, .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
+struct FixtureRetrievalTests {
+    /// Recall@10 and MRR@10 of one mode or fusion over one query set.
+    struct Score: CustomStringConvertible {
+        var recall: Double
+        var mrr: Double
+        var description: String { String(format: "recall@10 %.3f  MRR@10 %.3f", recall, mrr) }
+    }
+
+    static let shared: Result<KnowledgeBase, any Error> = Result {
+        let encoder = try SentenceEncoder(modelDirectory: ModelFixture.requireModel())
+        // Swift Testing has no async static setup; a blocking bridge is fine in a test helper.
+        return try BlockingTask.run { try await FixtureKnowledgeBase.load(embedder: encoder) }
+    }
+
+    static func score(_ kb: KnowledgeBase, _ queries: [FixtureKnowledgeBase.Query], mode: SearchMode,
+                      fusion: HybridFusion = .standard) async throws -> Score {
+        var recall = 0.0, mrr = 0.0
+        for query in queries {
+            let hits = try await kb.search(SearchQuery(query.query, mode: mode, limit: 10, fusion: fusion)).map(\.fact.content)
+            recall += Double(query.expected.filter(hits.contains).count) / Double(query.expected.count)
+            if let rank = hits.firstIndex(where: query.expected.contains) { mrr += 1 / Double(rank + 1) }
+        }
+        return Score(recall: recall / Double(queries.count), mrr: mrr / Double(queries.count))
+    }
+
+    @Test func plantedDuplicatesAreMergedAndLookAlikesKept() async throws {
+        let kb = try Self.shared.get()
+        let stats = try await kb.stats()
+        // 349 lines − 6 exact duplicates − 12 paraphrases merged.
+        #expect(stats.facts == 331)
+        let scores = try JSONDecoder().decode(DuplicatePairs.self, from: Data(
+            contentsOf: ModelFixture.fixtures.appendingPathComponent("duplicates.json")))
+        let stored = Set(try await kb.allFacts().map(\.content))
+        for pair in scores.distinct {
+            #expect(stored.contains(pair[0]) && stored.contains(pair[1]), "\(pair) must both be kept")
+        }
+        for pair in scores.paraphrases {
+            #expect(stored.contains(pair[0]) != stored.contains(pair[1]), "\(pair) must be merged into one")
+        }
+    }
+
+    @Test func keywordQueriesFindTheirFactsByText() async throws {
+        let kb = try Self.shared.get()
+        let score = try await Self.score(kb, try FixtureKnowledgeBase.queries().keyword, mode: .text)
+        #expect(score.recall >= 0.9, "\(score)")
+    }
+
+    @Test func paraphraseQueriesFindTheirFactsByMeaning() async throws {
+        let kb = try Self.shared.get()
+        let queries = try FixtureKnowledgeBase.queries().paraphrase
+        let semantic = try await Self.score(kb, queries, mode: .semantic)
+        #expect(semantic.recall >= 0.9, "\(semantic)")
+        let text = try await Self.score(kb, queries, mode: .text)
+        #expect(text.recall < semantic.recall, "paraphrase queries share no words with their facts")
+    }
+
+    /// Hybrid must be at least as good as the better single mode on both kinds of query. The
+    /// figures of every candidate fusion are printed: they are the evidence for the default.
+    @Test func hybridMatchesTheBetterModeOnBothKindsOfQuery() async throws {
+        let kb = try Self.shared.get()
+        let queries = try FixtureKnowledgeBase.queries()
+        let candidates: [(String, HybridFusion)] = [
+            ("rrf k=60", .reciprocalRank(k: 60)),
+            ("standard", .standard),
+            ("weighted 0.1/4", .weightedScore(textWeight: 0.1, saturation: 4)),
+            ("weighted 0.15/4", .weightedScore(textWeight: 0.15, saturation: 4)),
+            ("weighted 0.2/8", .weightedScore(textWeight: 0.2, saturation: 8)),
+            ("weighted 0.2/16", .weightedScore(textWeight: 0.2, saturation: 16)),
+            ("weighted 0.3/16", .weightedScore(textWeight: 0.3, saturation: 16)),
+            ("weighted 0.3/4", .weightedScore(textWeight: 0.3, saturation: 4)),
+        ]
+        for (name, set) in [("keyword", queries.keyword), ("paraphrase", queries.paraphrase)] {
+            let text = try await Self.score(kb, set, mode: .text)
+            let semantic = try await Self.score(kb, set, mode: .semantic)
+            print("fixture \(name): text \(text) | semantic \(semantic)")
+            for (label, fusion) in candidates {
+                print("fixture \(name): hybrid \(label) \(try await Self.score(kb, set, mode: .hybrid, fusion: fusion))")
+            }
+            let hybrid = try await Self.score(kb, set, mode: .hybrid)
+            #expect(hybrid.recall >= max(text.recall, semantic.recall) - 0.02, "\(name): hybrid \(hybrid)")
+            #expect(hybrid.mrr >= max(text.mrr, semantic.mrr) - 0.05, "\(name): hybrid \(hybrid)")
+        }
+    }
+
+    struct DuplicatePairs: Decodable {
+        var paraphrases: [[String]]
+        var distinct: [[String]]
+    }
+}
+
+/// Runs async work to completion from synchronous code (test fixtures only).
+enum BlockingTask {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+    }
+}
