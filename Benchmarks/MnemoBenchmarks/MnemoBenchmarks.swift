@@ -53,8 +53,47 @@ let benchmarks: @Sendable () -> Void = {
         _ = try await Fixture.shared(facts: 10_000)
     }
 
-    // Encoder throughput belongs here once the sentence encoder is in the tree: skipped unless
-    // `MNEMO_MODEL` names a model folder.
+    // Encoder throughput on the 320 short facts of Scripts/embedding-bench/facts.txt (the set
+    // the PyTorch comparison uses), batch 32, all cores: only when `MNEMO_MODEL` names a model.
+    if let folder = ProcessInfo.processInfo.environment[ModelStore.environmentVariable], !folder.isEmpty,
+       ModelStore.isInstalled(at: URL(fileURLWithPath: folder)) {
+        Benchmark("Encoder 320 facts batch 32", configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, EncoderFixture.sentencesPerSecond], maxDuration: .seconds(20), maxIterations: 20
+        )) { benchmark in
+            let fixture = try EncoderFixture.shared(folder: folder)
+            let start = ContinuousClock.now
+            blackHole(try await fixture.encoder.embed(fixture.facts))
+            let seconds = (ContinuousClock.now - start).seconds
+            benchmark.measurement(EncoderFixture.sentencesPerSecond, Int(Double(fixture.facts.count) / seconds))
+        }
+    }
+}
+
+/// The sentence encoder and the facts it encodes, loaded once per process.
+final class EncoderFixture: @unchecked Sendable {
+    static let sentencesPerSecond = BenchmarkMetric.custom("Sentences / s", polarity: .prefersLarger, useScalingFactor: false)
+
+    let encoder: SentenceEncoder
+    let facts: [String]
+
+    private init(folder: String) throws {
+        encoder = try SentenceEncoder(modelDirectory: URL(fileURLWithPath: folder), batchSize: 32)
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/embedding-bench/facts.txt")
+        facts = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    nonisolated(unsafe) private static var instance: EncoderFixture?
+    private static let lock = NSLock()
+
+    static func shared(folder: String) throws -> EncoderFixture {
+        try lock.withLock {
+            if let instance { return instance }
+            let created = try EncoderFixture(folder: folder)
+            instance = created
+            return created
+        }
+    }
 }
 
 /// A loaded synthetic knowledge base and a cursor over its queries.
