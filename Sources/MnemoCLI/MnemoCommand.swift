@@ -22,12 +22,13 @@ struct MnemoCommand: AsyncParsableCommand {
             StatsCommand.self,
             MergeCommand.self,
             DedupeCommand.self,
+            ExportCommand.self,
             ReembedCommand.self,
             ReplCommand.self,
             ModelCommand.self,
-            ExportCommand.self,
             BenchCommand.self,
             EvalCommand.self,
+            DemoCommand.self,
         ]
     )
 

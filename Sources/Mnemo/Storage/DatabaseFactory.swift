@@ -24,15 +24,15 @@ enum DatabaseFactory {
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
+            // Statement journals (an INSERT whose full-text trigger merges index segments writes
+            // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
+            // doubled the cost of ingest.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // Read pages through a memory map instead of one read() call each: full-text search
             // touches a few pages per match (index, column sizes, fact row), and at 100k facts
             // the system calls doubled its time. SQLite caps the value at its compile-time limit
             // and ignores it for in-memory databases.
             try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
-            // Statement journals (an INSERT whose full-text trigger merges index segments writes
-            // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
-            // doubled the cost of ingest.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         return configuration
     }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("mnemo command line", .serialized)
+struct CLITests {
+    static let knowledge = ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl").path
+
+    /// A database with the fixture knowledge base, ingested once for the suite.
+    static let database: String = {
+        let path = try! TestKnowledgeBase.temporaryPath()
+        _ = try! CLIRunner.run(["ingest", knowledge, "--db", path, "--no-embeddings"])
+        return path
+    }()
+
+    @Test func helpListsEveryCommand() throws {
+        let result = try CLIRunner.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["ingest", "search", "topics", "topic", "fact", "history", "stats", "merge", "dedupe",
+                        "export", "reembed", "repl", "model", "bench", "eval", "demo"] {
+            #expect(result.stdout.contains("  \(command) "), "help lacks \(command)")
+        }
+        #expect(result.stdout.contains("--db <path>"))
+    }
+
+    @Test func searchHelpTeachesTheOptions() throws {
+        let result = try CLIRunner.run(["search", "--help"])
+        #expect(result.status == 0)
+        for option in ["--mode <mode>", "--type <type>", "--importance <importance>", "--topic <path>", "--limit",
+                       "--min-similarity", "--include-inactive", "--json", "Examples:"] {
+            #expect(result.stdout.contains(option), "search help lacks \(option)")
+        }
+    }
+
+    @Test func ingestThenSearchPrintsTheDocumentedJSON() throws {
+        let result = try CLIRunner.run(["--db", Self.database, "search", "swiftui", "--mode", "text", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        #expect(json["query"] as? String == "swiftui")
+        #expect(json["mode"] as? String == "text")
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(results.count == 10)  // the default limit; more facts mention SwiftUI
+        for key in ["id", "content", "topic", "type", "importance", "confidence", "score"] {
+            #expect(results[0][key] != nil, "result lacks \(key)")
+        }
+        #expect((results[0]["topic"] as? String)?.hasPrefix("Technology/") == true)
+    }
+
+    @Test func globalOptionsGoAfterTheSubcommandToo() throws {
+        let before = try CLIRunner.run(["--db", Self.database, "--json", "stats"])
+        let after = try CLIRunner.run(["stats", "--db", Self.database, "--json"])
+        #expect(before.status == 0 && after.status == 0)
+        #expect(before.stdout == after.stdout)
+        let stats = try #require(try after.json() as? [String: Any])
+        for key in ["facts", "active_facts", "topics", "by_type", "by_importance"] { #expect(stats[key] != nil) }
+        #expect(stats["facts"] as? Int == 343)
+    }
+
+    @Test func topicsJSONIsATree() throws {
+        let result = try CLIRunner.run(["topics", "--db", Self.database, "--json"])
+        let topics = try #require(try result.json() as? [[String: Any]])
+        for key in ["id", "name", "path", "fact_count", "children"] { #expect(topics[0][key] != nil) }
+        let technology = try #require(topics.first { $0["name"] as? String == "Technology" })
+        #expect((technology["children"] as? [[String: Any]])?.isEmpty == false)
+    }
+
+    @Test func failuresExitNonZeroWithOneLineOnStderr() throws {
+        for arguments in [["fact", "show", "999999", "--db", Self.database],
+                          ["search", "x", "--db", "/nonexistent/dir/kb.sqlite"],
+                          ["topic", "No Such Topic", "--db", Self.database],
+                          ["search", "x", "--limit", "0", "--db", Self.database]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(firstLine.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
+        }
+        let missing = try CLIRunner.run(["fact", "show", "999999", "--db", Self.database])
+        #expect(missing.stderr == "Error: no fact with id 999999\n")
+    }
+
+    @Test func semanticSearchWithoutAModelAnnouncesTheFallback() throws {
+        let result = try CLIRunner.run(["search", "where does my sister live", "--db", Self.database, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("hashed"))
+    }
+}

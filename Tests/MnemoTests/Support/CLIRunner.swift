@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs the `mnemo` executable that `swift test` built next to the test bundle.
+enum CLIRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// The standard output parsed as JSON.
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+    }
+
+    static var binary: URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // On Linux the runner is the .xctest file itself; on macOS it sits inside the bundle.
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mnemo").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("mnemo")
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        // No model: commands that embed fall back to the hashing embedder, so runs are fast and
+        // the same on every machine.
+        var env = ProcessInfo.processInfo.environment
+        env["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+        env["MNEMO_DB"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
