@@ -133,11 +133,12 @@ final class Fixture: @unchecked Sendable {
         let complete = path + ".complete"
         if !FileManager.default.fileExists(atPath: complete) {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+            let loader = try KnowledgeBase(path: path, embedder: corpus.embedder())
             for start in stride(from: 0, to: corpus.facts.count, by: 5_000) {
-                try await kb.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
+                try await loader.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
             }
-            FileManager.default.createFile(atPath: complete, contents: nil)
+            // Marks the database complete, so an interrupted build is never reused.
+            _ = FileManager.default.createFile(atPath: complete, contents: nil)
         }
         let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
         // Load the vector index before anything is measured.
