@@ -99,7 +99,7 @@ final class EncoderFixture: @unchecked Sendable {
 /// A loaded synthetic knowledge base and a cursor over its queries.
 final class Fixture: @unchecked Sendable {
     /// Bump when the corpus generator or the schema changes, so old databases are not reused.
-    static let version = 1
+    static let version = 2
     static let seed: UInt64 = 42
 
     let corpus: SyntheticCorpus
