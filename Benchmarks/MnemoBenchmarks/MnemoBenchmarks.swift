@@ -53,14 +53,53 @@ let benchmarks: @Sendable () -> Void = {
         _ = try await Fixture.shared(facts: 10_000)
     }
 
-    // Encoder throughput belongs here once the sentence encoder is in the tree: skipped unless
-    // `MNEMO_MODEL` names a model folder.
+    // Encoder throughput on the 320 short facts of Scripts/embedding-bench/facts.txt (the set
+    // the PyTorch comparison uses), batch 32, all cores: only when `MNEMO_MODEL` names a model.
+    if let folder = ProcessInfo.processInfo.environment[ModelStore.environmentVariable], !folder.isEmpty,
+       ModelStore.isInstalled(at: URL(fileURLWithPath: folder)) {
+        Benchmark("Encoder 320 facts batch 32", configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, EncoderFixture.sentencesPerSecond], maxDuration: .seconds(20), maxIterations: 20
+        )) { benchmark in
+            let fixture = try EncoderFixture.shared(folder: folder)
+            let start = ContinuousClock.now
+            blackHole(try await fixture.encoder.embed(fixture.facts))
+            let seconds = (ContinuousClock.now - start).seconds
+            benchmark.measurement(EncoderFixture.sentencesPerSecond, Int(Double(fixture.facts.count) / seconds))
+        }
+    }
+}
+
+/// The sentence encoder and the facts it encodes, loaded once per process.
+final class EncoderFixture: @unchecked Sendable {
+    static let sentencesPerSecond = BenchmarkMetric.custom("Sentences / s", polarity: .prefersLarger, useScalingFactor: false)
+
+    let encoder: SentenceEncoder
+    let facts: [String]
+
+    private init(folder: String) throws {
+        encoder = try SentenceEncoder(modelDirectory: URL(fileURLWithPath: folder), batchSize: 32)
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/embedding-bench/facts.txt")
+        facts = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    nonisolated(unsafe) private static var instance: EncoderFixture?
+    private static let lock = NSLock()
+
+    static func shared(folder: String) throws -> EncoderFixture {
+        try lock.withLock {
+            if let instance { return instance }
+            let created = try EncoderFixture(folder: folder)
+            instance = created
+            return created
+        }
+    }
 }
 
 /// A loaded synthetic knowledge base and a cursor over its queries.
 final class Fixture: @unchecked Sendable {
     /// Bump when the corpus generator or the schema changes, so old databases are not reused.
-    static let version = 1
+    static let version = 2
     static let seed: UInt64 = 42
 
     let corpus: SyntheticCorpus
@@ -94,11 +133,12 @@ final class Fixture: @unchecked Sendable {
         let complete = path + ".complete"
         if !FileManager.default.fileExists(atPath: complete) {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+            let loader = try KnowledgeBase(path: path, embedder: corpus.embedder())
             for start in stride(from: 0, to: corpus.facts.count, by: 5_000) {
-                try await kb.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
+                try await loader.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
             }
-            FileManager.default.createFile(atPath: complete, contents: nil)
+            // Marks the database complete, so an interrupted build is never reused.
+            _ = FileManager.default.createFile(atPath: complete, contents: nil)
         }
         let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
         // Load the vector index before anything is measured.

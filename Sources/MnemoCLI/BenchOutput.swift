@@ -47,6 +47,8 @@ struct BenchOutput: Encodable {
         var p95Ms: Double
         var p99Ms: Double
         var version: String
+        /// The BLAS threads of the faster of the two runs (`default` or `1`).
+        var threads: String
         /// The share of numpy's top 10 that Mnemo's exact semantic search also returned.
         var top10Agreement: Double?
         /// numpy's p50 over Mnemo's: above 1 means Mnemo is faster.
@@ -103,7 +105,7 @@ struct BenchOutput: Encodable {
         } / Double(pairs.count)
         let p50 = result.stats.p50.milliseconds
         numpy = Numpy(p50Ms: p50, p95Ms: result.stats.p95.milliseconds, p99Ms: result.stats.p99.milliseconds,
-                      version: result.numpyVersion, top10Agreement: agreement,
+                      version: result.numpyVersion, threads: result.threads, top10Agreement: agreement,
                       semanticSpeedup: latency("semantic").map { p50 / $0.p50Ms },
                       semanticInt8Speedup: latency("semantic_int8").map { p50 / $0.p50Ms })
     }
@@ -156,8 +158,8 @@ struct BenchOutput: Encodable {
             }
         }
         if let numpy {
-            var line = "numpy \(numpy.version) " + String(format: "brute force (matvec + argpartition): p50 %.2f ms, p95 %.2f ms, p99 %.2f ms",
-                                                          numpy.p50Ms, numpy.p95Ms, numpy.p99Ms)
+            var line = "numpy \(numpy.version) " + "brute force (matvec + argpartition, BLAS threads: \(numpy.threads)): "
+                + String(format: "p50 %.2f ms, p95 %.2f ms, p99 %.2f ms", numpy.p50Ms, numpy.p95Ms, numpy.p99Ms)
             if let agreement = numpy.top10Agreement { line += String(format: "; top-10 agreement %.3f", agreement) }
             lines.append(line)
             let speedups = [("semantic", numpy.semanticSpeedup), ("semantic_int8", numpy.semanticInt8Speedup)]

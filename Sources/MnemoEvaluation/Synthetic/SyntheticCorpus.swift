@@ -13,7 +13,8 @@ import Mnemo
 ///   clusters), so nearest neighbours sit at realistic cosines (about 0.5 within a cluster, 0
 ///   across) rather than all at the same distance, as uniform random vectors would.
 /// - Queries: each targets a random stored fact. Its text is 1 to 3 of the fact's words that are
-///   not among the 100 most frequent (users type content words, not "the"); its vector is the
+///   not among the 100 most frequent (users type content words, not "the"), with one more word
+///   when that text was already used; its vector is the
 ///   fact's vector plus noise (cosine about 0.9); its filter cycles through realistic filters.
 ///
 /// The same configuration always gives the same corpus, on every platform.
@@ -107,6 +108,7 @@ public struct SyntheticCorpus: Sendable {
 
         var queries: [Query] = []
         let filters = Self.queryFilters(topics: topics)
+        var usedTexts = Set<String>()
         for index in 0..<(facts.isEmpty ? 0 : configuration.queries) {
             let target = queryStream.below(facts.count)
             let contentRanks = Array(Set(factRanks[target].filter { $0 >= Self.queryRankFloor })).sorted()
@@ -122,6 +124,14 @@ public struct SyntheticCorpus: Sendable {
                 }
                 if !terms.contains(rank) { terms.append(rank) }
             }
+            // Each query text maps to one query vector in the benchmark's embedder: a repeated
+            // text gets one more word from the wider vocabulary until it is new.
+            while usedTexts.contains(terms.map { vocabulary[$0] }.joined(separator: " ")) {
+                var rank = 0
+                while rank < Self.queryRankFloor || terms.contains(rank) { rank = words.sample(using: &queryStream) }
+                terms.append(rank)
+            }
+            usedTexts.insert(terms.map { vocabulary[$0] }.joined(separator: " "))
             var vector = Array(vectors[target * configuration.dimension..<(target + 1) * configuration.dimension])
             for component in vector.indices {
                 vector[component] += Float(0.5 * queryStream.gaussian() / Double(configuration.dimension).squareRoot())

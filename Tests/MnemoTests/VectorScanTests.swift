@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import Mnemo
+import MnemoEvaluation
+
+@Suite("Vector scan")
+struct VectorScanTests {
+    /// 20,000 rows: above the parallel threshold, so the scan is split between threads.
+    @Test func theParallelExactScanMatchesBruteForce() {
+        let corpus = SyntheticCorpus(.init(facts: 20_000, queries: 20, dimension: 48, seed: 9))
+        var store = VectorStore(dimension: 48)
+        for (index, fact) in corpus.facts.enumerated() {
+            store.upsert(id: Int64(index + 1), vector: Array(corpus.vector(ofFact: index)), attributes: .init(
+                namespace: "default", topicID: 1, type: fact.type, importance: fact.importance, isActive: fact.isActive))
+        }
+        #expect(store.count > VectorStore.parallelThreshold)
+        let filter = VectorFilter(FactFilter(), namespaceCode: store.namespaceCode("default")!, topicIDs: nil)
+        for query in corpus.queries {
+            let scores = corpus.facts.indices.filter { corpus.facts[$0].isActive }.map { index in
+                (id: Int64(index + 1), score: zip(corpus.vector(ofFact: index), query.vector).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+            }.sorted { $0.score > $1.score }
+            let exact = store.nearest(to: query.vector, k: 10, filter: filter)
+            // Sums in another order differ in the last bits: compare ids where scores are apart.
+            let expected = Set(scores.prefix(10).map(\.id))
+            let found = Set(exact.map(\.id))
+            let tenth = scores[9].score, eleventh = scores[10].score
+            if tenth - eleventh > 1e-5 { #expect(found == expected) }
+            for match in exact {
+                #expect(abs(match.similarity - scores.first { $0.id == match.id }!.score) < 1e-4)
+            }
+            let quantized = store.nearest(to: query.vector, k: 10, filter: filter, precision: .quantized(rescoreFactor: 10))
+            #expect(Set(quantized.map(\.id)).intersection(found).count >= 9)
+        }
+    }
+}
