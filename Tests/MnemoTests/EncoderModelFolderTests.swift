@@ -24,6 +24,22 @@ struct EncoderModelFolderTests {
         #expect(try SentenceEncoder(modelDirectory: model.directory).identity.name == model.directory.lastPathComponent)
     }
 
+    @Test("large batches are split by token count without losing or reordering texts")
+    func tokenBudget() throws {
+        let model = try SyntheticModel()
+        defer { model.remove() }
+        let encoder = try SentenceEncoder(modelDirectory: model.directory, batchSize: 10_000)
+        // 700 texts of 16 tokens: 11,200 tokens, more than one pass takes.
+        let texts = (0..<700).map { index in
+            Array(repeating: index % 3 == 0 ? "hello" : "tea", count: 20).joined(separator: " ") + (index % 2 == 0 ? " coffee" : "")
+        }
+        let vectors = encoder.encode(texts)
+        #expect(vectors.count == texts.count)
+        for index in [0, 1, 2, 3, 255, 256, 511, 699] {
+            #expect(vectors[index] == encoder.encode(texts[index]), "text \(index)")
+        }
+    }
+
     @Test("a folder without model.safetensors names the missing file")
     func missingWeights() throws {
         let model = try SyntheticModel(omit: ["model.safetensors"])
