@@ -1,35 +1,28 @@
 import Foundation
 import Mnemo
 
-/// The progress bar of `mnemo ingest` on standard error: the share of the input read, the records
-/// read and the rate, redrawn at most ten times a second.
-final class IngestProgressBar: @unchecked Sendable {
+/// The progress bar of `mnemo ingest`: the share of the input read, the records read and the rate.
+struct IngestProgressBar: Sendable {
     /// Inputs smaller than this finish before a bar is worth drawing.
     static let minimumBytes = 4 << 20
 
-    private let lock = NSLock()
-    private let start = Date()
-    private var lastDraw = Date.distantPast
-    private var drawn = false
+    private let status: StatusLine
+    private let start = ContinuousClock.now
 
-    /// A bar for `file` when standard error is a terminal and the input is large or of unknown size.
+    /// A bar for `file` when the user watches a terminal and the input is large or of unknown size.
     static func forInput(_ file: String) -> IngestProgressBar? {
-        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        guard let status = StatusLine.forTerminal() else { return nil }
         if file != "-" {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
             guard size >= minimumBytes else { return nil }
         }
-        return IngestProgressBar()
+        return IngestProgressBar(status: status)
     }
 
     func update(_ progress: IngestProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard !progress.isFinished, now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
-        drawn = true
-        let rate = Double(progress.recordsRead) / max(now.timeIntervalSince(start), 0.001)
+        guard !progress.isFinished else { return }
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
+        let rate = Double(progress.recordsRead) / max(elapsed, 0.001)
         var line = ""
         if let fraction = progress.fractionRead {
             let width = 30
@@ -39,13 +32,9 @@ final class IngestProgressBar: @unchecked Sendable {
         }
         line += "\(progress.recordsRead) records  \(Int(rate))/s"
         if progress.rejected > 0 { line += "  \(progress.rejected) rejected" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        status.show(line)
     }
 
     /// Clears the bar so the report prints on a clean line.
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
+    func finish() { status.finish() }
 }

@@ -17,9 +17,9 @@ struct ReembedCommand: AsyncParsableCommand {
             throw CLIError("no database at \(global.databasePath)")
         }
         let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, reembeddingWith: embedder)
-        let progress = ProgressBar(label: "embedding")
-        let count = try await kb.reembed { progress.update(done: $0.done, total: $0.total) }
-        progress.finish()
+        let status = StatusLine.forTerminal()
+        let count = try await kb.reembed { status?.show("embedding", done: $0.done, total: $0.total) }
+        status?.finish()
         if global.json {
             try Output.json(["facts": count])
         } else {

@@ -1,16 +1,17 @@
 import Foundation
 
 /// A one-line status on standard error, redrawn in place at most ten times a second, shown
-/// only when standard error is a terminal (never in logs or pipes).
+/// only when both standard output and standard error are terminals: never in logs, and never
+/// when a script reads the output.
 final class StatusLine: @unchecked Sendable {
     private let lock = NSLock()
     private let clock = ContinuousClock()
     private var lastDraw: ContinuousClock.Instant?
     private var drawn = false
 
-    /// A status line, or `nil` when standard error is not a terminal.
+    /// A status line, or `nil` when output goes to a file, a pipe or a log.
     static func forTerminal() -> StatusLine? {
-        isatty(STDERR_FILENO) == 1 ? StatusLine() : nil
+        isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1 ? StatusLine() : nil
     }
 
     /// Shows `text`; `force` draws even if the last draw was under 0.1 s ago.
