@@ -273,19 +273,32 @@ struct EvaluationTests {
 
     // MARK: The int8 kernel the quantized scan runs.
 
-    @Test(arguments: [1, 15, 16, 37, 384, 385])
+    @Test(arguments: [1, 15, 16, 37, 64, 100, 384, 385])
     func int8DotProductIsExact(count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
-        let a = (0..<count).map { _ in Int8(generator.below(255) - 127) }
-        var b = (0..<count).map { _ in Int8(generator.below(255) - 127) }
-        if count > 3 { b[0] = -127; b[1] = 127; b[2] = -127 }  // extremes in one 16-bit lane pair
-        let expected = zip(a, b).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) }
-        let result = a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { VectorMath.dot(a.baseAddress!, $0.baseAddress!, count: count) }
-        }
-        #expect(result == expected)
+        var query = (0..<count).map { _ in Float(generator.below(2001)) / 1000 - 1 }
+        if count > 1 { query[0] = -1; query[1] = 1 }  // the extreme codes, -31 and 31
+        let queryCodes = codes(of: query, levels: QuantizedQuery.levels)
+        var row = (0..<count).map { _ in Int8(generator.below(255) - 127) }
+        if count > 3 { row[0] = 127; row[1] = -127; row[2] = -127 }  // extremes in one 16-bit lane pair
         let extremes = [Int8](repeating: -127, count: count)
-        let square = extremes.withUnsafeBufferPointer { VectorMath.dot($0.baseAddress!, $0.baseAddress!, count: count) }
-        #expect(square == Int32(count) * 127 * 127)
+        let kernelDots = QuantizedQuery(query).withKernel { kernel in
+            [row, extremes].map { codes in codes.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
+        }
+        #expect(kernelDots[0] == zip(row, queryCodes).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) })
+        #expect(kernelDots[1] == queryCodes.reduce(Int32(0)) { $0 - 127 * Int32($1) })
+    }
+
+    @Test func queryCodesUseTheirWholeRange() {
+        let codes = codes(of: [0.5, -0.25, 0, 0.125], levels: 31)
+        #expect(codes == [31, -16, 0, 8])
+    }
+
+    private func codes(of vector: [Float], levels: Float) -> [Int8] {
+        var codes = [Int8](repeating: 0, count: vector.count)
+        _ = vector.withUnsafeBufferPointer { source in
+            codes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0, levels: levels) }
+        }
+        return codes
     }
 }

@@ -28,36 +28,6 @@ enum VectorMath {
         return sum
     }
 
-    /// The dot product of two int8 vectors, accumulated exactly in 32-bit integers. Both must
-    /// hold codes in -127...127, as ``quantize(_:into:)`` makes them.
-    ///
-    /// Swift's generic SIMD conversions (`SIMD16<Int16>(truncatingIfNeeded:)`) are not inlined
-    /// and ran slower than the float scan, so the codes are widened with shifts instead: each
-    /// 16-bit lane of a load holds two codes, `(x << 8) >> 8` sign-extends the first and
-    /// `x >> 8` the second. The two products of a lane add up to at most 2 × 127² = 32,258, which
-    /// still fits in 16 bits; the sums are then widened to 32 bits the same way.
-    @inline(__always)
-    static func dot(_ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, count: Int) -> Int32 {
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-        var low = SIMD4<Int32>(), high = SIMD4<Int32>()
-        var index = 0
-        while index + 16 <= count {
-            let x = rawA.loadUnaligned(fromByteOffset: index, as: SIMD8<Int16>.self)
-            let y = rawB.loadUnaligned(fromByteOffset: index, as: SIMD8<Int16>.self)
-            let pairs = ((x &<< 8) &>> 8) &* ((y &<< 8) &>> 8) &+ (x &>> 8) &* (y &>> 8)
-            let wide = unsafeBitCast(pairs, to: SIMD4<Int32>.self)
-            low &+= (wide &<< 16) &>> 16
-            high &+= wide &>> 16
-            index += 16
-        }
-        var sum = (low &+ high).wrappedSum()
-        while index < count {
-            sum &+= Int32(a[index]) &* Int32(b[index])
-            index += 1
-        }
-        return sum
-    }
-
     /// Scales `vector` to unit length in place; a zero vector stays zero.
     static func normalize(_ vector: inout [Float]) {
         let norm = vector.withUnsafeBufferPointer { dot($0.baseAddress!, $0.baseAddress!, count: $0.count) }.squareRoot()
@@ -65,14 +35,16 @@ enum VectorMath {
         for index in vector.indices { vector[index] /= norm }
     }
 
-    /// Symmetric int8 quantization: `vector ≈ codes × scale`, with the largest component at ±127.
-    static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>) -> Float {
+    /// Symmetric int8 quantization: `vector ≈ codes × scale`, with the largest component at
+    /// ±`levels` (at most 127).
+    @discardableResult
+    static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>, levels: Float = 127) -> Float {
         let largest = vector.reduce(0) { max($0, abs($1)) }
         guard largest > 0 else {
             codes.update(repeating: 0)
             return 0
         }
-        let scale = largest / 127
+        let scale = largest / levels
         for index in vector.indices {
             codes[index] = Int8((vector[index] / scale).rounded())
         }

@@ -11,13 +11,18 @@ extension VectorStore {
     enum Precision: Sendable {
         /// Float dot products over every passing row.
         case exact
-        /// Int8 dot products over every passing row (a quarter of the bytes), then float
-        /// re-scoring of the best `k × rescoreFactor` candidates.
+        /// Int8 dot products over every passing row (a quarter of the bytes; see
+        /// ``QuantizedQuery``), then float re-scoring of the best `k × rescoreFactor` candidates.
         case quantized(rescoreFactor: Int)
     }
 
     /// Rows below this count are scanned on one thread: splitting costs more than it saves.
     static let parallelThreshold = 8_192
+
+    /// Chunks per thread. Threads take chunks as they finish the last, so a core that another
+    /// process keeps busy (or a search running beside the scan) delays the scan by less than a
+    /// chunk instead of half of it.
+    static let chunksPerThread = 4
 
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     func nearest(
@@ -37,12 +42,12 @@ extension VectorStore {
     }
 
     private func chunks(threads: Int) -> [Range<Int>] {
-        let parts = count < Self.parallelThreshold ? 1 : max(1, threads)
+        let parts = count < Self.parallelThreshold || threads <= 1 ? 1 : threads * Self.chunksPerThread
         let size = (count + parts - 1) / parts
         return (0..<parts).map { $0 * size..<min(count, ($0 + 1) * size) }
     }
 
-    /// Runs `scan` over each chunk on its own thread and merges the per-chunk heaps.
+    /// Runs `scan` over the chunks on all cores and merges the per-chunk heaps.
     private func parallelTopK(k: Int, threads: Int, _ scan: (Range<Int>, inout TopK) -> Void) -> [TopK.Entry] {
         let ranges = chunks(threads: threads)
         var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
@@ -76,18 +81,13 @@ extension VectorStore {
 
     private func scanInt8(_ query: [Float], k: Int, filter: VectorFilter, threads: Int) -> [TopK.Entry] {
         let dimension = dimension
-        var queryCodes = [Int8](repeating: 0, count: dimension)
-        _ = query.withUnsafeBufferPointer { source in
-            queryCodes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
-        }
-        return codes.withUnsafeBufferPointer { codes in
-            queryCodes.withUnsafeBufferPointer { queryCodes in
+        return QuantizedQuery(query).withKernel { kernel in
+            codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
                     parallelTopK(k: k, threads: threads) { range, heap in
                         for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
-                            let raw = VectorMath.dot(codes.baseAddress! + row * dimension, queryCodes.baseAddress!, count: dimension)
                             // The query's own scale is the same for every row, so it can be left out of the ranking.
-                            let score = Float(raw) * scales[row]
+                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension)) * scales[row]
                             if score > heap.threshold { heap.insert(score: score, row: row) }
                         }
                     }

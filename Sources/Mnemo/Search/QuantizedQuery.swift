@@ -1,0 +1,86 @@
+/// A query vector prepared for the int8 scan: quantized to -31...31 and split into 16-bit lanes
+/// once, so the per-row work is as small as plain SSE2 allows.
+///
+/// The row codes are int8 (-127...127, see ``VectorMath/quantize(_:into:levels:)``). Swift's
+/// generic SIMD conversions (`SIMD16<Int16>(truncatingIfNeeded:)`) are not inlined and ran
+/// slower than the float scan, so ``dot(_:)`` widens a row's codes with shifts instead: each
+/// 16-bit lane of a load holds two codes, `(x << 8) >> 8` sign-extends the first and `x >> 8`
+/// the second; the query's codes were split into even and odd lanes here to match. A lane's two
+/// products add up to at most 2 × 127 × 31 = 7,874, so four blocks of 16 codes can be summed in
+/// 16 bits (31,496) before the sums are widened to 32 bits, which costs more than the products.
+/// The coarser query codes move a score by about 0.002; the candidates are re-scored in float.
+struct QuantizedQuery: Sendable {
+    /// The largest query code.
+    static let levels: Float = 31
+
+    let dimension: Int
+    /// Each block of 16 codes (the last padded with zeros) as its even codes, then its odd codes.
+    private let lanes: [SIMD8<Int16>]
+
+    init(_ vector: [Float]) {
+        dimension = vector.count
+        var codes = [Int8](repeating: 0, count: vector.count)
+        _ = vector.withUnsafeBufferPointer { source in
+            codes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0, levels: Self.levels) }
+        }
+        var lanes = [SIMD8<Int16>](repeating: .zero, count: 2 * ((codes.count + 15) / 16))
+        for (index, code) in codes.enumerated() {
+            lanes[2 * (index / 16) + index % 2][(index % 16) / 2] = Int16(code)
+        }
+        self.lanes = lanes
+    }
+
+    /// Calls `body` with a kernel that returns the exact integer dot product of a row's codes
+    /// with the query's.
+    func withKernel<Result>(_ body: (Kernel) throws -> Result) rethrows -> Result {
+        try lanes.withUnsafeBufferPointer { try body(Kernel(lanes: $0.baseAddress!, dimension: dimension)) }
+    }
+
+    struct Kernel {
+        let lanes: UnsafePointer<SIMD8<Int16>>
+        let dimension: Int
+
+        @inline(__always)
+        func dot(_ row: UnsafePointer<Int8>) -> Int32 {
+            let raw = UnsafeRawPointer(row)
+            var low = SIMD4<Int32>(), high = SIMD4<Int32>()
+            var index = 0
+            while index &+ 64 <= dimension {
+                let sums = products(raw, index) &+ products(raw, index &+ 16)
+                    &+ products(raw, index &+ 32) &+ products(raw, index &+ 48)
+                widen(sums, &low, &high)
+                index &+= 64
+            }
+            while index &+ 16 <= dimension {
+                widen(products(raw, index), &low, &high)
+                index &+= 16
+            }
+            let sum = (low &+ high).wrappedSum()
+            return index == dimension ? sum : sum &+ tail(row, from: index)
+        }
+
+        /// The codes after the last whole block of 16, for dimensions that are not a multiple of 16.
+        @inline(never)
+        private func tail(_ row: UnsafePointer<Int8>, from start: Int) -> Int32 {
+            (start..<dimension).reduce(0) { sum, index in
+                sum &+ Int32(row[index]) &* Int32(lanes[2 * (index / 16) + index % 2][(index % 16) / 2])
+            }
+        }
+
+        /// The products of the 16 codes at `index` with the query's, summed in pairs.
+        @inline(__always)
+        private func products(_ row: UnsafeRawPointer, _ index: Int) -> SIMD8<Int16> {
+            let codes = row.loadUnaligned(fromByteOffset: index, as: SIMD8<Int16>.self)
+            let block = lanes + (index &>> 3)
+            return ((codes &<< 8) &>> 8) &* block[0] &+ (codes &>> 8) &* block[1]
+        }
+
+        /// Adds the 16-bit lanes of `sums` to 32-bit accumulators.
+        @inline(__always)
+        private func widen(_ sums: SIMD8<Int16>, _ low: inout SIMD4<Int32>, _ high: inout SIMD4<Int32>) {
+            let wide = unsafeBitCast(sums, to: SIMD4<Int32>.self)
+            low &+= (wide &<< 16) &>> 16
+            high &+= wide &>> 16
+        }
+    }
+}
