@@ -32,4 +32,29 @@ struct VectorScanTests {
             #expect(Set(quantized.map(\.id)).intersection(found).count >= 9)
         }
     }
+
+    /// Hybrid search ranks its text matches as a task of the scan: it must run exactly once
+    /// whether the scan is empty, on one thread or split, exact or quantized.
+    @Test(arguments: [0, 100, 20_000])
+    func workAlongsideTheScanRunsOnce(rows: Int) {
+        var store = VectorStore(dimension: 4)
+        for row in 0..<rows {
+            store.upsert(id: Int64(row + 1), vector: [1, Float(row % 7), 0, 1], attributes: .init(
+                namespace: "default", topicID: 1, type: .fact, importance: .medium, isActive: true))
+        }
+        let filter = VectorFilter(FactFilter(), namespaceCode: 0, topicIDs: nil)
+        for precision in [VectorStore.Precision.exact, .quantized(rescoreFactor: 10)] {
+            let runs = Counter()
+            let matches = store.nearest(to: [0.5, 0.5, 0.5, 0.5], k: 5, filter: filter, precision: precision, alongside: runs.increment)
+            #expect(runs.value == 1)
+            #expect(matches.count == min(5, rows))
+        }
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }

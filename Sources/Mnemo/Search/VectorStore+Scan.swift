@@ -25,18 +25,25 @@ extension VectorStore {
     static let chunksPerThread = 4
 
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
+    ///
+    /// `work`, when given, runs as the first task of the scan's threads: a hybrid search ranks
+    /// its text matches there, so the two share the cores instead of three threads contending
+    /// for two.
     func nearest(
         to query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float? = nil,
-        precision: Precision = .exact, threads: Int = 2
+        precision: Precision = .exact, threads: Int = 2, alongside work: (() -> Void)? = nil
     ) -> [Match] {
         precondition(query.count == dimension, "query has \(query.count) components, index has \(dimension)")
-        guard k > 0, count > 0 else { return [] }
+        guard k > 0, count > 0 else {
+            work?()
+            return []
+        }
         switch precision {
         case .exact:
-            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads)
+            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads, alongside: work)
                 .map { Match(id: ids[$0.row], similarity: $0.score) }
         case let .quantized(factor):
-            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads)
+            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads, alongside: work)
             return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity)
         }
     }
@@ -47,16 +54,25 @@ extension VectorStore {
         return (0..<parts).map { $0 * size..<min(count, ($0 + 1) * size) }
     }
 
-    /// Runs `scan` over the chunks on all cores and merges the per-chunk heaps.
-    private func parallelTopK(k: Int, threads: Int, _ scan: (Range<Int>, inout TopK) -> Void) -> [TopK.Entry] {
+    /// Runs `work`, then `scan` over the chunks, on all cores, and merges the per-chunk heaps.
+    private func parallelTopK(
+        k: Int, threads: Int, alongside work: (() -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
+    ) -> [TopK.Entry] {
         let ranges = chunks(threads: threads)
         var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
         heaps.withUnsafeMutableBufferPointer { heaps in
             let heaps = UnsafeSendable(heaps)
             withoutActuallyEscaping(scan) { scan in
                 let scan = UnsafeSendable(scan)
-                DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
-                    scan.value(ranges[part], &heaps.value[part])
+                guard let work else {
+                    DispatchQueue.concurrentPerform(iterations: ranges.count) { scan.value(ranges[$0], &heaps.value[$0]) }
+                    return
+                }
+                withoutActuallyEscaping(work) { work in
+                    let work = UnsafeSendable(work)
+                    DispatchQueue.concurrentPerform(iterations: ranges.count + 1) { task in
+                        if task == 0 { work.value() } else { scan.value(ranges[task - 1], &heaps.value[task - 1]) }
+                    }
                 }
             }
         }
@@ -65,11 +81,13 @@ extension VectorStore {
         return merged.sorted()
     }
 
-    private func scanFloat(_ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int) -> [TopK.Entry] {
+    private func scanFloat(
+        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int, alongside work: (() -> Void)?
+    ) -> [TopK.Entry] {
         let dimension = dimension
         return vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
-                parallelTopK(k: k, threads: threads) { range, heap in
+                parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
                     for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
                         let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension)
                         if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
@@ -79,12 +97,14 @@ extension VectorStore {
         }
     }
 
-    private func scanInt8(_ query: [Float], k: Int, filter: VectorFilter, threads: Int) -> [TopK.Entry] {
+    private func scanInt8(
+        _ query: [Float], k: Int, filter: VectorFilter, threads: Int, alongside work: (() -> Void)?
+    ) -> [TopK.Entry] {
         let dimension = dimension
         return QuantizedQuery(query).withKernel { kernel in
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
-                    parallelTopK(k: k, threads: threads) { range, heap in
+                    parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
                         for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
                             // The query's own scale is the same for every row, so it can be left out of the ranking.
                             let score = Float(kernel.dot(codes.baseAddress! + row * dimension)) * scales[row]

@@ -48,16 +48,22 @@ extension KnowledgeBase {
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         let depth = max(50, 3 * (query.offset + query.limit))
         let textQuery = TextQuery(query.text, matching: query.matching)
-        let namespace = namespace
-        // Only ids and scores for the candidates: facts and snippets are read for the page.
-        async let textMatches = textQuery.asyncMap { textQuery in
-            try await writer.read { db in
-                try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: query.filter, limit: depth, offset: 0)
-            }
-        } ?? []
+        let namespace = namespace, writer = writer
         let queryVector = try await queryEmbedding(query.text)
-        let semantic = try await nearestFacts(query, vector: queryVector, count: depth)
-        let text = try await textMatches
+        // Only ids and scores for the candidates: facts and snippets are read for the page. The
+        // text ranking runs as one task of the vector scan, which takes every core.
+        var textRanking: Result<[TextSearcher.Match], any Error> = .success([])
+        let rankText = textQuery.map { textQuery in
+            {
+                textRanking = Result {
+                    try writer.read { db in
+                        try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: query.filter, limit: depth, offset: 0)
+                    }
+                }
+            }
+        }
+        let semantic = try await nearestFacts(query, vector: queryVector, count: depth, alongside: rankText)
+        let text = try textRanking.get()
         let store = try await vectorStore()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
@@ -84,14 +90,21 @@ extension KnowledgeBase {
     }
 
     /// The best `count` facts by cosine similarity that pass the query's filter.
-    func nearestFacts(_ query: SearchQuery, vector: [Float], count: Int) async throws -> [VectorStore.Match] {
+    ///
+    /// `work` runs on one of the scan's threads (see ``VectorStore/nearest(to:k:filter:minSimilarity:precision:threads:alongside:)``).
+    func nearestFacts(
+        _ query: SearchQuery, vector: [Float], count: Int, alongside work: (() -> Void)? = nil
+    ) async throws -> [VectorStore.Match] {
         let store = try await vectorStore()
-        guard let namespaceCode = store.namespaceCode(namespace) else { return [] }
         let topicIDs = try await topicIDs(inSubtreeOf: query.filter.topicPath)
+        guard let namespaceCode = store.namespaceCode(namespace) else {
+            work?()
+            return []
+        }
         let filter = VectorFilter(query.filter, namespaceCode: namespaceCode, topicIDs: topicIDs)
         let precision: VectorStore.Precision = query.vectorScan == .exact ? .exact : .quantized(rescoreFactor: 10)
-        return store.nearest(to: vector, k: count, filter: filter,
-                             minSimilarity: query.minSimilarity.map(Float.init), precision: precision)
+        return store.nearest(to: vector, k: count, filter: filter, minSimilarity: query.minSimilarity.map(Float.init),
+                             precision: precision, alongside: work)
     }
 
     func vectorStore() async throws -> VectorStore {
