@@ -64,15 +64,10 @@ extension VectorStore {
             let heaps = UnsafeSendable(heaps)
             withoutActuallyEscaping(scan) { scan in
                 let scan = UnsafeSendable(scan)
-                guard let work else {
-                    DispatchQueue.concurrentPerform(iterations: ranges.count) { scan.value(ranges[$0], &heaps.value[$0]) }
-                    return
-                }
-                withoutActuallyEscaping(work) { work in
-                    let work = UnsafeSendable(work)
-                    DispatchQueue.concurrentPerform(iterations: ranges.count + 1) { task in
-                        if task == 0 { work.value() } else { scan.value(ranges[task - 1], &heaps.value[task - 1]) }
-                    }
+                let work = UnsafeSendable(work)
+                let first = work.value == nil ? 0 : 1
+                DispatchQueue.concurrentPerform(iterations: first + ranges.count) { task in
+                    if task < first { work.value?() } else { scan.value(ranges[task - first], &heaps.value[task - first]) }
                 }
             }
         }

@@ -91,7 +91,7 @@ extension KnowledgeBase {
 
     /// The best `count` facts by cosine similarity that pass the query's filter.
     ///
-    /// `work` runs on one of the scan's threads (see ``VectorStore/nearest(to:k:filter:minSimilarity:precision:threads:alongside:)``).
+    /// `work` runs as one task of the scan (see `VectorStore.nearest(to:k:filter:alongside:)`).
     func nearestFacts(
         _ query: SearchQuery, vector: [Float], count: Int, alongside work: (() -> Void)? = nil
     ) async throws -> [VectorStore.Match] {
