@@ -3,8 +3,10 @@ import GRDB
 
 /// Full-text search over the FTS5 index, ranked by BM25.
 ///
-/// FTS5 must compute BM25 for every matching row before it knows the best ones (about 1.5 µs a
-/// row: the row's column sizes are read from the index). Everything else is kept off that path:
+/// FTS5 must compute BM25 for every matching row before it knows the best ones. ``BM25Function``
+/// computes FTS5's own scores with the rows' sizes kept in memory, half the cost of `bm25()`
+/// (0.8 instead of 1.7 ms for a typical query at 100k facts on a 2 GHz EPYC; merely listing the
+/// matches takes 0.25 ms). Everything else is kept off that path:
 ///
 /// 1. ``rank(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
 ///    index alone, then joins only those with `fact` and `topic` to apply the filter.
@@ -17,6 +19,9 @@ import GRDB
 enum TextSearcher {
     /// Relative BM25 weights of the indexed columns: content, then topic path.
     static let columnWeights = (content: 1.0, topic: 0.3)
+
+    /// BM25 with those weights (see ``BM25Function``; more negative is better).
+    static let rankFunction = BM25Function.sql(weights: columnWeights.content, columnWeights.topic)
 
     /// A fact that matched the words, with its BM25 relevance (higher is better).
     struct Match: Sendable {
@@ -46,7 +51,7 @@ enum TextSearcher {
         while true {
             let sql = """
                 WITH candidate AS MATERIALIZED (
-                    SELECT rowid AS id, bm25(fact_fts, \(columnWeights.content), \(columnWeights.topic)) AS rank
+                    SELECT rowid AS id, \(rankFunction) AS rank
                     FROM fact_fts WHERE fact_fts MATCH ?
                     ORDER BY rank, rowid LIMIT ?
                 )

@@ -33,6 +33,7 @@ enum DatabaseFactory {
             // the system calls doubled its time. SQLite caps the value at its compile-time limit
             // and ignores it for in-memory databases.
             try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+            try BM25Function.register(db)
         }
         return configuration
     }

@@ -1,0 +1,57 @@
+import GRDB
+import Testing
+@testable import Mnemo
+
+/// `mnemo_bm25` must give exactly FTS5's `bm25()`, also after writes change row sizes it remembered.
+@Suite("BM25 with remembered row sizes")
+struct BM25FunctionTests {
+    /// Checks every row matching `text` scores the same with both functions; returns the row count.
+    @discardableResult
+    static func compareScores(_ db: Database, _ text: String) throws -> Int {
+        let pattern = try #require(TextQuery(text)).pattern
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT rowid, bm25(fact_fts, 1.0, 0.3), \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?
+            """, arguments: [pattern])
+        for row in rows {
+            let builtin: Double = row[1], remembered: Double = row[2]
+            #expect(builtin == remembered, "\(text): row \(row[0] as Int64) scores \(remembered), bm25() \(builtin)")
+        }
+        return rows.count
+    }
+
+    @Test func scoresEqualFTS5OnEveryFixtureQuery() async throws {
+        let kb = try await FixtureKnowledgeBase.load(embedder: nil)
+        let queries = try FixtureKnowledgeBase.queries()
+        let texts = (queries.keyword + queries.paraphrase).map(\.query) + ["\"half marathon\" running", "swift swiftui"]
+        // Twice: the first pass reads the row sizes, the second finds them remembered.
+        for _ in 0..<2 {
+            let matched = try await kb.writer.read { db in try texts.reduce(0) { $0 + (try Self.compareScores(db, $1)) } }
+            #expect(matched > 500)
+        }
+    }
+
+    static let facts = [
+        NewFact(content: "Goes climbing twice a week", topicPath: "Sport"),
+        NewFact(content: "Climbing shoes are La Sportiva", topicPath: "Gear"),
+        NewFact(content: "Wants to learn Rust", topicPath: "Technology"),
+    ]
+    static let longer = "Goes climbing twice a week at the old quarry north of town with friends from work"
+
+    @Test func sizesAreForgottenWhenAnotherConnectionCommits() async throws {
+        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath())
+        let first = try await kb.addFacts(Self.facts)[0]
+        #expect(try await kb.writer.read { try Self.compareScores($0, "climbing") } == 2)
+        _ = try await kb.updateFact(id: first.id, FactUpdate(content: Self.longer))
+        #expect(try await kb.writer.read { try Self.compareScores($0, "climbing") } == 2)
+        #expect(try await kb.search(SearchQuery("climbing", mode: .text)).first?.fact.content.hasPrefix("Climbing shoes") == true)
+    }
+
+    @Test func sizesAreForgottenWhenTheConnectionWritesInsideATransaction() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        try await kb.writer.write { db in
+            try Self.compareScores(db, "climbing")
+            try db.execute(sql: "UPDATE fact SET content = ? WHERE content LIKE 'Goes climbing%'", arguments: [Self.longer])
+            #expect(try Self.compareScores(db, "climbing") == 2)
+        }
+    }
+}
