@@ -10,8 +10,8 @@ import GRDB
 ///
 /// 1. ``rank(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
 ///    index alone, then joins only those with `fact` and `topic` to apply the filter.
-/// 2. ``hits(_:namespace:query:matches:)`` reads the facts of a page and makes their snippets
-///    (a snippet re-reads and re-tokenizes the content, about 20 µs each).
+/// 2. ``hits(_:namespace:query:matches:)`` reads the facts of a page and marks the query's
+///    words in their content (``SnippetMaker``).
 ///
 /// When fewer than a page of candidates pass the filter and the index has more matches, the
 /// ranking runs again with a depth eight times larger, until the page is full or every match
@@ -78,25 +78,12 @@ enum TextSearcher {
     /// Search hits for `matches`, in their order, with snippets.
     static func hits(_ db: Database, namespace: String, query: TextQuery, matches: [Match]) throws -> [SearchHit] {
         let facts = try FactStore.facts(db, namespace: namespace, ids: matches.map(\.id))
-        let snippets = try snippets(db, query: query, ids: matches.map(\.id))
+        let snippets = try SnippetMaker(db, query: query)
         return matches.compactMap { match in
             facts[match.id].map {
-                SearchHit(fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil, snippet: snippets[match.id])
+                SearchHit(fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
+                          snippet: snippets.snippet($0.content))
             }
         }
-    }
-
-    /// The content of each fact with the matched terms marked by `[` and `]`, cut to 16 tokens
-    /// around the best match.
-    static func snippets(_ db: Database, query: TextQuery, ids: [Int64]) throws -> [Int64: String] {
-        guard !ids.isEmpty else { return [:] }
-        // One pass over the matches (cheap: no ranking); the unary `+` keeps SQLite from turning
-        // the id list into one full-text lookup per id, and the snippet is made only for rows
-        // that pass it.
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT rowid, snippet(fact_fts, 0, '[', ']', '…', 16) FROM fact_fts
-            WHERE fact_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
-            """), arguments: [query.pattern, FactStore.idList(ids)])
-        return Dictionary(rows.map { ($0[0] as Int64, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
     }
 }

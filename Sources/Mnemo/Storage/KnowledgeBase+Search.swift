@@ -76,10 +76,11 @@ extension KnowledgeBase {
             candidates[match.id]?.textScore = match.relevance
         }
         let page = Array(query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit))
-        let textIDs = page.map(\.id).filter { candidates[$0]?.textRank != nil }
+        let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
         let (facts, snippets) = try await writer.read { db in
-            (try FactStore.facts(db, namespace: namespace, ids: page.map(\.id)),
-             try textQuery.map { try TextSearcher.snippets(db, query: $0, ids: textIDs) } ?? [:])
+            let facts = try FactStore.facts(db, namespace: namespace, ids: page.map(\.id))
+            let maker = try textQuery.map { try SnippetMaker(db, query: $0) }
+            return (facts, facts.filter { textIDs.contains($0.key) }.compactMapValues { maker?.snippet($0.content) })
         }
         return page.compactMap { entry in
             facts[entry.id].map {

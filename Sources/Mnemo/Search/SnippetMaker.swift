@@ -1,0 +1,111 @@
+import GRDB
+
+/// Marks a text query's words and phrases in fact content: `Prefers [SwiftUI] over UIKit…`.
+///
+/// The content is split by the full-text index's own tokenizer, so a word is marked exactly when
+/// the index matched it (same stems, case and diacritic folding). Working on the content already
+/// read for the page costs a few microseconds a fact; FTS5's `snippet()` would need a second pass
+/// over every match of the query to reach the page's rows.
+struct SnippetMaker {
+    /// The most tokens a snippet shows; longer content is cut to the window with the most
+    /// matches, marked `…` where it was cut.
+    static let windowSize = 16
+
+    /// The tokenizer of `fact_fts` (see ``Schema``).
+    static let tokenizer = FTS5TokenizerDescriptor(components: ["porter", "unicode61", "remove_diacritics", "2"])
+
+    private let tokenizer: any FTS5Tokenizer
+    /// Each query phrase as index tokens.
+    private let phrases: [[String]]
+
+    init(_ db: Database, query: TextQuery) throws {
+        let tokenizer = try db.makeTokenizer(Self.tokenizer)
+        self.tokenizer = tokenizer
+        phrases = query.phrases
+            .map { words in Token.all(in: words.joined(separator: " "), tokenizer: tokenizer, for: .query).map(\.text) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// `content` with the query's phrases in `[` and `]`, cut to ``windowSize`` tokens.
+    func snippet(_ content: String) -> String {
+        let bytes = Array(content.utf8)
+        let tokens = Token.all(in: content, tokenizer: tokenizer, for: .document)
+        let matches = self.matches(in: tokens)
+        let window = self.window(tokens: tokens.count, matches: matches)
+        var snippet: [UInt8] = []
+        var position = window.lowerBound == 0 ? 0 : tokens[window.lowerBound].bytes.lowerBound
+        if window.lowerBound > 0 { snippet += "…".utf8 }
+        for match in matches where window.contains(match.lowerBound) {
+            let marked = tokens[match.lowerBound].bytes.lowerBound..<tokens[min(match.upperBound, window.upperBound) - 1].bytes.upperBound
+            guard marked.lowerBound >= position else { continue }  // Inside the previous mark.
+            snippet += bytes[position..<marked.lowerBound] + "[".utf8 + bytes[marked] + "]".utf8
+            position = marked.upperBound
+        }
+        let end = window.upperBound == tokens.count ? bytes.count : tokens[window.upperBound - 1].bytes.upperBound
+        snippet += bytes[min(position, end)..<end]
+        if window.upperBound < tokens.count { snippet += "…".utf8 }
+        return String(decoding: snippet, as: UTF8.self)
+    }
+
+    /// Where each phrase occurs, as token ranges in order of position.
+    private func matches(in tokens: [Token]) -> [Range<Int>] {
+        var matches: [Range<Int>] = []
+        for phrase in phrases where phrase.count <= tokens.count {
+            for start in 0...(tokens.count - phrase.count)
+            where phrase.indices.allSatisfy({ tokens[start + $0].text == phrase[$0] }) {
+                matches.append(start..<start + phrase.count)
+            }
+        }
+        // A longer match first where two start together: it is the one marked.
+        return matches.sorted { ($0.lowerBound, -$0.upperBound) < ($1.lowerBound, -$1.upperBound) }
+    }
+
+    /// The tokens to show: all when they fit; otherwise the window that starts at a match and
+    /// holds the most matches, moved left to centre them.
+    private func window(tokens count: Int, matches: [Range<Int>]) -> Range<Int> {
+        let size = Self.windowSize
+        guard count > size else { return 0..<count }
+        guard let first = matches.first else { return 0..<size }
+        var best = (start: first.lowerBound, covered: 0, last: first.upperBound)
+        for match in matches {
+            let inside = matches.filter { $0.lowerBound >= match.lowerBound && $0.upperBound <= match.lowerBound + size }
+            if inside.count > best.covered {
+                best = (match.lowerBound, inside.count, inside.map(\.upperBound).max() ?? match.upperBound)
+            }
+        }
+        let slack = max(0, size - (best.last - best.start))
+        let start = max(0, min(best.start - slack / 2, count - size))
+        return start..<start + size
+    }
+
+    /// A token and where it sits in the text, in UTF-8 bytes.
+    struct Token {
+        var text: String
+        var bytes: Range<Int>
+
+        static func all(in text: String, tokenizer: any FTS5Tokenizer, for tokenization: FTS5Tokenization) -> [Token] {
+            var collector = Collector()
+            var utf8 = Array(text.utf8)
+            guard !utf8.isEmpty else { return [] }
+            utf8.withUnsafeMutableBufferPointer { buffer in
+                withUnsafeMutablePointer(to: &collector) { collector in
+                    _ = buffer.withMemoryRebound(to: CChar.self) { text in
+                        tokenizer.tokenize(context: collector, tokenization: tokenization, pText: UnsafePointer(text.baseAddress),
+                                           nText: Int32(text.count)) { collector, _, token, length, start, end in
+                            guard let collector, let token else { return 0 }
+                            let bytes = UnsafeRawBufferPointer(start: token, count: Int(length))
+                            collector.assumingMemoryBound(to: Collector.self).pointee.tokens.append(
+                                Token(text: String(decoding: bytes, as: UTF8.self), bytes: Int(start)..<Int(end)))
+                            return 0
+                        }
+                    }
+                }
+            }
+            return collector.tokens
+        }
+
+        private struct Collector {
+            var tokens: [Token] = []
+        }
+    }
+}
