@@ -19,10 +19,8 @@ extension VectorStore {
     /// Rows below this count are scanned on one thread: splitting costs more than it saves.
     static let parallelThreshold = 8_192
 
-    /// Chunks per thread. Threads take chunks as they finish the last, so a core that another
-    /// process keeps busy (or a search running beside the scan) delays the scan by less than a
-    /// chunk instead of half of it.
-    static let chunksPerThread = 4
+    /// The smallest chunk of a parallel scan (about a tenth of a millisecond of work).
+    static let minimumChunkRows = 2_048
 
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     ///
@@ -48,10 +46,22 @@ extension VectorStore {
         }
     }
 
+    /// The row ranges the threads take in turn, largest first: each is a `2 × threads`-th of the
+    /// rows left. Threads take a chunk as they finish the last, so the small chunks at the end
+    /// even out the threads' finishing times when a core was busy with other work (another
+    /// process, or a hybrid search's text ranking running beside the scan), while the few large
+    /// chunks keep the per-chunk heaps few. Equal chunks of a quarter of a thread's share left
+    /// a hybrid search's text ranking adding most of its length to the scan's end.
     private func chunks(threads: Int) -> [Range<Int>] {
-        let parts = count < Self.parallelThreshold || threads <= 1 ? 1 : threads * Self.chunksPerThread
-        let size = (count + parts - 1) / parts
-        return (0..<parts).map { $0 * size..<min(count, ($0 + 1) * size) }
+        guard count >= Self.parallelThreshold, threads > 1 else { return [0..<count] }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            let size = max(Self.minimumChunkRows, (count - start) / (2 * threads))
+            ranges.append(start..<min(count, start + size))
+            start += size
+        }
+        return ranges
     }
 
     /// Runs `work`, then `scan` over the chunks, on all cores, and merges the per-chunk heaps.
