@@ -19,4 +19,18 @@ extension HybridFusion: ExpressibleByArgument {
             return nil
         }
     }
+
+    /// The spelling `init(argument:)` reads, so `--help` shows `standard`, not the enum case.
+    public var defaultValueDescription: String {
+        switch self {
+        case .standard: "standard"
+        case let .reciprocalRank(k): "rrf:\(Self.spell(k))"
+        case let .weightedScore(weight, saturation): "weighted:\(Self.spell(weight)):\(Self.spell(saturation))"
+        }
+    }
+
+    /// `60` rather than `60.0`; either reads back.
+    private static func spell(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
 }

@@ -31,6 +31,13 @@ struct CLITests {
         }
     }
 
+    @Test func evalHelpSpellsTheDefaultFusionAsItIsTyped() throws {
+        let result = try CLIRunner.run(["eval", "--help"])
+        #expect(result.status == 0)
+        let help = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("weighted:<text weight>:<saturation>. (default: standard)"), "\(help)")
+    }
+
     @Test func ingestThenSearchPrintsTheDocumentedJSON() throws {
         let result = try CLIRunner.run(["--db", Self.database, "search", "swiftui", "--mode", "text", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

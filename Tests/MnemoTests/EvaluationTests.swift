@@ -289,6 +289,16 @@ struct EvaluationTests {
         #expect(kernelDots[1] == queryCodes.reduce(Int32(0)) { $0 - 127 * Int32($1) })
     }
 
+    @Test(arguments: [16, 32, 48, 384, 385])
+    func int8DotProductHoldsAtTheExtremes(count: Int) {
+        for (queryValue, code) in [(Float(1), Int8(127)), (-1, 127), (1, -127), (-1, -127)] {
+            let query = [Float](repeating: queryValue, count: count)
+            let row = [Int8](repeating: code, count: count)
+            let dot = QuantizedQuery(query).withKernel { kernel in row.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
+            #expect(dot == Int32(count) * Int32(code) * (queryValue > 0 ? 31 : -31))
+        }
+    }
+
     @Test func queryCodesUseTheirWholeRange() {
         let codes = codes(of: [0.5, -0.25, 0, 0.125], levels: 31)
         #expect(codes == [31, -16, 0, 8])
