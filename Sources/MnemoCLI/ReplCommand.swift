@@ -15,8 +15,11 @@ struct ReplCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase(embedding: true)
-        try await Self.loop(kb, mode: mode ?? .hybrid)
+        // A session that starts in text mode needs no embedder, so it opens even when the
+        // database's vectors come from another model; `:mode hybrid` then searches by words.
+        let mode = mode ?? .hybrid
+        let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
+        try await Self.loop(kb, mode: mode)
     }
 
     /// Reads lines until `:quit` or end of input, answering each.

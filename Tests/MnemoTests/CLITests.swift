@@ -38,6 +38,18 @@ struct CLITests {
         #expect(help.contains("weighted:<text weight>:<saturation>. (default: standard)"), "\(help)")
     }
 
+    @Test func replInTextModeOpensADatabaseOfAnotherModelsVectors() throws {
+        let path = try TestKnowledgeBase.temporaryPath()
+        let bench = try CLIRunner.run(["bench", "--facts", "300", "--queries", "1", "--only", "text",
+                                       "--no-numpy", "--no-bandwidth", "--db", path])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        // The vectors are synthetic; the embedder would be the hashing fallback.
+        let semantic = try CLIRunner.run(["repl", "--db", path])
+        #expect(semantic.status != 0 && semantic.stderr.contains("reembed"))
+        let text = try CLIRunner.run(["repl", "--mode", "text", "--db", path])
+        #expect(text.status == 0, "\(text.stderr)")
+    }
+
     @Test func ingestThenSearchPrintsTheDocumentedJSON() throws {
         let result = try CLIRunner.run(["--db", Self.database, "search", "swiftui", "--mode", "text", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
