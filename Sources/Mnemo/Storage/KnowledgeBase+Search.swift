@@ -33,7 +33,7 @@ extension KnowledgeBase {
 
     func semanticSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         let vector = try await queryEmbedding(query.text)
-        let matches = try await nearestFacts(query, vector: vector, count: query.offset + query.limit)
+        let matches = try nearestFacts(query, vector: vector, count: query.offset + query.limit, in: try await vectorStore())
         let page = Array(matches.dropFirst(query.offset))
         let facts = try facts(ids: page.map(\.id))
         return page.compactMap { match in
@@ -61,9 +61,9 @@ extension KnowledgeBase {
                 }
             }
         }
-        let semantic = try await nearestFacts(query, vector: queryVector, count: depth, alongside: rankText)
-        let text = try textRanking.get()
         let store = try await vectorStore()
+        let semantic = try nearestFacts(query, vector: queryVector, count: depth, in: store, alongside: rankText)
+        let text = try textRanking.get()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
@@ -89,13 +89,12 @@ extension KnowledgeBase {
         }
     }
 
-    /// The best `count` facts by cosine similarity that pass the query's filter.
+    /// The best `count` facts of `store` by cosine similarity that pass the query's filter.
     ///
     /// `work` runs as one task of the scan (see `VectorStore.nearest(to:k:filter:alongside:)`).
     func nearestFacts(
-        _ query: SearchQuery, vector: [Float], count: Int, alongside work: (() -> Void)? = nil
-    ) async throws -> [VectorStore.Match] {
-        let store = try await vectorStore()
+        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorStore, alongside work: (() -> Void)? = nil
+    ) throws -> [VectorStore.Match] {
         let topicIDs = try topicIDs(inSubtreeOf: query.filter.topicPath)
         guard let namespaceCode = store.namespaceCode(namespace) else {
             work?()
