@@ -25,7 +25,7 @@ import GRDB
 ///
 /// The key is a 64-bit FNV-1a hash of the record (``structureKeyName``), computed once per
 /// query: SQLite copies a function's arguments for every row, and a blob argument cost one
-/// `malloc` per match (about 5 % of a common word's search at 100k facts). Two different
+/// `malloc` per match (a tenth of the mean text search at 100k facts). Two different
 /// records share a hash with odds of 1 in 2⁶⁴.
 enum BM25Function {
     static let name = "mnemo_bm25"
