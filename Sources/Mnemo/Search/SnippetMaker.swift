@@ -22,14 +22,14 @@ struct SnippetMaker {
         let tokenizer = try db.makeTokenizer(Self.tokenizer)
         self.tokenizer = tokenizer
         phrases = query.phrases
-            .map { words in Token.all(in: words.joined(separator: " "), tokenizer: tokenizer, for: .query).map(\.text) }
+            .map { words in Token.all(in: Array(words.joined(separator: " ").utf8), tokenizer: tokenizer, for: .query).map(\.text) }
             .filter { !$0.isEmpty }
     }
 
     /// `content` with the query's phrases in `[` and `]`, cut to ``windowSize`` tokens.
     func snippet(_ content: String) -> String {
         let bytes = Array(content.utf8)
-        let tokens = Token.all(in: content, tokenizer: tokenizer, for: .document)
+        let tokens = Token.all(in: bytes, tokenizer: tokenizer, for: .document)
         let matches = self.matches(in: tokens)
         let window = self.window(tokens: tokens.count, matches: matches)
         var snippet: [UInt8] = []
@@ -83,11 +83,11 @@ struct SnippetMaker {
         var text: String
         var bytes: Range<Int>
 
-        static func all(in text: String, tokenizer: any FTS5Tokenizer, for tokenization: FTS5Tokenization) -> [Token] {
+        /// The tokens of the UTF-8 text `utf8`.
+        static func all(in utf8: [UInt8], tokenizer: any FTS5Tokenizer, for tokenization: FTS5Tokenization) -> [Token] {
             var collector = Collector()
-            var utf8 = Array(text.utf8)
             guard !utf8.isEmpty else { return [] }
-            utf8.withUnsafeMutableBufferPointer { buffer in
+            utf8.withUnsafeBufferPointer { buffer in
                 withUnsafeMutablePointer(to: &collector) { collector in
                     _ = buffer.withMemoryRebound(to: CChar.self) { text in
                         tokenizer.tokenize(context: collector, tokenization: tokenization, pText: UnsafePointer(text.baseAddress),

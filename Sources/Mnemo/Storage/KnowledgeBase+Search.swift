@@ -78,7 +78,7 @@ extension KnowledgeBase {
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
         let (facts, snippets) = try readNow { db in
             let facts = try FactStore.facts(db, namespace: namespace, ids: page.map(\.id))
-            let maker = try textQuery.map { try SnippetMaker(db, query: $0) }
+            let maker = textIDs.isEmpty ? nil : try textQuery.map { try SnippetMaker(db, query: $0) }
             return (facts, facts.filter { textIDs.contains($0.key) }.compactMapValues { maker?.snippet($0.content) })
         }
         return page.compactMap { entry in
