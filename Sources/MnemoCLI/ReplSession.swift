@@ -58,7 +58,8 @@ struct ReplSession {
             return .say("importance: at least \(importance.rawValue)")
         case "topic":
             if argument.isEmpty || argument.lowercased() == "any" { filter.topicPath = nil; return .say("any topic") }
-            filter.topicPath = argument
+            guard let path = try? TopicPath(argument) else { return .say("a topic path has no empty segments") }
+            filter.topicPath = path
             return .say("topic: \(argument)")
         case "limit":
             guard let limit = Int(argument), limit > 0 else { return .say("limit must be a positive number") }

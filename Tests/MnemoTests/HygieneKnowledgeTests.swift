@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// The near-duplicate rule on every pair of the fixture knowledge base, with real
 /// all-MiniLM-L6-v2 similarities: a precision check on text the rule was not written against.
@@ -23,7 +24,8 @@ struct HygieneKnowledgeTests {
         var closestProven: (Double, String)?
         for i in facts.indices {
             for j in facts.indices where j > i && facts[i].type == facts[j].type {
-                let similarity = zip(vectors[i], vectors[j]).reduce(0) { $0 + Double($1.0) * Double($1.1) }
+                var similarity = 0.0
+                for (x, y) in zip(vectors[i], vectors[j]) { similarity += Double(x) * Double(y) }
                 let check = IdentityCheck(facts[i].content, facts[j].content)
                 if check.identityProven, check.difference == nil, !allowed.contains([facts[i].content, facts[j].content]),
                    similarity > (closestProven?.0 ?? -1) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// Keeps `Fixtures/hygiene.minilm.json` honest: the stored cosines are what the project's own
 /// encoder gives the pairs of `Fixtures/hygiene.json`.

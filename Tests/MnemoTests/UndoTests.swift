@@ -54,7 +54,7 @@ struct UndoTests {
             }
             return lines.joined(separator: "\n")
         }
-        let store = try await kb.vectorStore()
+        let store = try await kb.vectorSnapshot()
         let facts = try await kb.facts(matching: FactFilter(activity: .all), limit: 1000)
         let vectors = facts.map(\.id).sorted().map { id in "\(id): \(store.vector(of: id).map(Array.init) ?? [])" }
         return rows + "\n" + vectors.joined(separator: "\n")
@@ -96,7 +96,7 @@ struct UndoTests {
         try await Self.expectUndoRestores(.ingestMerge) { kb in
             let merged = try await kb.addFact(NewFact(content: "Would pick tea over coffee", topicPath: "Drinks", type: .preference,
                                                       importance: .high, sources: ["c9"]))
-            #expect(merged.content == "I prefer tea to coffee")
+            #expect(merged.fact.content == "I prefer tea to coffee")
         }
     }
 

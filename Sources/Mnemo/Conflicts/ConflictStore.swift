@@ -18,7 +18,7 @@ enum ConflictStore {
             SELECT id, older_fact_id, newer_fact_id, reason, similarity, created_at FROM fact_conflict
             WHERE namespace = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
             """, arguments: [namespace, limit, offset])
-        let facts = try FactStore.facts(db, namespace: namespace, ids: rows.flatMap { [$0["older_fact_id"], $0["newer_fact_id"]] })
+        let facts = try FactTable.facts(db, namespace: namespace, ids: rows.flatMap { [$0["older_fact_id"], $0["newer_fact_id"]] })
         return rows.compactMap { row in
             guard let older = facts[row["older_fact_id"]], let newer = facts[row["newer_fact_id"]] else { return nil }
             return FactConflict(id: row["id"], older: older, newer: newer, reason: row["reason"],
@@ -31,7 +31,7 @@ enum ConflictStore {
         guard !ids.isEmpty else { return [:] }
         var partners: [Int64: [Int64]] = [:]
         let wanted = Set(ids)
-        let list = FactStore.idList(ids)
+        let list = FactTable.idList(ids)
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT older_fact_id, newer_fact_id FROM fact_conflict
             WHERE older_fact_id IN (SELECT value FROM json_each(?1)) OR newer_fact_id IN (SELECT value FROM json_each(?1))

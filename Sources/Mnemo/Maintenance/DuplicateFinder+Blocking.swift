@@ -13,7 +13,7 @@ extension DuplicateFinder {
     /// of a pair almost always share a nearest centroid; the second block catches most of those
     /// that straddle a boundary. About n·(4n/k) comparisons instead of n²: at 100k facts, a few
     /// hundred times fewer. Deterministic: the result does not depend on how the work is split.
-    func blockedNeighbourLists(of facts: [Fact], in store: VectorStore) -> [[VectorStore.Match]] {
+    func blockedNeighbourLists(of facts: [Fact], in store: VectorSnapshot) -> [[VectorSnapshot.Match]] {
         let dimension = store.dimension
         var gatheredRows: [Int] = []  // indices into `facts` of those with a vector
         var gathered: [Float] = []
@@ -25,7 +25,7 @@ extension DuplicateFinder {
         }
         let (rows, matrix) = (gatheredRows, gathered)
         let count = rows.count
-        var lists = [[VectorStore.Match]](repeating: [], count: facts.count)
+        var lists = [[VectorSnapshot.Match]](repeating: [], count: facts.count)
         guard count > 1 else { return lists }
         let centroids = Self.centroids(of: matrix, count: count, dimension: dimension,
                                        k: max(1, Int((2 * Double(count).squareRoot()).rounded())))
@@ -86,8 +86,8 @@ extension DuplicateFinder {
         }
         for (a, b, score) in pairs {
             let (factA, factB) = (rows[Int(a)], rows[Int(b)])
-            lists[factA].append(VectorStore.Match(id: facts[factB].id, similarity: score))
-            lists[factB].append(VectorStore.Match(id: facts[factA].id, similarity: score))
+            lists[factA].append(VectorSnapshot.Match(id: facts[factB].id, similarity: score))
+            lists[factB].append(VectorSnapshot.Match(id: facts[factA].id, similarity: score))
         }
         return lists.map { matches in
             Array(matches.sorted { ($0.similarity, -$0.id) > ($1.similarity, -$1.id) }.prefix(neighbours))

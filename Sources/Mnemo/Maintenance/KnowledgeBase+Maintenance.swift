@@ -8,23 +8,23 @@ extension KnowledgeBase {
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
-    public func mergeTopics(_ sources: [String], into target: String, dryRun: Bool = false) async throws -> TopicMergeReport {
-        let sourcePaths = try sources.map(TopicPath.init)
-        let targetPath = try TopicPath(target)
+    public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
+        let sourcePaths = sources
+        let targetPath = target
         let namespace = namespace
-        let snapshot = try await vectorIndex == nil ? nil : vectorStore()
+        let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
             let now = Date()
             let sourceTopics = try sourcePaths.map { path in
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
-                    throw MnemoError.invalidArgument("cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
+                    throw MnemoError.invalidInput(field: "sources", reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
-                return try TopicStore.require(db, namespace: namespace, path: path)
+                return try TopicTable.require(db, namespace: namespace, path: path)
             }
             let summary = "merged \(sourceTopics.map(\.path).joined(separator: ", ")) into \(targetPath)"
             return try OperationLog.record(db, namespace: namespace, kind: .mergeTopics, summary: summary) {
                 // Like `mv`, a missing target (and its ancestors) is created.
-                let targetTopic = try TopicStore.ensure(db, namespace: namespace, path: targetPath, at: now)
+                let targetTopic = try TopicTable.ensure(db, namespace: namespace, path: targetPath, at: now)
                 var merger = TopicMerger(db: db, namespace: namespace, now: now)
                 for source in sourceTopics {
                     try merger.merge(source, into: targetTopic)
@@ -60,17 +60,17 @@ extension KnowledgeBase {
     /// exactly what the real run reports.
     public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
         let topicGroups = try await topicVariantGroups()
-        let snapshot = try await vectorIndex == nil ? nil : vectorStore()
+        let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let namespace = namespace
         let dedupe: @Sendable (Database) throws -> DedupeReport = { db in
             let now = Date()
             var topicMergedFacts = 0
             for group in topicGroups {
-                guard let target = try TopicStore.find(db, namespace: namespace, path: TopicPath(group.target)) else { continue }
+                guard let target = try TopicTable.find(db, namespace: namespace, path: TopicPath(group.target)) else { continue }
                 var merger = TopicMerger(db: db, namespace: namespace, now: now)
                 for variant in group.variants {
                     // A variant nested in an earlier group's topic has already been merged with it.
-                    guard let source = try TopicStore.find(db, namespace: namespace, path: TopicPath(variant)) else { continue }
+                    guard let source = try TopicTable.find(db, namespace: namespace, path: TopicPath(variant)) else { continue }
                     try merger.merge(source, into: target)
                 }
                 if let snapshot {
@@ -79,7 +79,7 @@ extension KnowledgeBase {
             }
             var clusters: [DuplicateCluster] = []
             if let snapshot, let code = snapshot.namespaceCode(namespace) {
-                let facts = try FactStore.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
+                let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
                 let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
                 clusters = DuplicateFinder(rule: rule).clusters(in: snapshot, namespaceCode: code, facts: byID).map { ids in
                     DuplicateCluster(survivor: byID[ids[0]]!, duplicates: ids.dropFirst().map { byID[$0]! })
@@ -133,16 +133,16 @@ extension KnowledgeBase {
     func allFacts() async throws -> [Fact] {
         let namespace = namespace
         return try await writer.read { db in
-            try FactStore.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
+            try FactTable.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
         }
     }
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction.
-    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorStore, under root: Topic,
+    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic,
                                     rule: NearDuplicateRule) throws -> Int {
-        let facts = try FactStore.list(db, namespace: namespace, filter: FactFilter(topicPath: root.path, activity: .all),
+        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
                                        limit: Int.max, offset: 0)
-        var local = VectorStore(dimension: store.dimension)
+        var local = VectorSnapshot(dimension: store.dimension)
         for fact in facts {
             if let vector = store.vector(of: fact.id) {
                 local.upsert(id: fact.id, vector: Array(vector), attributes: .init(

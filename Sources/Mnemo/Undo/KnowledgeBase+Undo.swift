@@ -16,9 +16,9 @@ extension KnowledgeBase {
     /// - Parameter id: the operation to revert; `nil` reverts the newest operation that is not
     ///   an undo and has not been undone.
     /// - Returns: the undo's own log entry.
-    /// - Throws: ``MnemoError/invalidArgument(_:)`` when there is nothing to undo, the operation
-    ///   was already undone, or a row it changed has changed again since (undo the later
-    ///   operations first).
+    /// - Throws: ``MnemoError/notFound(_:)`` when there is nothing to undo or no such operation,
+    ///   ``MnemoError/conflict(_:)`` when it was already undone or a row it changed has changed
+    ///   again since (undo the later operations first).
     @discardableResult
     public func undo(_ id: Int64? = nil) async throws -> OperationRecord {
         let namespace = namespace
@@ -28,7 +28,7 @@ extension KnowledgeBase {
                 WHERE namespace = ? AND kind != ? AND NOT EXISTS (SELECT 1 FROM operation AS undo WHERE undo.reverts = operation.id)
                 ORDER BY operation.id DESC LIMIT 1
                 """, arguments: [namespace, OperationRecord.Kind.undo.rawValue]) else {
-                throw MnemoError.invalidArgument("nothing to undo in namespace \"\(namespace)\"")
+                throw MnemoError.notFound(.undoableOperation)
             }
             return try OperationLog.undo(db, namespace: namespace, id: target)
         }

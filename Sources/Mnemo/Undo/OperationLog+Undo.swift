@@ -3,20 +3,19 @@ import GRDB
 
 extension OperationLog {
     /// Reverts operation `id`, recording the undo as an operation of its own.
-    /// - Throws: ``MnemoError/invalidArgument(_:)`` when there is no such operation, it was
-    ///   already undone, or a row it changed has changed again since.
+    /// - Throws: ``MnemoError/notFound(_:)`` when there is no such operation,
+    ///   ``MnemoError/conflict(_:)`` when it was already undone or a row it changed has changed
+    ///   again since.
     static func undo(_ db: Database, namespace: String, id: Int64) throws -> OperationRecord {
         guard let operation = try find(db, namespace: namespace, id: id) else {
-            throw MnemoError.invalidArgument("no operation #\(id) in namespace \"\(namespace)\"")
+            throw MnemoError.notFound(.operation(id))
         }
         if let undo = operation.undoneBy {
-            throw MnemoError.invalidArgument("operation #\(id) was already undone by #\(undo)")
+            throw MnemoError.conflict(.alreadyUndone(operation: id, by: undo))
         }
         let changes = try changes(db, id: id)
         for change in changes where try image(db, table: change.table, row: change.row) != change.after {
-            throw MnemoError.invalidArgument("""
-                cannot undo #\(id): \(change.table) row \(change.row) has changed since; undo the later operations first
-                """)
+            throw MnemoError.conflict(.changedSince(operation: id, table: change.table, row: change.row))
         }
         // Rows come back in the reverse order of their first change; a row may briefly point
         // at one not restored yet, so foreign keys are checked at commit.
@@ -28,7 +27,7 @@ extension OperationLog {
         }
         guard let undo = try Int64.fetchOne(db, sql: "SELECT id FROM operation WHERE reverts = ?", arguments: [id]),
               let record = try find(db, namespace: namespace, id: undo) else {
-            throw MnemoError.invalidArgument("operation #\(id) could not be undone")
+            throw OperationLog.corrupt("operation #\(id) could not be undone")
         }
         return record
     }
@@ -66,7 +65,7 @@ extension OperationLog {
         var data = Data(capacity: hex.utf8.count / 2)
         var high: UInt8?
         for character in hex.utf8 {
-            guard let nibble = character.hexNibble else { throw MnemoError.invalidArgument("bad hex in the operation log") }
+            guard let nibble = character.hexNibble else { throw OperationLog.corrupt("bad hex in a row image") }
             if let first = high {
                 data.append(first << 4 | nibble)
                 high = nil

@@ -12,6 +12,11 @@ import GRDB
 enum OperationLog {
     static let recordingKey = "operation.recording"
 
+    /// The error for an operation log that does not read as this code wrote it.
+    static func corrupt(_ reason: String) -> MnemoError {
+        .storageFailure(StorageFailure(resultCode: 11, extendedResultCode: 11, message: "operation log: \(reason)"))
+    }
+
     struct Change: Codable {
         var table: String
         var row: Int64
@@ -61,7 +66,7 @@ enum OperationLog {
 
     /// The current image of a row, or `nil` when it does not exist.
     static func image(_ db: Database, table name: String, row: Int64) throws -> String? {
-        guard let table = TrackedTable.named(name) else { throw MnemoError.invalidArgument("unknown table \(name) in the operation log") }
+        guard let table = TrackedTable.named(name) else { throw corrupt("unknown table \(name)") }
         return try String.fetchOne(db, sql: "SELECT \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = ?",
                                    arguments: [row])
     }

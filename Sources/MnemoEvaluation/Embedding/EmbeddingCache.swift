@@ -60,9 +60,7 @@ public final class EmbeddingCache: @unchecked Sendable {
 
     /// FNV-1a, 64 bits, over the text's UTF-8 bytes.
     public static func hash(_ text: String, into state: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
-        var state = state
-        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return state
+        FNV1a.hash(text.utf8, continuing: state)
     }
 
     private static func encode(_ vectors: [UInt64: [Float]], dimension: Int) -> Data {
@@ -130,7 +128,7 @@ public struct CachingEmbedder: Embedder {
         if !missing.isEmpty {
             let computed = try await base.embed(missing.map { texts[$0] })
             guard computed.count == missing.count else {
-                throw MnemoError.invalidArgument("embedder \(base.identity) returned \(computed.count) vectors for \(missing.count) texts")
+                throw MnemoError.embedderFailure(model: base.identity, reason: "returned \(computed.count) vectors for \(missing.count) texts")
             }
             for (index, vector) in zip(missing, computed) {
                 vectors[index] = vector

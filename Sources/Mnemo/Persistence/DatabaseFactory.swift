@@ -1,0 +1,23 @@
+import Foundation
+import GRDB
+
+/// What every connection to a Mnemo database needs.
+enum DatabaseFactory {
+    /// Adds Mnemo's connection setup to `configuration`, after any steps already there.
+    static func prepare(_ configuration: inout Configuration, mmapSize: Int) {
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // Statement journals (an INSERT whose full-text trigger merges index segments writes
+            // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
+            // doubled the cost of ingest.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Read pages through a memory map instead of one read() call each: full-text search
+            // touches a few pages per match (index, column sizes, fact row), and at 100k facts
+            // the system calls doubled its time. SQLite caps the value at its compile-time limit
+            // and ignores it for in-memory databases. (See `KnowledgeBase.Configuration.mmapSize`
+            // for the price.)
+            try db.execute(sql: "PRAGMA mmap_size = \(max(0, mmapSize))")
+            try BM25Function.register(db)
+        }
+    }
+}
