@@ -13,7 +13,7 @@ struct PendingConflicts {
 
     func write(_ db: Database, now: Date) throws {
         for link in links {
-            try ConflictStore.link(db, namespace: link.namespace, link.storedID, link.newID, reason: link.reason,
+            try ConflictTable.link(db, namespace: link.namespace, link.storedID, link.newID, reason: link.reason,
                                    similarity: link.similarity, now: now)
         }
     }

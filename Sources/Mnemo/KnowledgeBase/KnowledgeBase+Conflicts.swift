@@ -12,14 +12,14 @@ extension KnowledgeBase {
     public func conflicts(limit: Int = 100, offset: Int = 0) async throws -> [FactConflict] {
         let namespace = namespace
         return try await writer.read { db in
-            try ConflictStore.list(db, namespace: namespace, limit: limit, offset: offset)
+            try ConflictTable.list(db, namespace: namespace, limit: limit, offset: offset)
         }
     }
 
     /// Fills each hit's ``SearchHit/conflictsWith``.
     func withConflicts(_ hits: [SearchHit]) throws -> [SearchHit] {
         guard !hits.isEmpty else { return hits }
-        let partners = try readNow { db in try ConflictStore.partners(db, of: hits.map(\.fact.id)) }
+        let partners = try readNow { db in try ConflictTable.partners(db, of: hits.map(\.fact.id)) }
         guard !partners.isEmpty else { return hits }
         return hits.map { hit in
             var hit = hit

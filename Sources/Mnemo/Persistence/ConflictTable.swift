@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Conflict reads and writes inside a database transaction.
-enum ConflictStore {
+enum ConflictTable {
     /// Links two facts as a conflict, once; the lower id is the older fact.
     static func link(_ db: Database, namespace: String, _ a: Int64, _ b: Int64, reason: String, similarity: Double, now: Date) throws {
         guard a != b else { return }
