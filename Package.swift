@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MnemoTests",
-            dependencies: ["Mnemo", "MnemoEvaluation"]
+            dependencies: ["Mnemo", "MnemoEvaluation", "MnemoCLI"]
         ),
     ]
 )
