@@ -28,7 +28,7 @@ struct ReplCompleter {
         case .searchMode:
             return words(SearchMode.allCases.map(\.rawValue), completing: argument)
         case .topicPath:
-            return paths(completing: argument, isFinal: true)
+            return paths(completing: argument, quotingSpaces: false)
         case .topicMerge:
             // The path being typed: after the last "into" or comma, else the whole argument.
             let lowered = argument.lowercased()
@@ -38,7 +38,7 @@ struct ReplCompleter {
             } else if let comma = argument.lastIndex(of: ",") {
                 start = argument.index(after: comma)
             }
-            return paths(completing: String(argument[start...].drop(while: \.isWhitespace)), isFinal: true)
+            return paths(completing: String(argument[start...].drop(while: \.isWhitespace)), quotingSpaces: false)
         }
     }
 
@@ -63,7 +63,7 @@ struct ReplCompleter {
         case .active, .mode:
             completion = words(filter.valueWords, completing: value)
         case .topic:
-            completion = paths(completing: value, isFinal: true)
+            completion = paths(completing: value, quotingSpaces: true)
         case .limit, .min:
             completion = nil
         }
@@ -76,14 +76,15 @@ struct ReplCompleter {
         LineCompletion(replacedCount: typed.count, replacements: words.filter { $0.hasPrefix(typed.lowercased()) }, isFinal: true)
     }
 
-    /// Topic paths that start with `typed` (ignoring case), in double quotes when they hold a
-    /// space or when the user opened a quote.
-    private func paths(completing typed: String, isFinal: Bool) -> LineCompletion? {
+    /// Topic paths that start with `typed` (ignoring case), in double quotes when the user
+    /// opened a quote, or when `quotingSpaces` and the path holds a space (a filter's value;
+    /// a command's argument runs to the end of the line and needs none).
+    private func paths(completing typed: String, quotingSpaces: Bool) -> LineCompletion? {
         let opened = typed.first == "\""
         let prefix = (opened ? String(typed.dropFirst()) : typed).lowercased()
         let matches = topicPaths.filter { $0.lowercased().hasPrefix(prefix) }.sorted()
-        let replacements = matches.map { path in opened || path.contains(" ") ? "\"\(path)\"" : path }
-        return LineCompletion(replacedCount: typed.count, replacements: replacements, isFinal: isFinal)
+        let replacements = matches.map { path in opened || (quotingSpaces && path.contains(" ")) ? "\"\(path)\"" : path }
+        return LineCompletion(replacedCount: typed.count, replacements: replacements, isFinal: true)
     }
 
     /// The text after the last space outside double quotes.
