@@ -19,10 +19,18 @@ final class EditingLineReader: LineReader {
         Self.chooseUTF8Locale()
         libedit.readlineName.pointee = UnsafePointer(strdup("mnemo"))
         if let output { libedit.outputStream.pointee = output }
+        libedit.getCharacterFunction.pointee = readCharacter
         _ = libedit.initialize()
         // libedit binds Ctrl-W to "kill region"; readline and shells delete the previous word.
         _ = libedit.parseAndBind("bind ^W ed-delete-prev-word")
         libedit.attemptedCompletionFunction.pointee = completionEntry
+        // Ctrl-C abandons the line being typed, as in a shell (see `readCharacter`); during a
+        // search it still stops the program.
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            interruptPipe = (ends[0], ends[1])
+            signal(SIGINT, interruptHandler)
+        }
         libedit.stifleHistory(CInt(HistoryFile.capacity))
         if let historyFile {
             try? FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -33,10 +41,19 @@ final class EditingLineReader: LineReader {
         }
     }
 
+    /// The next line; an empty one when Ctrl-C abandoned the line being typed.
     func readLine(prompt: String) -> String? {
         activeReader = self
-        defer { activeReader = nil }
-        guard let line = libedit.readline(prompt) else { return nil }
+        interruptedWhileReading = 0
+        isReading = 1
+        let line = libedit.readline(prompt)
+        isReading = 0
+        activeReader = nil
+        guard let line else {
+            guard interruptedWhileReading != 0 else { return nil }
+            print("^C")
+            return ""
+        }
         defer { free(line) }
         return String(cString: line)
     }
@@ -82,6 +99,60 @@ final class EditingLineReader: LineReader {
             if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8" {
                 return
             }
+        }
+    }
+}
+
+/// Whether `readline` is running, and whether Ctrl-C interrupted it: set in a signal handler,
+/// which also writes a byte to `interruptPipe` to wake `readCharacter`.
+nonisolated(unsafe) private var isReading: Int32 = 0
+nonisolated(unsafe) private var interruptedWhileReading: Int32 = 0
+nonisolated(unsafe) private var interruptPipe: (read: Int32, write: Int32) = (-1, -1)
+
+private let interruptHandler: @convention(c) (Int32) -> Void = { signal in
+    guard isReading != 0 else { _exit(128 + signal) }
+    interruptedWhileReading = 1
+    var byte: UInt8 = 0
+    _ = write(interruptPipe.write, &byte, 1)
+}
+
+/// Reads one character from standard input for libedit, decoding UTF-8 into a Unicode scalar
+/// (libedit stores the value as one wide character); -1 at the end of input or after Ctrl-C.
+///
+/// libedit's own reader would not notice Ctrl-C: the REPL reads on a thread of Swift's
+/// concurrency pool while the signal goes to another thread, and a read that a signal does
+/// interrupt is retried. So this reader waits on standard input and on the pipe the signal
+/// handler writes to.
+private let readCharacter: LibEdit.GetCharacterFunction = { _ in
+    var scalar: UInt32 = 0
+    var remaining = 0
+    while true {
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: interruptPipe.read, events: Int16(POLLIN), revents: 0)]
+        guard poll(&descriptors, 2, -1) > 0 || errno == EINTR else { return -1 }
+        if descriptors[1].revents != 0 || interruptedWhileReading != 0 {
+            var byte: UInt8 = 0
+            if descriptors[1].revents != 0 { _ = read(interruptPipe.read, &byte, 1) }
+            return -1
+        }
+        guard descriptors[0].revents != 0 else { continue }
+        var byte: UInt8 = 0
+        let count = read(STDIN_FILENO, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else { return -1 }
+        if remaining == 0 {
+            switch byte {
+            case 0..<0x80: return CInt(byte)
+            case 0xC2..<0xE0: (scalar, remaining) = (UInt32(byte & 0x1F), 1)
+            case 0xE0..<0xF0: (scalar, remaining) = (UInt32(byte & 0x0F), 2)
+            case 0xF0..<0xF5: (scalar, remaining) = (UInt32(byte & 0x07), 3)
+            default: return 0xFFFD
+            }
+        } else {
+            guard byte & 0xC0 == 0x80 else { return 0xFFFD }
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
+            remaining -= 1
+            if remaining == 0 { return CInt(bitPattern: scalar) }
         }
     }
 }

@@ -17,6 +17,8 @@ final class LibEdit {
     typealias TruncateFunction = @convention(c) (UnsafePointer<CChar>?, CInt) -> CInt
     typealias IntFunction = @convention(c) (CInt) -> Void
     typealias VoidFunction = @convention(c) () -> CInt
+    /// `int (*)(FILE *)`: reads one character for the editor.
+    typealias GetCharacterFunction = @convention(c) (UnsafeMutablePointer<FILE>?) -> CInt
     /// `char **(*)(const char *text, int start, int end)`: the completions of `text`.
     typealias CompletionFunction = @convention(c) (UnsafePointer<CChar>?, CInt, CInt) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
@@ -38,6 +40,8 @@ final class LibEdit {
     /// `rl_line_buffer` and `rl_point`: the line being edited and the cursor's byte offset.
     let lineBuffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
     let point: UnsafeMutablePointer<CInt>
+    /// `rl_getc_function`: how the editor reads a character (used when set before `rl_initialize`).
+    let getCharacterFunction: UnsafeMutablePointer<GetCharacterFunction?>
     /// `rl_outstream`: where the prompt and the edited line are drawn.
     let outputStream: UnsafeMutablePointer<UnsafeMutablePointer<FILE>?>
     /// `rl_readline_name`: the program name that `~/.editrc` lines may be prefixed with.
@@ -80,6 +84,7 @@ final class LibEdit {
               let completionAppendCharacter = variable("rl_completion_append_character", as: CInt.self),
               let lineBuffer = variable("rl_line_buffer", as: UnsafeMutablePointer<CChar>?.self),
               let point = variable("rl_point", as: CInt.self),
+              let getCharacterFunction = variable("rl_getc_function", as: GetCharacterFunction?.self),
               let outputStream = variable("rl_outstream", as: UnsafeMutablePointer<FILE>?.self),
               let readlineName = variable("rl_readline_name", as: UnsafePointer<CChar>?.self)
         else { return nil }
@@ -96,6 +101,7 @@ final class LibEdit {
         self.completionAppendCharacter = completionAppendCharacter
         self.lineBuffer = lineBuffer
         self.point = point
+        self.getCharacterFunction = getCharacterFunction
         self.outputStream = outputStream
         self.readlineName = readlineName
     }

@@ -49,14 +49,30 @@ struct ReplTerminalTests {
         try Self.expectSearch(terminal, for: "porto marathon")
         terminal.send("never mind" + PseudoTerminal.ctrlU + "swiftui\r")
         try Self.expectSearch(terminal, for: "swiftui")
+        // Accented letters are one character each for the editor.
+        terminal.send("Lisboa café" + PseudoTerminal.left + "\u{7F}\r")
+        try Self.expectSearch(terminal, for: "Lisboa caé")
         // The up arrow walks back through the lines of this session.
-        terminal.send(PseudoTerminal.up + PseudoTerminal.up + "\r")
+        terminal.send(PseudoTerminal.up + PseudoTerminal.up + PseudoTerminal.up + "\r")
         try Self.expectSearch(terminal, for: "porto marathon")
         // Ctrl-R searches the history backwards for what is typed.
         terminal.send(PseudoTerminal.ctrlR + "wall")
         try terminal.waitFor("wall")
         terminal.send("\r")
         try Self.expectSearch(terminal, for: "climbing wall")
+        terminal.send(PseudoTerminal.ctrlD)
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    @Test func ctrlCAbandonsTheLineAndKeepsTheSession() throws {
+        #expect(LibEditProbe.isAvailable, "libedit is not installed (apt-get install libedit2)")
+        let terminal = try Self.start(history: try Self.historyFile())
+        terminal.send("half typed")
+        try terminal.waitFor("half typed")
+        terminal.interrupt()
+        try terminal.waitFor("^C\nmnemo> ")
+        terminal.send("climbing\r")
+        try Self.expectSearch(terminal, for: "climbing")
         terminal.send(PseudoTerminal.ctrlD)
         #expect(try terminal.waitForExit() == 0)
     }

@@ -71,6 +71,11 @@ final class PseudoTerminal {
         }
     }
 
+    /// Sends SIGINT, as Ctrl-C does on a terminal the program controls (this one it does not).
+    func interrupt() {
+        kill(process.processIdentifier, SIGINT)
+    }
+
     /// Waits until the screen output after the previous match contains `text` (escape
     /// sequences and carriage returns removed); returns that output.
     @discardableResult
