@@ -3,9 +3,9 @@ import Mnemo
 
 /// Finds the query's words in a fact's content, to highlight them.
 ///
-/// Words are compared ignoring case and accents, and a query word also marks longer words it
-/// starts ("run" marks "running"), and words it extends by a short ending ("climbing" marks
-/// "climb"), roughly as the index's stemmer matches them. Stop words ("what", "I", "my") are
+/// Words are compared ignoring case and accents, and a query word also marks the same word with
+/// another ending ("run" marks "running", "climbing" marks "climb"), roughly as the index's
+/// stemmer matches them. Stop words ("what", "I", "my") are
 /// left out as the text search leaves them out.
 struct QueryHighlighter {
     let terms: [String]
@@ -49,11 +49,19 @@ struct QueryHighlighter {
     func matches(_ word: String) -> Bool {
         let folded = Self.fold(word)
         return terms.contains { term in
-            folded == term
-                || (term.count >= 3 && folded.hasPrefix(term))
-                || (folded.count >= 4 && term.hasPrefix(folded) && term.count - folded.count <= 3)
+            folded == term || Self.extends(folded, term) || Self.extends(term, folded)
         }
     }
+
+    /// Whether `longer` is `stem` with an ending: any ending after a stem of five letters or
+    /// more ("marathon" → "marathons", "program" → "programming"), a common one after a shorter
+    /// stem ("run" → "running", but "tea" is not "team").
+    private static func extends(_ longer: String, _ stem: String) -> Bool {
+        guard stem.count >= 3, longer.count > stem.count, longer.hasPrefix(stem) else { return false }
+        return stem.count >= 5 || endings.contains(String(longer.dropFirst(stem.count)))
+    }
+
+    private static let endings: Set<String> = ["s", "es", "d", "ed", "ing", "er", "ers", "ning", "ner", "ners", "ly", "ies", "ied"]
 
     private static func fold(_ word: String) -> String {
         word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
