@@ -44,7 +44,11 @@ struct ReplCommand: AsyncParsableCommand {
         if interactive {
             let stats = try await kb.stats()
             var banner = "Mnemo — \(stats.activeFacts) facts in \(stats.topics) topics, \(mode.rawValue) search. Ask something, or :help."
-            if reader is PlainLineReader { banner += "\n(No line editing: libedit was not found.)" }
+            if reader is PlainLineReader {
+                banner += environment["MNEMO_LIBEDIT"] == "none"
+                    ? "\n(Line editing is off: MNEMO_LIBEDIT=none.)"
+                    : "\n(No line editing: libedit was not found; on Debian or Ubuntu it is the libedit2 package.)"
+            }
             print(banner)
         }
         while !session.isFinished, let line = reader.readLine(prompt: "mnemo> ") {

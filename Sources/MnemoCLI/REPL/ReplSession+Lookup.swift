@@ -16,10 +16,7 @@ extension ReplSession {
         let events = try await kb.history(ofFact: id)
         guard !events.isEmpty else { throw MnemoError.factNotFound(id) }
         if json { return try Output.json(events.map(HistoryEventOutput.init)) }
-        for event in events {
-            let details = event.details.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-            print("\(style.dim(Timestamp.format(event.date)))  \(style.bold(event.kind.rawValue))\(details.isEmpty ? "" : "  \(details)")")
-        }
+        for event in events { print(HistoryEventOutput.line(event, style: style)) }
     }
 
     /// `:topic PATH`
@@ -69,28 +66,4 @@ extension ReplSession {
         guard let id = Int64(digits), id > 0 else { throw CLIError("usage: :\(command) ID, where ID is a fact's number (#25 in results)") }
         return id
     }
-}
-
-/// The JSON shape of one history event (as `mnemo history --json` prints it).
-struct HistoryEventOutput: Encodable {
-    var id: Int64
-    var event: String
-    var details: [String: String]
-    var date: Date
-
-    init(_ event: HistoryEvent) {
-        id = event.id
-        self.event = event.kind.rawValue
-        details = event.details
-        date = event.date
-    }
-}
-
-/// The JSON shape of `:topic PATH` (as `mnemo topic PATH --json` prints it).
-struct TopicDetailOutput: Encodable {
-    var id: Int64
-    var name: String
-    var path: String
-    var children: [String]
-    var facts: [FactOutput]
 }

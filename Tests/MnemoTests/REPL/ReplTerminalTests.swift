@@ -120,18 +120,6 @@ struct ReplTerminalTests {
         terminal.send(PseudoTerminal.ctrlD)
         #expect(try terminal.waitForExit() == 0)
     }
-
-    @Test func withoutLibeditTheTerminalGetsPlainLines() throws {
-        let terminal = try PseudoTerminal(["repl", "--db", ReplFixture.database, "--mode", "text"],
-                                          environment: ["MNEMO_LIBEDIT": "none", "MNEMO_HISTORY": try Self.historyFile()])
-        try terminal.waitFor("No line editing: libedit was not found.")
-        try terminal.waitFor("mnemo> ")
-        terminal.send("climbing\n")
-        try terminal.waitFor(pattern: #"5 results in [0-9.]+ ms \(text\)"#)
-        try terminal.waitFor("mnemo> ")
-        terminal.send(PseudoTerminal.ctrlD)
-        #expect(try terminal.waitForExit() == 0)
-    }
 }
 
 /// Whether libedit can be loaded here, by the names `mnemo` tries.
@@ -140,5 +128,23 @@ enum LibEditProbe {
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { return false }
         dlclose(handle)
         return true
+    }
+}
+
+/// The REPL on a terminal where libedit is not loaded: plain lines, with a prompt.
+@Suite("REPL on a terminal without libedit")
+struct ReplPlainTerminalTests {
+    @Test func withoutLibeditTheTerminalGetsPlainLines() throws {
+        // A library that is not there stands for a machine without libedit.
+        let terminal = try PseudoTerminal(["repl", "--db", ReplFixture.database, "--mode", "text"],
+                                          environment: ["MNEMO_LIBEDIT": "/nonexistent/libedit.so.2",
+                                                        "MNEMO_HISTORY": try ReplTerminalTests.historyFile()])
+        try terminal.waitFor("No line editing: libedit was not found")
+        try terminal.waitFor("mnemo> ")
+        terminal.send("climbing\n")
+        try terminal.waitFor(pattern: #"5 results in [0-9.]+ ms \(text\)"#)
+        try terminal.waitFor("mnemo> ")
+        terminal.send(PseudoTerminal.ctrlD)
+        #expect(try terminal.waitForExit() == 0)
     }
 }
