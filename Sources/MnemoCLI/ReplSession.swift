@@ -61,17 +61,28 @@ final class ReplSession {
         let body = line.dropFirst()
         let name = String(body.prefix { !$0.isWhitespace })
         let argument = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
-        guard let command = ReplCommandDefinition.all.first(where: { $0.isNamed(name) }) else {
-            throw CLIError(Self.unknownCommandMessage(name))
-        }
+        guard let command = Self.command(named: name) else { throw CLIError(Self.unknownCommandMessage(name)) }
         try await command.run(self, argument)
+    }
+
+    /// The command `name` names, or starts unambiguously (`:hist` is `:history`).
+    static func command(named name: String) -> ReplCommandDefinition? {
+        let all = ReplCommandDefinition.all
+        if let command = all.first(where: { $0.isNamed(name) }) { return command }
+        let extended = all.filter { name.count >= 2 && $0.name.hasPrefix(name.lowercased()) }
+        return extended.count == 1 ? extended[0] : nil
     }
 
     static func unknownCommandMessage(_ name: String) -> String {
         if let filter = InlineFilter(rawValue: name.lowercased()) {
             return ":\(name) is not a command: filters go in the query, as in \(filter.example) marathon"
         }
-        if let guess = SpellingHint.suggestion(for: name, among: ReplCommandDefinition.all.map(\.name)) {
+        let names = ReplCommandDefinition.all.map(\.name)
+        let extended = names.filter { name.count >= 2 && $0.hasPrefix(name.lowercased()) }
+        if extended.count > 1 {
+            return ":\(name) could be " + extended.map { ":" + $0 }.joined(separator: " or ")
+        }
+        if let guess = SpellingHint.suggestion(for: name, among: names) {
             return "unknown command :\(name) — did you mean :\(guess)?"
         }
         return "unknown command :\(name); type :help for the list"

@@ -89,7 +89,7 @@ struct ReplPipeTests {
     @Test func lookupCommands() throws {
         let search = try CLIRunner.run(["search", "Porto Marathon", "--mode", "text", "--limit", "1", "--db", ReplFixture.database, "--json"])
         let id = try #require(try ReplFixture.results(search.json()).first?["id"] as? Int)
-        let result = try ReplFixture.run([":fact \(id)", ":fact #\(id)", ":history \(id)", ":topic health & fitness/running",
+        let result = try ReplFixture.run([":fact \(id)", ":fa #\(id)", ":hist \(id)", ":topic health & fitness/running",
                                           ":topics", ":stats", ":help"])
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout
@@ -182,20 +182,20 @@ struct ReplPipeTests {
         let result = try ReplFixture.run([
             "impotance:high run", "type:gaol", "importance:>=med", "limit:0", "mode:semantc", "active:al",
             #"climbing topic:"Health & Fitnes/Climbing""#, ":fcat 3", ":type goal", ":bogus",
-            ":fact", ":fact abc", ":fact 999999", ":history 999999", ":topic", ":topic Nowhere", ":explain 1",
+            ":fact", ":fact abc", ":fact 999999", ":history 999999", ":topic", ":topic Nowhere", ":explain 1", ":to",
             "climbing", ":explain 9", ":explain x", ":mode fast", ":limit 0",
             "marathon limit:1",
         ])
         #expect(result.status == 1)
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map(String.init)
-        #expect(errors.count == 21, "\(result.stderr)")
+        #expect(errors.count == 22, "\(result.stderr)")
         for hint in [
             "did you mean importance:?", #"unknown type "gaol" — did you mean type:goal?"#, "did you mean importance:medium?",
             "limit takes the number of results", "did you mean mode:semantic?", "did you mean active:all?",
             #"did you mean "Health & Fitness/Climbing"?"#, "unknown command :fcat — did you mean :fact?",
             ":type is not a command: filters go in the query", "unknown command :bogus; type :help",
             "usage: :fact ID", "no fact with id 999999", "usage: :topic PATH", #"no topic "Nowhere""#,
-            "search first", "usage: :explain N, where N is a result number from 1 to 5", "usage: :mode text|semantic|hybrid",
+            "search first", ":to could be :topic or :topics", "usage: :explain N, where N is a result number from 1 to 5", "usage: :mode text|semantic|hybrid",
             "usage: :limit N",
         ] {
             #expect(result.stderr.contains(hint), "no \(hint) in \(result.stderr)")
@@ -211,6 +211,14 @@ struct ReplPipeTests {
         #expect(result.stdout.contains("Searching by text from now on."))
         #expect(result.stdout.range(of: #"2 results in [0-9.]+ ms \(text\)"#, options: .regularExpression) != nil, "\(result.stdout)")
         #expect(!result.stdout.contains("arathon"))
+    }
+
+    @Test func theNamespaceScopesEverything() throws {
+        let result = try ReplFixture.run(["climbing mode:text", ":stats", ":topics"], arguments: ["--namespace", "someone-else"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("No results in "))
+        #expect(result.stdout.contains("0 facts (0 active, 0 inactive) in 0 topics"))
+        #expect(result.stdout.contains("No topics yet."))
     }
 
     @Test func textModeWorksWithoutTheEmbedder() throws {
