@@ -17,8 +17,7 @@ extension ReplSession {
         }
         var explanation = HitExplanation(query: query, hits: hits, number: number)
         if query.mode == .hybrid {
-            // As deep as hybrid search looks (KnowledgeBase.hybridSearch).
-            let depth = max(50, 3 * (query.offset + query.limit))
+            let depth = query.hybridCandidateDepth
             var words = query
             (words.mode, words.limit, words.offset, words.minSimilarity) = (.text, depth, 0, nil)
             var meaning = query
