@@ -16,7 +16,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let events = try await global.openExistingKnowledgeBase().history(ofFact: id)
-        guard !events.isEmpty else { throw MnemoError.factNotFound(id) }
+        guard !events.isEmpty else { throw MnemoError.notFound(.fact(id)) }
         if global.json {
             try Output.json(events.map(HistoryEventOutput.init))
             return

@@ -19,7 +19,7 @@ final class ReplSession {
     /// How many lines failed; with piped input, the exit status says whether any did.
     private(set) var failures = 0
     /// The last search and its results, for `:explain`.
-    var lastSearch: (query: SearchQuery, hits: [SearchHit])?
+    var lastSearch: (query: SearchQuery, mode: SearchMode, hits: [SearchHit])?
     /// Every topic path, for Tab completion and hints.
     var topicPaths: [String] = []
 

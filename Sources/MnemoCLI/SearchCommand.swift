@@ -63,20 +63,20 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let mode = mode ?? .hybrid
         let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
-        let searchQuery = SearchQuery(
+        let searchQuery = try SearchQuery(
             query,
             mode: mode,
             filter: FactFilter(
                 types: types.isEmpty ? nil : Set(types),
                 importances: importances.isEmpty ? nil : Set(importances),
                 minimumImportance: minImportance,
-                topicPath: topic,
+                topicPath: topic.map { try TopicPath($0) },
                 activity: includeInactive ? .all : .activeOnly),
             matching: allTerms ? .allTerms : .anyTerm,
             limit: limit, offset: offset, minSimilarity: minSimilarity)
         let hits = try await kb.search(searchQuery)
         if global.json {
-            try Output.json(SearchOutput(query: query, mode: searchQuery.mode.rawValue, results: hits.map(SearchOutput.Result.init)))
+            try Output.json(SearchOutput(query: query, mode: mode.rawValue, results: hits.map(SearchOutput.Result.init)))
         } else {
             print(SearchOutput.text(hits))
         }

@@ -21,10 +21,10 @@ struct TopicCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try global.openExistingKnowledgeBase()
-        guard let topic = try await kb.topic(at: path) else { throw MnemoError.topicNotFound(path) }
-        let children = try await kb.children(of: topic.path)
+        guard let topic = try await kb.topic(at: TopicPath(path)) else { throw MnemoError.notFound(.topic(path)) }
+        let children = try await kb.children(of: TopicPath(topic.path))
         let facts = try await kb.facts(
-            matching: FactFilter(topicPath: topic.path, activity: includeInactive ? .all : .activeOnly),
+            matching: FactFilter(topicPath: TopicPath(topic.path), activity: includeInactive ? .all : .activeOnly),
             limit: limit)
         if global.json {
             try Output.json(TopicDetailOutput(id: topic.id, name: topic.name, path: topic.path,

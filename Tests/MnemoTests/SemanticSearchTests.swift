@@ -7,7 +7,7 @@ struct SemanticSearchTests {
     /// 200 facts over 4 types, 4 importances, 5 topics; only 1 in 8 is a high-importance goal.
     static func corpus() -> [NewFact] {
         (0..<200).map { index in
-            NewFact(content: "memo \(index)", topicPath: "Topic \(index % 5)/Sub \(index % 2)",
+            NewFact(content: "memo \(index)", topicPath: try! TopicPath("Topic \(index % 5)/Sub \(index % 2)"),
                     type: FactType.allCases[index % 4], importance: Importance.allCases[(index / 4) % 4])
         }
     }
@@ -34,9 +34,9 @@ struct SemanticSearchTests {
             (FactFilter(types: [.goal]), { $0.type == .goal }),
             (FactFilter(importances: [.high]), { $0.importance == .high }),
             (FactFilter(minimumImportance: .medium), { $0.importance >= .medium }),
-            (FactFilter(types: [.goal], importances: [.none]), { $0.type == .goal && $0.importance == .none }),
+            (FactFilter(types: [.goal], importances: [.negligible]), { $0.type == .goal && $0.importance == .negligible }),
             (FactFilter(topicPath: "topic 3/sub 1"), { $0.topicPath == "Topic 3/Sub 1" }),
-            (FactFilter(topicPath: "Topic 2"), { $0.topicPath.hasPrefix("Topic 2/") }),
+            (FactFilter(topicPath: "Topic 2"), { $0.topicPath.description.hasPrefix("Topic 2/") }),
         ]
         for (filter, passes) in filters {
             let expected = Self.corpus().filter(passes).count
@@ -44,7 +44,7 @@ struct SemanticSearchTests {
             let hits = try await kb.search(SearchQuery("memo 7", mode: mode, filter: filter, limit: 10))
             #expect(hits.count == 10, "filter \(filter)")
             for hit in hits {
-                let source = NewFact(content: hit.fact.content, topicPath: hit.fact.topicPath,
+                let source = NewFact(content: hit.fact.content, topicPath: try TopicPath(hit.fact.topicPath),
                                      type: hit.fact.type, importance: hit.fact.importance)
                 #expect(passes(source), "\(hit.fact.content) should not pass \(filter)")
             }
@@ -147,10 +147,10 @@ struct SemanticSearchTests {
             try await kb.addFact(NewFact(content: "Lives in Porto", topicPath: "Home"))
         }
         let other = SeededEmbedder(name: "model-b", dimension: 48)
-        #expect(throws: MnemoError.embedderMismatch(stored: SeededEmbedder(name: "model-a").identity, given: other.identity)) {
+        #expect(throws: MnemoError.conflict(.embedderMismatch(stored: SeededEmbedder(name: "model-a").identity, given: other.identity))) {
             try KnowledgeBase(path: path, embedder: other)
         }
-        let error = MnemoError.embedderMismatch(stored: SeededEmbedder(name: "model-a").identity, given: other.identity)
+        let error = MnemoError.conflict(.embedderMismatch(stored: SeededEmbedder(name: "model-a").identity, given: other.identity))
         #expect(error.description.contains("mnemo reembed"))
 
         let reembedding = try KnowledgeBase(path: path, reembeddingWith: other)

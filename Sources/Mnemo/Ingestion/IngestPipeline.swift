@@ -99,7 +99,7 @@ struct IngestPipeline {
         do {
             outcomes = try await task.value
         } catch {
-            throw MnemoError.ingestInterrupted(stored: report.accepted, reason: "\(error)")
+            throw MnemoError.interrupted(stored: report.accepted, cause: MnemoError(error))
         }
         for outcome in outcomes { report.count(outcome) }
         sendProgress(isFinished: false)

@@ -7,9 +7,9 @@ extension KnowledgeBase {
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
-    public func mergeTopics(_ sources: [String], into target: String, dryRun: Bool = false) async throws -> TopicMergeReport {
-        let sourcePaths = try sources.map(TopicPath.init)
-        let targetPath = try TopicPath(target)
+    public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
+        let sourcePaths = sources
+        let targetPath = target
         let namespace = namespace
         let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
@@ -17,7 +17,7 @@ extension KnowledgeBase {
             var merger = TopicMerger(db: db, namespace: namespace, now: Date())
             for path in sourcePaths {
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
-                    throw MnemoError.invalidArgument("cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
+                    throw MnemoError.invalidInput(field: "sources", reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
                 try merger.merge(TopicTable.require(db, namespace: namespace, path: path), into: targetTopic)
             }
@@ -47,7 +47,9 @@ extension KnowledgeBase {
     public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
         let topicGroups = try await topicVariantGroups()
         if !dryRun {
-            for group in topicGroups { _ = try await mergeTopics(group.variants, into: group.target) }
+            for group in topicGroups {
+                _ = try await mergeTopics(group.variants.map { try TopicPath($0) }, into: TopicPath(group.target))
+            }
         }
         var clusters: [DuplicateCluster] = []
         if vectorIndex != nil {
@@ -101,7 +103,7 @@ extension KnowledgeBase {
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction.
     static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic) throws -> Int {
-        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: root.path, activity: .all),
+        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
                                        limit: Int.max, offset: 0)
         var local = VectorSnapshot(dimension: store.dimension)
         for fact in facts {

@@ -22,6 +22,11 @@ enum TopicTable {
             """), arguments: [namespace] + subtreeArguments(key)))
     }
 
+    /// The namespaces that hold at least one topic, sorted.
+    static func namespaces(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM topic ORDER BY namespace")
+    }
+
     static func find(_ db: Database, namespace: String, path: TopicPath) throws -> Topic? {
         try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND path_key = ?
@@ -30,7 +35,7 @@ enum TopicTable {
 
     static func require(_ db: Database, namespace: String, path: TopicPath) throws -> Topic {
         guard let topic = try find(db, namespace: namespace, path: path) else {
-            throw MnemoError.topicNotFound(path.description)
+            throw MnemoError.notFound(.topic(path.description))
         }
         return topic
     }

@@ -8,9 +8,21 @@ extension KnowledgeBase {
     /// no input ever raises a full-text syntax error. Semantic and hybrid modes need an
     /// ``embedder``; every filter is applied during the vector scan, so `limit` results come
     /// back whenever that many facts pass it.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`,
+    ///   a `minSimilarity` outside -1…1, or a semantic or hybrid ``SearchQuery/mode`` on a
+    ///   knowledge base without an embedder.
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
+        try Self.validatePage(limit: query.limit, offset: query.offset)
+        if let minSimilarity = query.minSimilarity, !(minSimilarity.isFinite && (-1...1).contains(minSimilarity)) {
+            throw MnemoError.invalidInput(field: "minSimilarity", reason: "\(minSimilarity) is not a cosine similarity (-1…1)")
+        }
+        let mode = resolvedMode(query.mode)
+        if mode != .text, vectorIndex == nil {
+            throw MnemoError.invalidInput(
+                field: "mode", reason: "\(mode.rawValue) search needs an embedder: open the knowledge base with one, or search in text mode")
+        }
         guard query.limit > 0 else { return [] }
-        switch query.mode {
+        switch mode {
         case .text: return try await textSearch(query)
         case .semantic: return try await semanticSearch(query)
         case .hybrid: return try await hybridSearch(query)
@@ -20,7 +32,22 @@ extension KnowledgeBase {
     /// Searches with default options: the 10 best active facts for `text`, hybrid when the
     /// knowledge base has an embedder and text otherwise.
     public func search(_ text: String, mode: SearchMode? = nil, limit: Int = 10) async throws -> [SearchHit] {
-        try await search(SearchQuery(text, mode: mode ?? (embedder == nil ? .text : .hybrid), limit: limit))
+        try await search(SearchQuery(text, mode: mode, limit: limit))
+    }
+
+    /// The mode a query runs in: the one asked for, else hybrid with an embedder and text without.
+    public func resolvedMode(_ mode: SearchMode?) -> SearchMode {
+        mode ?? (embedder == nil ? .text : .hybrid)
+    }
+
+    /// Checks a page's bounds.
+    static func validatePage(limit: Int, offset: Int) throws(MnemoError) {
+        guard limit >= 0 else { throw MnemoError.invalidInput(field: "limit", reason: "\(limit) is negative") }
+        guard offset >= 0 else { throw MnemoError.invalidInput(field: "offset", reason: "\(offset) is negative") }
+        // Depths are computed from offset + limit (tripled for hybrid search): keep them far from overflow.
+        guard offset <= Int(Int32.max) - min(limit, Int(Int32.max)) else {
+            throw MnemoError.invalidInput(field: "offset", reason: "offset + limit exceeds \(Int32.max)")
+        }
     }
 
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
@@ -51,19 +78,25 @@ extension KnowledgeBase {
         let queryVector = try await queryEmbedding(query.text)
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
-        var textRanking: Result<[TextSearcher.Match], any Error> = .success([])
-        let rankText = textQuery.map { textQuery in
-            {
-                textRanking = Result {
-                    try writer.read { db in
-                        try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: query.filter, limit: depth, offset: 0)
-                    }
+        let textRanking = Locked<Result<[TextSearcher.Match], any Error>>(.success([]))
+        let filter = query.filter
+        var rankText: (@Sendable () -> Void)?
+        if let textQuery {
+            rankText = {
+                let ranking: Result<[TextSearcher.Match], any Error>
+                do {
+                    ranking = .success(try writer.read { (db: Database) -> [TextSearcher.Match] in
+                        try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
+                    })
+                } catch {
+                    ranking = .failure(error)
                 }
+                textRanking.withLock { $0 = ranking }
             }
         }
         let store = try await vectorSnapshot()
         let semantic = try nearestFacts(query, vector: queryVector, count: depth, in: store, alongside: rankText)
-        let text = try textRanking.get()
+        let text = try textRanking.withLock { $0 }.get()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
@@ -93,7 +126,7 @@ extension KnowledgeBase {
     ///
     /// `work` runs as one task of the scan (see `VectorSnapshot.nearest(to:k:filter:alongside:)`).
     func nearestFacts(
-        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot, alongside work: (() -> Void)? = nil
+        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot, alongside work: (@Sendable () -> Void)? = nil
     ) throws -> [VectorSnapshot.Match] {
         let topicIDs = try topicIDs(inSubtreeOf: query.filter.topicPath)
         guard let namespaceCode = store.namespaceCode(namespace) else {
@@ -108,9 +141,13 @@ extension KnowledgeBase {
 
     func vectorSnapshot() async throws -> VectorSnapshot {
         guard let vectorIndex else {
-            throw MnemoError.invalidArgument("semantic search needs an embedder: open the knowledge base with one")
+            throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
-        return try await vectorIndex.snapshot(writer)
+        do {
+            return try await vectorIndex.snapshot(writer.base)
+        } catch {
+            throw MnemoError(error)
+        }
     }
 
     func queryEmbedding(_ text: String) async throws -> [Float] {
@@ -118,9 +155,9 @@ extension KnowledgeBase {
     }
 
     /// The ids of the topic at `path` and its descendants; `nil` when `path` is `nil`.
-    func topicIDs(inSubtreeOf path: String?) throws -> Set<Int64>? {
+    func topicIDs(inSubtreeOf path: TopicPath?) throws -> Set<Int64>? {
         guard let path else { return nil }
-        let key = try TopicPath(path).key
+        let key = path.key
         return try readNow { db in try TopicTable.subtreeIDs(db, namespace: namespace, pathKey: key) }
     }
 

@@ -22,11 +22,15 @@ public enum VectorScan: String, CaseIterable, Hashable, Sendable, Codable {
 /// A search request: the text, the mode, the filter and the page.
 public struct SearchQuery: Hashable, Sendable {
     public var text: String
-    public var mode: SearchMode
+    /// The mode; `nil` (the default) means hybrid when the knowledge base has an embedder and
+    /// text otherwise, so a query never fails for want of an embedder it did not ask for.
+    public var mode: SearchMode?
     public var filter: FactFilter
     /// How text terms combine in ``SearchMode/text`` and the text half of hybrid.
     public var matching: TextQuery.Matching
+    /// The most hits to return; 0 returns none. Must not be negative.
     public var limit: Int
+    /// How many of the best hits to skip, for paging. Must not be negative.
     public var offset: Int
     /// Semantic hits below this cosine similarity are dropped.
     public var minSimilarity: Double?
@@ -35,10 +39,11 @@ public struct SearchQuery: Hashable, Sendable {
     /// How hybrid mode combines text and semantic candidates.
     public var fusion: HybridFusion
 
-    /// Creates a query; by default a hybrid search for the 10 best active facts.
+    /// Creates a query; by default the 10 best active facts, hybrid when the knowledge base
+    /// has an embedder and text otherwise.
     public init(
         _ text: String,
-        mode: SearchMode = .hybrid,
+        mode: SearchMode? = nil,
         filter: FactFilter = FactFilter(),
         matching: TextQuery.Matching = .anyTerm,
         limit: Int = 10,

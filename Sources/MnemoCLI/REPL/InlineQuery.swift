@@ -13,7 +13,7 @@ struct InlineQuery: Equatable {
     var types: Set<FactType>?
     var importances: Set<Importance>?
     var minimumImportance: Importance?
-    var topicPath: String?
+    var topicPath: TopicPath?
     var activity: FactFilter.Activity?
     var limit: Int?
     var mode: SearchMode?
@@ -94,7 +94,9 @@ struct InlineQuery: Equatable {
             try setImportance(value)
         case .topic:
             do {
-                topicPath = try TopicPath(value).description
+                topicPath = try TopicPath(value)
+            } catch let .invalidInput(_, reason) {
+                throw InlineQueryError("topic:\(value) is not a topic path: \(reason)")
             } catch {
                 throw InlineQueryError("topic:\(value): \(error)")
             }

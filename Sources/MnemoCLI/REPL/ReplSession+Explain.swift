@@ -9,14 +9,14 @@ extension ReplSession {
     /// the two lists again with the same filter to give the hit's place in each, and writes out
     /// the fusion with its numbers.
     func explain(_ argument: String) async throws {
-        guard let (query, hits) = lastSearch.map({ ($0.query, $0.hits) }), !hits.isEmpty else {
+        guard let (query, mode, hits) = lastSearch.map({ ($0.query, $0.mode, $0.hits) }), !hits.isEmpty else {
             throw CLIError(":explain N tells why result N of the last search ranked there; search first")
         }
         guard let number = Int(argument), (1...hits.count).contains(number) else {
             throw CLIError("usage: :explain N, where N is a result number from 1 to \(hits.count)")
         }
-        var explanation = HitExplanation(query: query, hits: hits, number: number)
-        if query.mode == .hybrid {
+        var explanation = HitExplanation(query: query, mode: mode, hits: hits, number: number)
+        if mode == .hybrid {
             let depth = query.hybridCandidateDepth
             var words = query
             (words.mode, words.limit, words.offset, words.minSimilarity) = (.text, depth, 0, nil)
@@ -64,11 +64,11 @@ struct HitExplanation: Encodable {
         var score: Double
     }
 
-    init(query: SearchQuery, hits: [SearchHit], number: Int) {
+    init(query: SearchQuery, mode searchMode: SearchMode, hits: [SearchHit], number: Int) {
         let hit = hits[number - 1]
         id = hit.fact.id
         content = hit.fact.content
-        mode = query.mode.rawValue
+        mode = searchMode.rawValue
         result = number
         results = hits.count
         score = hit.score
@@ -79,7 +79,7 @@ struct HitExplanation: Encodable {
         matchedWords = highlighter.matchedWords(in: hit.fact.content)
         if number > 1 { above = Neighbour(result: number - 1, id: hits[number - 2].fact.id, score: hits[number - 2].score) }
         if number < hits.count { below = Neighbour(result: number + 1, id: hits[number].fact.id, score: hits[number].score) }
-        switch query.mode {
+        switch searchMode {
         case .text: text = Placement(rank: query.offset + number, candidates: hits.count)
         case .semantic: semantic = Placement(rank: query.offset + number, candidates: hits.count)
         case .hybrid: fusion = Self.fusion(query.fusion, hit: hit)

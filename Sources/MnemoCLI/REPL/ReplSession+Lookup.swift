@@ -5,7 +5,7 @@ extension ReplSession {
     /// `:fact ID`
     func showFact(_ argument: String) async throws {
         let id = try Self.factID(argument, command: "fact")
-        guard let fact = try await kb.fact(id: id) else { throw MnemoError.factNotFound(id) }
+        guard let fact = try await kb.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
         if json { return try Output.json(FactOutput(fact)) }
         print(FactOutput.details(fact))
     }
@@ -14,7 +14,7 @@ extension ReplSession {
     func showHistory(_ argument: String) async throws {
         let id = try Self.factID(argument, command: "history")
         let events = try await kb.history(ofFact: id)
-        guard !events.isEmpty else { throw MnemoError.factNotFound(id) }
+        guard !events.isEmpty else { throw MnemoError.notFound(.fact(id)) }
         if json { return try Output.json(events.map(HistoryEventOutput.init)) }
         for event in events { print(HistoryEventOutput.line(event, style: style)) }
     }
@@ -23,10 +23,11 @@ extension ReplSession {
     func showTopic(_ argument: String) async throws {
         let path = InlineQuery.unquoted(argument[...])
         guard !path.isEmpty else { throw CLIError("usage: :topic PATH (Tab completes paths; :topics lists them)") }
-        try await requireTopic(path)
-        guard let topic = try await kb.topic(at: path) else { throw MnemoError.topicNotFound(path) }
-        let children = try await kb.children(of: topic.path)
-        let facts = try await kb.facts(matching: FactFilter(topicPath: topic.path), limit: Self.topicFactLimit)
+        let topicPath = try TopicPath(path)
+        try await requireTopic(topicPath)
+        guard let topic = try await kb.topic(at: topicPath) else { throw MnemoError.notFound(.topic(path)) }
+        let children = try await kb.children(of: TopicPath(topic.path))
+        let facts = try await kb.facts(matching: FactFilter(topicPath: TopicPath(topic.path)), limit: Self.topicFactLimit)
         if json {
             return try Output.json(TopicDetailOutput(id: topic.id, name: topic.name, path: topic.path,
                                                      children: children.map(\.path), facts: facts.map(FactOutput.init)))
@@ -50,12 +51,12 @@ extension ReplSession {
     func showStats() async throws {
         let stats = try await kb.stats()
         if json { return try Output.json(stats) }
-        func counts(_ names: [String], _ table: [String: Int]) -> String {
-            names.map { "\($0) \(table[$0] ?? 0)" }.joined(separator: " · ")
+        func counts<Key: RawRepresentable<String>>(_ keys: [Key], _ table: [Key: Int]) -> String {
+            keys.map { "\($0.rawValue) \(table[$0] ?? 0)" }.joined(separator: " · ")
         }
         print("\(stats.facts) facts (\(stats.activeFacts) active, \(stats.inactiveFacts) inactive) in \(stats.topics) topics")
-        print("by type        " + counts(FactType.allCases.map(\.rawValue), stats.byType))
-        print("by importance  " + counts(Importance.allCases.reversed().map(\.rawValue), stats.byImportance))
+        print("by type        " + counts(FactType.allCases, stats.byType))
+        print("by importance  " + counts(Importance.allCases.reversed(), stats.byImportance))
     }
 
     static let topicFactLimit = 20

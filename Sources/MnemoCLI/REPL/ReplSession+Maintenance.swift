@@ -4,7 +4,7 @@ extension ReplSession {
     /// `:merge A[, B…] into C`: merges the topics for real (as `mnemo merge A B --into C`).
     func merge(_ argument: String) async throws {
         let (sources, target) = try Self.mergeArguments(argument)
-        let report = try await kb.mergeTopics(sources, into: target)
+        let report = try await kb.mergeTopics(sources.map { try TopicPath($0) }, into: TopicPath(target))
         try await refreshTopicPaths()
         if json { return try Output.json(report) }
         print("Merged \(report.mergedTopics.joined(separator: ", ")) into \(report.target): \(report.movedFacts) facts moved, \(report.mergedFacts) duplicate facts merged.")

@@ -6,7 +6,8 @@ extension ReplSession {
     func search(_ line: String) async throws {
         let inline = try InlineQuery(parsing: line)
         if let topicPath = inline.topicPath { try await requireTopic(topicPath) }
-        let query = inline.searchQuery(mode: mode, limit: limit)
+        let searchMode = inline.mode ?? mode
+        let query = inline.searchQuery(mode: searchMode, limit: limit)
         let clock = ContinuousClock()
         let start = clock.now
         guard inline.text.contains(where: { $0.isLetter || $0.isNumber }) || !inline.hasFilters else {
@@ -20,19 +21,19 @@ extension ReplSession {
         }
         let hits = try await kb.search(query)
         let elapsed = start.duration(to: clock.now)
-        lastSearch = (query, hits)
+        lastSearch = (query, searchMode, hits)
         if json {
-            return try Output.json(SearchOutput(query: query.text, mode: query.mode.rawValue, results: hits.map(SearchOutput.Result.init)))
+            return try Output.json(SearchOutput(query: query.text, mode: searchMode.rawValue, results: hits.map(SearchOutput.Result.init)))
         }
         if !hits.isEmpty { print(ResultFormatter(style: style, highlighter: QueryHighlighter(query: query.text)).hits(hits)) }
-        let details = [query.mode.rawValue] + inline.filterSummary
+        let details = [searchMode.rawValue] + inline.filterSummary
         print(style.dim(ResultFormatter.footer(count: hits.count, elapsed: elapsed, details: details)))
     }
 
     /// Fails with a hint when no topic is at `path`, rather than finding nothing in silence.
-    func requireTopic(_ path: String) async throws {
+    func requireTopic(_ path: TopicPath) async throws {
         guard try await kb.topic(at: path) == nil else { return }
-        if let guess = SpellingHint.suggestion(for: path, among: topicPaths) {
+        if let guess = SpellingHint.suggestion(for: path.description, among: topicPaths) {
             throw CLIError("no topic \"\(path)\" — did you mean \"\(guess)\"?")
         }
         throw CLIError("no topic \"\(path)\"; :topics lists them")

@@ -93,7 +93,7 @@ public enum EvaluationRun {
         let kb = try KnowledgeBase(path: databaseURL.path, embedder: embedding)
 
         let indexingStart = clock.now
-        let topic = "BEIR/\(dataset.name)"
+        let topic = try TopicPath("BEIR/\(dataset.name)")
         var indexed = 0
         progress?(Progress(phase: .indexing, done: 0, total: documents.count))
         for batch in stride(from: 0, to: documents.count, by: max(1, configuration.batchSize)) {
@@ -150,7 +150,7 @@ public enum EvaluationRun {
         _ embedder: (any Embedder)?, for documents: [PreparedDocument], dataset: BEIRDataset, directory: URL?
     ) throws -> CachingEmbedder {
         guard let embedder else {
-            throw MnemoError.invalidArgument("semantic and hybrid evaluation need an embedder")
+            throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid evaluation need an embedder")
         }
         var key = EmbeddingCache.hash(embedder.identity.description)
         for document in documents { key = EmbeddingCache.hash(document.content + "\u{1F}", into: key) }

@@ -85,7 +85,7 @@ struct InlineQueryTests {
         ("min:2", "min takes the lowest cosine similarity"),
         ("type:", "type: needs a value"),
         ("topic:\"\"", "topic: needs a value"),
-        ("topic:\"a//b\"", "topic:a//b: invalid topic path"),
+        ("topic:\"a//b\"", "topic:a//b is not a topic path: \"a//b\": it has an empty segment"),
     ])
     func mistakesAreErrorsWithAHint(line: String, message: String) {
         #expect(throws: InlineQueryError.self) { try InlineQuery(parsing: line) }
