@@ -8,6 +8,7 @@ extension KnowledgeBase {
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
+    @discardableResult
     public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
         let sourcePaths = sources
         let targetPath = target
@@ -58,6 +59,7 @@ extension KnowledgeBase {
     /// an ``embedder``) and each cluster folds into its oldest fact. Everything happens in one
     /// transaction; a dry run makes the same changes and rolls them back, so its report is
     /// exactly what the real run reports.
+    @discardableResult
     public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
         let topicGroups = try await topicVariantGroups()
         let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()

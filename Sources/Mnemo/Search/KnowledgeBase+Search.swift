@@ -74,7 +74,7 @@ extension KnowledgeBase {
     }
 
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
-        let depth = max(50, 3 * (query.offset + query.limit))
+        let depth = query.hybridCandidateDepth
         let textQuery = TextQuery(query.text, matching: query.matching)
         let namespace = namespace, writer = writer
         let queryVector = try await queryEmbedding(query.text)
@@ -188,4 +188,10 @@ extension VectorSnapshot {
             query.withUnsafeBufferPointer { Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count)) }
         }
     }
+}
+
+extension SearchQuery {
+    /// How many candidates each list of a hybrid search holds (the best word matches and the
+    /// nearest facts) before fusion; `mnemo repl`'s `:explain` ranks a hit in the same lists.
+    package var hybridCandidateDepth: Int { max(50, 3 * (offset + limit)) }
 }
