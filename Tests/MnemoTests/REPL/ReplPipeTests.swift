@@ -99,7 +99,7 @@ struct ReplPipeTests {
         #expect(out.range(of: #"Health & Fitness/Running\n +1\. "#, options: .regularExpression) != nil)
         #expect(out.contains("Technology (0, "))
         #expect(out.contains("  Programming Languages ("))
-        #expect(out.contains("343 facts (343 active, 0 inactive) in "))
+        #expect(out.contains("339 facts (339 active, 0 inactive) in "))
         #expect(out.contains("by type        fact "))
         for command in ReplHelp.commands { #expect(out.contains(command), "help lacks \(command)") }
         for filter in ["type:goal,fact", "importance:>=medium", #"topic:"Work/Projects""#, "active:all", "limit:20", "mode:semantic", "min:0.5"] {
@@ -119,9 +119,9 @@ struct ReplPipeTests {
         #expect(((documents[1] as? [[String: Any]])?.first)?["event"] as? String == "added")
         #expect((documents[2] as? [String: Any])?["path"] as? String == "Pets")
         #expect((documents[3] as? [[String: Any]])?.isEmpty == false)
-        #expect((documents[4] as? [String: Any])?["active_facts"] as? Int == 343)
+        #expect((documents[4] as? [String: Any])?["active_facts"] as? Int == 339)
         #expect((documents[5] as? [String: Any])?["dry_run"] as? Bool == true)
-        #expect(result.stdout.contains("343 facts (343 active"))
+        #expect(result.stdout.contains("339 facts (339 active"))
     }
 
     @Test func dedupeIsADryRun() throws {
