@@ -111,15 +111,7 @@ extension KnowledgeBase {
     /// The whole topic tree of the namespace with fact counts, children sorted by name.
     public func topicTree() async throws -> [TopicNode] {
         let namespace = namespace
-        return try await writer.read { db in
-            let topics = try Row.fetchAll(db, sql: """
-                SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
-                """, arguments: [namespace]).map(Topic.init(row:))
-            let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-                SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
-                """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
-            return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
-        }
+        return try await writer.read { db in try TopicTable.tree(db, namespace: namespace) }
     }
 }
 

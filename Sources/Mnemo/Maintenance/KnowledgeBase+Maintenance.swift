@@ -7,6 +7,7 @@ extension KnowledgeBase {
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
+    @discardableResult
     public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
         let sourcePaths = sources
         let targetPath = target
@@ -44,6 +45,7 @@ extension KnowledgeBase {
     /// Facts are clustered with ``NearDuplicateRule`` (this needs an ``embedder``); each cluster
     /// folds into its oldest fact. Topics whose names differ only in case, accents, punctuation,
     /// `&`/`and` or word order under the same parent merge into the one with the most facts.
+    @discardableResult
     public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
         let topicGroups = try await topicVariantGroups()
         if !dryRun {

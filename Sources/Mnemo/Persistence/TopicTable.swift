@@ -123,4 +123,15 @@ enum TopicTable {
             """, arguments: [newName, TopicPath.key(ofSegment: newName), newPath, newPathKey,
                              topic.depth + depthChange, newParent?.id, topic.id])
     }
+
+    /// The namespace's topic tree with fact counts, children sorted by name.
+    static func tree(_ db: Database, namespace: String) throws -> [TopicNode] {
+        let topics = try Row.fetchAll(db, sql: """
+            SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
+            """, arguments: [namespace]).map(Topic.init(row:))
+        let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+            SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
+            """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
+        return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
+    }
 }

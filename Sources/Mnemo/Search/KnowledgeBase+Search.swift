@@ -78,7 +78,7 @@ extension KnowledgeBase {
     }
 
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
-        let depth = max(50, 3 * (query.offset + query.limit))
+        let depth = query.hybridCandidateDepth
         // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         let namespace = namespace, writer = writer
@@ -200,4 +200,10 @@ extension VectorSnapshot {
             query.withUnsafeBufferPointer { Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count)) }
         }
     }
+}
+
+extension SearchQuery {
+    /// How many candidates each list of a hybrid search holds (the best word matches and the
+    /// nearest facts) before fusion; `mnemo repl`'s `:explain` ranks a hit in the same lists.
+    package var hybridCandidateDepth: Int { max(50, 3 * (offset + limit)) }
 }
