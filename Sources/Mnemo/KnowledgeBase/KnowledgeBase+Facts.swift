@@ -56,7 +56,9 @@ extension KnowledgeBase {
         let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            return try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+            return try OperationLog.record(db, namespace: namespace, kind: .updateFact, summary: "updated fact #\(id)") {
+                try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+            }
         }
     }
 
@@ -77,7 +79,9 @@ extension KnowledgeBase {
         let namespace = namespace
         try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            try FactTable.delete(db, fact, now: Date())
+            try OperationLog.record(db, namespace: namespace, kind: .deleteFact, summary: "deleted fact #\(id): \(fact.content)") {
+                try FactTable.delete(db, fact, now: Date())
+            }
         }
     }
 
@@ -110,7 +114,10 @@ extension KnowledgeBase {
         let namespace = namespace
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            return try FactTable.setActive(db, fact, isActive, now: Date())
+            let (kind, verb): (OperationRecord.Kind, String) = isActive ? (.reactivateFact, "reactivated") : (.deactivateFact, "deactivated")
+            return try OperationLog.record(db, namespace: namespace, kind: kind, summary: "\(verb) fact #\(id)") {
+                try FactTable.setActive(db, fact, isActive, now: Date())
+            }
         }
     }
 }

@@ -26,6 +26,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case fact(Int64)
         /// No topic at this path.
         case topic(String)
+        /// No operation with this id in the operation log (see ``KnowledgeBase/undo(_:)``).
+        case operation(Int64)
+        /// No operation left to undo.
+        case undoableOperation
     }
 
     /// How an operation contradicts what is stored.
@@ -38,6 +42,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case topicNotEmpty(String, facts: Int, children: Int)
         /// The database's vectors were made by another model: run ``KnowledgeBase/reembed(batchSize:progress:)``.
         case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
+        /// The operation was already undone, by the operation given.
+        case alreadyUndone(operation: Int64, by: Int64)
+        /// A row the operation changed has changed again since: undo the later operations first.
+        case changedSince(operation: Int64, table: String, row: Int64)
     }
 
     /// The thing named does not exist.
@@ -68,6 +76,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "no fact with id \(id)"
         case let .notFound(.topic(path)):
             "no topic at \(Self.quoted(path))"
+        case let .notFound(.operation(id)):
+            "no operation #\(id)"
+        case .notFound(.undoableOperation):
+            "nothing to undo"
         case let .invalidInput(field, reason):
             "invalid \(field): \(reason)"
         case let .conflict(.duplicateFact(existingID)):
@@ -78,6 +90,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
         case let .conflict(.embedderMismatch(stored, given)):
             "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
+        case let .conflict(.alreadyUndone(operation, undo)):
+            "operation #\(operation) was already undone by #\(undo); `mnemo undo \(undo)` redoes it"
+        case let .conflict(.changedSince(operation, table, row)):
+            "cannot undo #\(operation): \(table) row \(row) has changed since; undo the later operations first"
         case let .storageFailure(failure):
             "database error: \(failure)"
         case let .embedderFailure(model, reason):

@@ -24,6 +24,7 @@ enum FactWriter {
         var addedIDs: [String: Int64] = [:]
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(batch.count)
+        var conflicts = PendingConflicts()
         for (namespace, fact) in batch {
             let key = namespace + "\u{1F}" + fact.contentKey
             if let id = storedIDs[key] ?? addedIDs[key] {
@@ -33,20 +34,26 @@ enum FactWriter {
                 outcomes.append(.unchanged(try FactTable.require(db, namespace: namespace, id: id)))
                 continue
             }
-            if let (match, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
+            let judgement = try matcher?.judge(db, namespace: namespace, fact: fact)
+            if let (match, similarity) = judgement?.duplicate {
                 // A fact added in this batch may be queued, or have changed since it was added.
                 if queue.contains(match.id) { try queue.flush(db, now: now) }
                 let survivor = try FactTable.require(db, namespace: namespace, id: match.id)
-                outcomes.append(.merged(into: try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)))
+                let summary = "merged \"\(fact.content)\" into fact #\(survivor.id)"
+                outcomes.append(.merged(into: try OperationLog.record(db, namespace: namespace, kind: .ingestMerge, summary: summary) {
+                    try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)
+                }))
                 continue
             }
             let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
             let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
             addedIDs[key] = added.id
             matcher?.didAdd(added, vector: fact.embedding)
+            conflicts.note(added, judgement)
             outcomes.append(.added(added))
         }
         try queue.flush(db, now: now)
+        try conflicts.write(db, now: now)
         return outcomes
     }
 

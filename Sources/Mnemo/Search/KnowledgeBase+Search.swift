@@ -25,11 +25,13 @@ extension KnowledgeBase {
             throw MnemoError.invalidInput(field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
         }
         guard query.limit > 0 else { return [] }
+        let hits: [SearchHit]
         switch mode {
-        case .text: return try await textSearch(query)
-        case .semantic: return try await semanticSearch(query)
-        case .hybrid: return try await hybridSearch(query)
+        case .text: hits = try await textSearch(query)
+        case .semantic: hits = try await semanticSearch(query)
+        case .hybrid: hits = try await hybridSearch(query)
         }
+        return try withConflicts(hits)
     }
 
     /// Searches with default options: the 10 best active facts for `text`, hybrid when the

@@ -88,4 +88,7 @@ public struct SearchHit: Hashable, Sendable {
     public var similarity: Double?
     /// The content with matched terms marked by `[` and `]`, for text matches.
     public var snippet: String?
+    /// The ids of facts this one is in conflict with (see ``KnowledgeBase/conflicts(limit:offset:)``),
+    /// so that an app can ask its user which one holds.
+    public var conflictsWith: [Int64] = []
 }
