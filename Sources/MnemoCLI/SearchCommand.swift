@@ -44,6 +44,11 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Drop semantic hits below this cosine similarity.", valueName: "x"))
     var minSimilarity: Double?
 
+    @Option(help: ArgumentHelp(
+        "Drop semantic and hybrid hits scoring below this share of the best hit's score; 0 keeps them all.",
+        valueName: "share"))
+    var minRelativeScore: Double = SearchQuery.defaultRelativeScoreFloor
+
     @Flag(help: "Match only facts that have every word.")
     var allTerms = false
 
@@ -55,6 +60,7 @@ struct SearchCommand: AsyncParsableCommand {
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         guard offset >= 0 else { throw ValidationError("--offset must not be negative") }
+        guard (0...1).contains(minRelativeScore) else { throw ValidationError("--min-relative-score must be between 0 and 1") }
         if let minSimilarity, !(-1...1).contains(minSimilarity) {
             throw ValidationError("--min-similarity must be between -1 and 1")
         }
@@ -73,7 +79,7 @@ struct SearchCommand: AsyncParsableCommand {
                 topicPath: topic.map { try TopicPath($0) },
                 activity: includeInactive ? .all : .activeOnly),
             matching: allTerms ? .allTerms : .anyTerm,
-            limit: limit, offset: offset, minSimilarity: minSimilarity)
+            limit: limit, offset: offset, minSimilarity: minSimilarity, relativeScoreFloor: minRelativeScore)
         let hits = try await kb.search(searchQuery)
         if global.json {
             try Output.json(SearchOutput(query: query, mode: mode.rawValue, results: hits.map(SearchOutput.Result.init)))

@@ -21,6 +21,9 @@ extension KnowledgeBase {
             throw MnemoError.invalidInput(
                 field: "mode", reason: "\(mode.rawValue) search needs an embedder: open the knowledge base with one, or search in text mode")
         }
+        if let floor = query.relativeScoreFloor, !(floor.isFinite && (0...1).contains(floor)) {
+            throw MnemoError.invalidInput(field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
+        }
         guard query.limit > 0 else { return [] }
         let hits: [SearchHit]
         switch mode {
@@ -61,9 +64,12 @@ extension KnowledgeBase {
     }
 
     func semanticSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+        // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
+        guard TextQuery(query.text) != nil else { return [] }
         let vector = try await queryEmbedding(query.text)
         let matches = try nearestFacts(query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
-        let page = Array(matches.dropFirst(query.offset))
+        let floor = Self.scoreFloor(best: matches.first.map { Double($0.similarity) }, share: query.relativeScoreFloor)
+        let page = Array(matches.dropFirst(query.offset).prefix { Double($0.similarity) >= floor })
         let facts = try facts(ids: page.map(\.id))
         return page.compactMap { match in
             facts[match.id].map {
@@ -75,30 +81,29 @@ extension KnowledgeBase {
 
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         let depth = query.hybridCandidateDepth
-        let textQuery = TextQuery(query.text, matching: query.matching)
+        // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
+        guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         let namespace = namespace, writer = writer
         let queryVector = try await queryEmbedding(query.text)
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
-        let textRanking = Locked<Result<[TextSearcher.Match], any Error>>(.success([]))
+        let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: Double), any Error>>(.success(([], 0)))
         let filter = query.filter
-        var rankText: (@Sendable () -> Void)?
-        if let textQuery {
-            rankText = {
-                let ranking: Result<[TextSearcher.Match], any Error>
-                do {
-                    ranking = .success(try writer.read { (db: Database) -> [TextSearcher.Match] in
-                        try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
-                    })
-                } catch {
-                    ranking = .failure(error)
-                }
-                textRanking.withLock { $0 = ranking }
+        let rankText: @Sendable () -> Void = {
+            let ranking: Result<(matches: [TextSearcher.Match], coverage: Double), any Error>
+            do {
+                ranking = .success(try writer.read { (db: Database) -> (matches: [TextSearcher.Match], coverage: Double) in
+                    (try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0),
+                     try TextSearcher.wordCoverage(db, query: textQuery))
+                })
+            } catch {
+                ranking = .failure(error)
             }
+            textRanking.withLock { $0 = ranking }
         }
         let store = try await vectorSnapshot()
         let semantic = try nearestFacts(query, vector: queryVector, count: depth, in: store, alongside: rankText)
-        let text = try textRanking.withLock { $0 }.get()
+        let (text, wordCoverage) = try textRanking.withLock { $0 }.get()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
@@ -109,11 +114,13 @@ extension KnowledgeBase {
             candidates[match.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
             candidates[match.id]?.textScore = match.relevance
         }
-        let page = Array(query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit))
+        let fused = query.fusion.fuse(candidates, wordCoverage: wordCoverage)
+        let floor = Self.scoreFloor(best: fused.first?.score, share: query.relativeScoreFloor)
+        let page = Array(fused.dropFirst(query.offset).prefix(query.limit).prefix { $0.score >= floor })
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
         let (facts, snippets) = try readNow { db in
             let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
-            let maker = textIDs.isEmpty ? nil : try textQuery.map { try SnippetMaker(db, query: $0) }
+            let maker = textIDs.isEmpty ? nil : try SnippetMaker(db, query: textQuery)
             return (facts, facts.filter { textIDs.contains($0.key) }.compactMapValues { maker?.snippet($0.content) })
         }
         return page.compactMap { entry in
@@ -122,6 +129,13 @@ extension KnowledgeBase {
                           similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id])
             }
         }
+    }
+
+    /// The lowest score a hit may have: `share` of the best score. With a best score at or
+    /// below zero nothing is similar at all, and no hit passes.
+    static func scoreFloor(best: Double?, share: Double?) -> Double {
+        guard let share, share > 0, let best else { return -.infinity }
+        return best > 0 ? share * best : .infinity
     }
 
     /// The best `count` facts of `store` by cosine similarity that pass the query's filter.

@@ -38,6 +38,16 @@ public struct SearchQuery: Hashable, Sendable {
     public var vectorScan: VectorScan
     /// How hybrid mode combines text and semantic candidates.
     public var fusion: HybridFusion
+    /// Semantic and hybrid hits scoring below this fraction of the query's best hit are left
+    /// out, so a query that matches little returns little instead of filling `limit` with
+    /// unrelated facts. `nil` or 0 keeps every hit up to `limit`; the default is
+    /// ``defaultRelativeScoreFloor``. Text mode returns only facts that match the words anyway.
+    public var relativeScoreFloor: Double?
+
+    /// The share of the best hit's score below which semantic and hybrid hits are too weak to
+    /// show, chosen on LoCoMo and the fixture queries: the highest share that cuts no relevant
+    /// hit from any of their top 10s (README, "Weak hits").
+    public static let defaultRelativeScoreFloor = 0.4
 
     /// Creates a query; by default the 10 best active facts, hybrid when the knowledge base
     /// has an embedder and text otherwise.
@@ -50,7 +60,8 @@ public struct SearchQuery: Hashable, Sendable {
         offset: Int = 0,
         minSimilarity: Double? = nil,
         vectorScan: VectorScan = .exact,
-        fusion: HybridFusion = .standard
+        fusion: HybridFusion = .standard,
+        relativeScoreFloor: Double? = SearchQuery.defaultRelativeScoreFloor
     ) {
         self.text = text
         self.mode = mode
@@ -61,6 +72,7 @@ public struct SearchQuery: Hashable, Sendable {
         self.minSimilarity = minSimilarity
         self.vectorScan = vectorScan
         self.fusion = fusion
+        self.relativeScoreFloor = relativeScoreFloor
     }
 }
 

@@ -57,6 +57,8 @@ public enum EvaluationRun {
         public var cacheFile: URL?
         public var indexingTime: Duration
         public var searchTime: Duration
+        /// Each judged query's outcome, in the dataset's order.
+        public var queries: [QueryOutcome]
     }
 
     /// `~/.cache/mnemo/eval`, or `$XDG_CACHE_HOME/mnemo/eval`.
@@ -117,8 +119,9 @@ public enum EvaluationRun {
         let searchStart = clock.now
         var results: [String: [ScoredDocument]] = [:]
         for (index, query) in dataset.queries.enumerated() {
+            // Whole rankings, as BEIR scores them: no weak-hit floor.
             let hits = try await kb.search(SearchQuery(query.text, mode: configuration.mode, limit: depth,
-                                                       fusion: configuration.fusion))
+                                                       fusion: configuration.fusion, relativeScoreFloor: nil))
             results[query.id] = documentRanking(hits)
             progress?(Progress(phase: .searching, done: index + 1, total: dataset.queries.count))
         }
@@ -130,7 +133,8 @@ public enum EvaluationRun {
             metrics: RetrievalMetrics.evaluate(results, qrels: dataset.qrels.filter { judged.contains($0.key) }),
             documents: documents.count, truncatedDocuments: documents.filter(\.isTruncated).count,
             encodedTexts: embedding?.misses ?? 0, cacheFile: embedding?.cache.fileURL,
-            indexingTime: indexingTime, searchTime: searchTime)
+            indexingTime: indexingTime, searchTime: searchTime,
+            queries: QueryOutcome.outcomes(dataset, results: results))
     }
 
     /// Hits turned into BEIR document ids, best first; a fact that stands for several identical
