@@ -110,7 +110,7 @@ extension KnowledgeBase {
         guard let vectorIndex else {
             throw MnemoError.invalidArgument("semantic search needs an embedder: open the knowledge base with one")
         }
-        return try await vectorIndex.snapshot(writer)
+        return try vectorIndex.snapshot(writer)
     }
 
     func queryEmbedding(_ text: String) async throws -> [Float] {

@@ -8,6 +8,7 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: topics, facts, history, full-text index", migrate: createV1)
+        migrator.registerMigration("v2: change log of the vector index", migrate: ChangeLog.create)
         return migrator
     }
 
