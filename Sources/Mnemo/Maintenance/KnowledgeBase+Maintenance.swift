@@ -11,8 +11,9 @@ extension KnowledgeBase {
         let sourcePaths = try sources.map(TopicPath.init)
         let targetPath = try TopicPath(target)
         let namespace = namespace
-        let snapshot = try await vectorIndex == nil ? nil : vectorStore()
+        let vectorIndex = vectorIndex
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
+            let snapshot = try vectorIndex?.snapshot(in: db)
             let targetTopic = try TopicStore.require(db, namespace: namespace, path: targetPath)
             var merger = TopicMerger(db: db, namespace: namespace, now: Date())
             for path in sourcePaths {
