@@ -44,7 +44,7 @@ extension KnowledgeBase {
     public func ingest<Records: AsyncSequence>(
         records: Records, options: IngestOptions = IngestOptions()
     ) async throws -> IngestReport where Records.Element == IngestRecord {
-        var pipeline = IngestPipeline(knowledgeBase: self, options: options, format: nil, totalBytes: nil)
+        var pipeline = try IngestPipeline(knowledgeBase: self, options: options, format: nil, totalBytes: nil)
         var index = 0
         do {
             for try await record in records {
@@ -61,7 +61,7 @@ extension KnowledgeBase {
     private func ingest(_ chunks: ByteChunks, totalBytes: Int?, options: IngestOptions) async throws -> IngestReport {
         var chunks = chunks
         let format = try options.format ?? IngestFormat.detect(chunks.peek().prefix(4_096))
-        var pipeline = IngestPipeline(knowledgeBase: self, options: options, format: format, totalBytes: totalBytes)
+        var pipeline = try IngestPipeline(knowledgeBase: self, options: options, format: format, totalBytes: totalBytes)
         do {
             var reader: any RecordReader = format.isWholeDocument
                 ? try DocumentReader(data: chunks.readAll(), format: format)
