@@ -24,6 +24,7 @@ struct MnemoCommand: AsyncParsableCommand {
             DedupeCommand.self,
             ExportCommand.self,
             ReembedCommand.self,
+            CheckCommand.self,
             ReplCommand.self,
             ModelCommand.self,
             BenchCommand.self,
