@@ -59,17 +59,24 @@ public final class KnowledgeBase: Sendable {
         try KnowledgeBase(writer: DatabaseFactory.openInMemory(), namespace: namespace, embedder: embedder)
     }
 
-    init(writer: any DatabaseWriter, namespace: String, embedder: (any Embedder)?, checkingModel: Bool = true) throws {
+    /// - Parameter readOnly: the database is never written (see ``init(readingOnly:namespace:embedder:)``);
+    ///   `followsChanges` is false when no other connection can change it.
+    init(writer: any DatabaseWriter, namespace: String, embedder: (any Embedder)?, checkingModel: Bool = true,
+         readOnly: Bool = false, followsChanges: Bool = true) throws {
         try Self.validate(namespace: namespace)
         self.writer = writer
         self.namespace = namespace
         self.embedder = embedder
         if let embedder {
-            if checkingModel {
+            if readOnly {
+                try writer.read { db in try EmbeddingStore.check(db, identity: embedder.identity) }
+            } else if checkingModel {
                 try writer.write { db in try EmbeddingStore.adopt(db, identity: embedder.identity) }
             }
-            let index = VectorIndex(dimension: embedder.identity.dimension)
-            writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
+            let index = VectorIndex(dimension: embedder.identity.dimension, followsChanges: followsChanges)
+            if !readOnly {
+                writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
+            }
             self.vectorIndex = index
         } else {
             self.vectorIndex = nil

@@ -106,7 +106,7 @@ struct IngestPipeline {
         do {
             outcomes = try await task.value
         } catch {
-            throw MnemoError.ingestInterrupted(stored: report.accepted, reason: "\(error)")
+            throw MnemoError.ingestInterrupted(stored: report.accepted, reason: DatabaseFactory.describe(error))
         }
         for outcome in outcomes { report.count(outcome) }
         sendProgress(isFinished: false)

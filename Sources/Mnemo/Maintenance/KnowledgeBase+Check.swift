@@ -10,7 +10,7 @@ extension KnowledgeBase {
     /// size); the recorded model identity; the topic tree (orphans, cycles, paths, keys and
     /// depths that disagree with the parents; facts whose topic is missing or in another
     /// namespace). Missing vectors count as a problem only when the database holds vectors or
-    /// the knowledge base has an ``embedder``: a text-only knowledge base has none by design.
+    /// records a model: a knowledge base only ever written without embeddings has none by design.
     ///
     /// The repair runs in one transaction (vectors are embedded first, outside it) and the
     /// checks run again afterwards: ``CheckReport/problems`` is what is left. Damage that
@@ -113,7 +113,7 @@ extension KnowledgeBase {
                 result.identityMatches = false
             }
             result.checked.append(.factsWithoutVectors)
-            if vectorCount > 0 || identity != nil {
+            if vectorCount > 0 || stored != nil {
                 result.missingVectors = try DatabaseCheck.factsWithoutVectors(db)
                 if !result.missingVectors.isEmpty {
                     add(.factsWithoutVectors, "\(result.missingVectors.count) facts have no vector: semantic search cannot find them",

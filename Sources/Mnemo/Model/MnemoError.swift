@@ -20,6 +20,12 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// A failure of the database (or of the embedder) stopped an ingest. The batch being
     /// written was rolled back; the `stored` records of earlier batches are kept.
     case ingestInterrupted(stored: Int, reason: String)
+    /// The database file cannot be used: it is not a Mnemo database, was written by a newer
+    /// version, or cannot be opened for writing. Nothing was written to it.
+    case databaseUnusable(path: String, reason: String)
+    /// A write failed on the database's state: locked by another process past the busy
+    /// timeout, a full disk, a read-only file. The transaction was rolled back.
+    case writeFailed(String)
 
     public var description: String {
         switch self {
@@ -45,6 +51,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             reason
         case let .unreadableInput(reason):
             "cannot read the input: \(reason)"
+        case let .databaseUnusable(path, reason):
+            "cannot use the database \(Self.quoted(path)): \(reason)"
+        case let .writeFailed(reason):
+            reason
         case let .ingestInterrupted(stored, reason):
             "ingest stopped after \(stored) records were stored; the failing batch was rolled back: \(reason)"
         }

@@ -26,8 +26,13 @@ final class VectorIndex: @unchecked Sendable {
     /// Held while a search catches up, so that searches arriving together read the changes once.
     private let catchUpLock = NSLock()
 
-    init(dimension: Int) {
+    /// False for a database no one can change while it is open (an immutable file): the index
+    /// is then loaded once and never checked again.
+    let followsChanges: Bool
+
+    init(dimension: Int, followsChanges: Bool = true) {
         self.dimension = dimension
+        self.followsChanges = followsChanges
     }
 
     var isLoaded: Bool { lock.withLock { state != nil } }
@@ -40,6 +45,7 @@ final class VectorIndex: @unchecked Sendable {
     /// The rows as of at least the latest commit, caught up from the change log (or loaded) on
     /// one of `reader`'s connections first if needed.
     func snapshot(_ reader: any DatabaseReader) throws -> VectorStore {
+        if !followsChanges, let store = lock.withLock({ state?.store }) { return store }
         let latest = try reader.read(ChangeLog.latestSequence)
         if let store = store(asOf: latest) { return store }
         return try catchUpLock.withLock {

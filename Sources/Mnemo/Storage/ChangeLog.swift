@@ -36,7 +36,13 @@ enum ChangeLog {
 
     /// The number of the latest change, 0 when none was logged. One B-tree descent.
     static func latestSequence(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM fact_change")) ?? 0
+        do {
+            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM fact_change")) ?? 0
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // A database of the first schema opened read-only has no log (migrations cannot run).
+            guard try !db.tableExists("fact_change") else { throw error }
+            return 0
+        }
     }
 
     /// The facts changed after change `sequence`, up to `limit` of them (oldest change first).

@@ -3,10 +3,20 @@ import GRDB
 
 /// Opens the database behind a ``KnowledgeBase`` and brings its schema up to date.
 enum DatabaseFactory {
+    /// Opens the database for reading and writing, creating it if needed, after checking that
+    /// it is a Mnemo database this version can use (see `DatabaseFactory+Safety.swift`).
     static func openPool(atPath path: String) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try Schema.migrator.migrate(pool)
-        return pool
+        try checkIsSQLite(atPath: path)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in try checkSchema(db, path: path) }
+            try Schema.migrator.migrate(pool)
+            return pool
+        } catch let error as MnemoError {
+            throw error
+        } catch {
+            throw openingError(error, path: path)
+        }
     }
 
     static func openInMemory() throws -> DatabaseQueue {
@@ -18,10 +28,10 @@ enum DatabaseFactory {
     /// The largest part of the file mapped into memory.
     static let mmapSize = 1 << 30
 
-    private static var configuration: Configuration {
+    static var configuration: Configuration {
         var configuration = Configuration()
         // Another process (a second CLI, an app extension) may hold the write lock briefly.
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // Statement journals (an INSERT whose full-text trigger merges index segments writes

@@ -20,10 +20,11 @@ enum CLIRunner {
         return folder.appendingPathComponent("mnemo")
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `mnemo`, or `executable` (such as a shell) with `arguments` that end up running it.
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        process.executableURL = executable ?? binary
+        process.arguments = executable == nil ? arguments : Array(arguments.dropFirst())
         // No model: commands that embed fall back to the hashing embedder, so runs are fast and
         // the same on every machine.
         var env = ProcessInfo.processInfo.environment
