@@ -47,8 +47,8 @@ extension KnowledgeBase {
                 done.append("deleted \(planned.orphanVectors.count + planned.wrongSizeVectors.count) stray vectors")
             }
             if !embeddedVectors.isEmpty {
-                for (id, vector) in embeddedVectors { try EmbeddingStore.write(db, factID: id, vector: vector) }
-                if let identity, try EmbeddingStore.storedIdentity(db) == nil { try EmbeddingStore.setIdentity(db, identity) }
+                for (id, vector) in embeddedVectors { try EmbeddingTable.write(db, factID: id, vector: vector) }
+                if let identity, try EmbeddingTable.storedIdentity(db) == nil { try EmbeddingTable.setIdentity(db, identity) }
                 done.append("embedded \(embeddedVectors.count) facts that had no vector")
             }
             let audit = TopicTreeAudit(try DatabaseCheck.topicRows(db))
@@ -63,7 +63,7 @@ extension KnowledgeBase {
                 var recovered: [String: Topic] = [:]
                 for fact in badTopics {
                     let topic = try recovered[fact.namespace]
-                        ?? TopicStore.ensure(db, namespace: fact.namespace, path: TopicPath(validSegments: ["Recovered"]))
+                        ?? TopicTable.ensure(db, namespace: fact.namespace, path: TopicPath(validSegments: ["Recovered"]))
                     recovered[fact.namespace] = topic
                     try DatabaseCheck.moveFact(db, id: fact.id, toTopic: topic.id)
                 }
@@ -101,8 +101,8 @@ extension KnowledgeBase {
                     count: damage.count)
             }
 
-            let stored = try EmbeddingStore.storedIdentity(db)
-            let vectorCount = try EmbeddingStore.vectorCount(db)
+            let stored = try EmbeddingTable.storedIdentity(db)
+            let vectorCount = try EmbeddingTable.vectorCount(db)
             let dimension = identity?.dimension ?? stored?.dimension
             result.checked.append(.modelIdentity)
             if vectorCount > 0, stored == nil {

@@ -13,7 +13,7 @@ final class VectorIndex: @unchecked Sendable {
     let dimension: Int
     private let lock = NSLock()
     /// The rows and the number of the last change they include; `nil` until first loaded.
-    private var state: (store: VectorStore, sequence: Int64)?
+    private var state: (store: VectorSnapshot, sequence: Int64)?
     /// How the index kept up so far, for tests and benchmarks.
     struct Statistics: Sendable {
         /// Times every row was read: the first load, and catch-ups over too large a gap.
@@ -44,7 +44,7 @@ final class VectorIndex: @unchecked Sendable {
 
     /// The rows as of at least the latest commit, caught up from the change log (or loaded) on
     /// one of `reader`'s connections first if needed.
-    func snapshot(_ reader: any DatabaseReader) throws -> VectorStore {
+    func snapshot(_ reader: any DatabaseReader) throws -> VectorSnapshot {
         if !followsChanges, let store = lock.withLock({ state?.store }) { return store }
         let latest = try reader.read(ChangeLog.latestSequence)
         if let store = store(asOf: latest) { return store }
@@ -62,7 +62,7 @@ final class VectorIndex: @unchecked Sendable {
     /// The rows as of the state `db` sees, caught up within its transaction: a write transaction
     /// sees the latest commit, and no other can happen before it ends. Call it before the
     /// transaction writes anything: the index must only ever hold committed state.
-    func snapshot(in db: Database) throws -> VectorStore {
+    func snapshot(in db: Database) throws -> VectorSnapshot {
         if let store = store(asOf: try ChangeLog.latestSequence(db)) { return store }
         while true {
             if let store = install(try VectorIndexUpdate.read(db, from: position, dimension: dimension)) { return store }
@@ -81,7 +81,7 @@ final class VectorIndex: @unchecked Sendable {
         lock.withLock { state = nil }
     }
 
-    private func store(asOf sequence: Int64) -> VectorStore? {
+    private func store(asOf sequence: Int64) -> VectorSnapshot? {
         lock.withLock { state.flatMap { $0.sequence >= sequence ? $0.store : nil } }
     }
 
@@ -91,7 +91,7 @@ final class VectorIndex: @unchecked Sendable {
     /// Updates read on different connections may arrive out of order. One that is older than
     /// the index is dropped. A delta applies to any index at or after its base: it holds every
     /// fact changed since the base, each as of the update's own state.
-    private func install(_ update: VectorIndexUpdate) -> VectorStore? {
+    private func install(_ update: VectorIndexUpdate) -> VectorSnapshot? {
         lock.withLock {
             switch update {
             case let .full(store, sequence):

@@ -4,15 +4,15 @@ import GRDB
 /// since the index's last change, or every row when the index is not loaded or too far behind.
 enum VectorIndexUpdate {
     /// Every row as of change `sequence`.
-    case full(VectorStore, sequence: Int64)
+    case full(VectorSnapshot, sequence: Int64)
     /// The facts changed after change `base`, as of change `sequence`.
     case delta(base: Int64, sequence: Int64, changes: Changes)
 
     /// The new state of each changed fact: its row, or `nil` when it no longer has one.
     struct Changes {
-        var rows: [Int64: (vector: [Float], attributes: VectorStore.Attributes)?] = [:]
+        var rows: [Int64: (vector: [Float], attributes: VectorSnapshot.Attributes)?] = [:]
 
-        func apply(to store: inout VectorStore) {
+        func apply(to store: inout VectorSnapshot) {
             for (id, row) in rows {
                 if let row {
                     store.upsert(id: id, vector: row.vector, attributes: row.attributes)
@@ -44,14 +44,14 @@ enum VectorIndexUpdate {
             let limit = fullReloadThreshold(loadedRows: position.rows)
             let ids = try ChangeLog.factsChanged(db, after: sequence, limit: limit + 1)
             if ids.count <= limit {
-                let rows = try EmbeddingStore.indexRows(db, ids: ids, dimension: dimension)
+                let rows = try EmbeddingTable.indexRows(db, ids: ids, dimension: dimension)
                 var changes = Changes()
                 for id in ids { changes.rows.updateValue(rows[id], forKey: id) }
                 return .delta(base: sequence, sequence: latest, changes: changes)
             }
         }
-        var store = VectorStore(dimension: dimension)
-        try EmbeddingStore.forEachIndexRow(db, dimension: dimension) { id, vector, attributes in
+        var store = VectorSnapshot(dimension: dimension)
+        try EmbeddingTable.forEachIndexRow(db, dimension: dimension) { id, vector, attributes in
             store.upsert(id: id, vector: vector, attributes: attributes)
         }
         return .full(store, sequence: latest)
