@@ -63,18 +63,14 @@ struct ConcurrencyTests {
         try await kb.addFact(NewFact(content: "Keeps bees", topicPath: "T1"))
         let input = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("in.jsonl")
         try Self.records(0..<1_500).write(to: input)
-        let finished = ManagedAtomicFlag()
-        let ingest = Task.detached {
-            defer { finished.set() }
-            return try CLIRunner.run(["ingest", input.path, "--db", path, "--batch-size", "200"])
-        }
+        let ingest = ThreadJob { try CLIRunner.run(["ingest", input.path, "--db", path, "--batch-size", "200"]) }
         var errors: [String] = [], searches = 0
         repeat {
             for round in 0..<6 {
                 do { _ = try await kb.search(Self.queries(round + searches)) } catch { errors.append("\(error)") }
             }
             searches += 6
-        } while !finished.isSet
+        } while !ingest.isFinished
         let result = try await ingest.value
         #expect(result.status == 0, "\(result.stderr)")
         #expect(errors.isEmpty, "\(errors.prefix(3))")
@@ -87,7 +83,7 @@ struct ConcurrencyTests {
         let kb = try KnowledgeBase(path: path, embedder: SeededEmbedder())
         try await kb.addFact(NewFact(content: "First", topicPath: "A"))
         let other = try DatabaseQueue(path: path)
-        let holding = Task.detached {
+        let holding = ThreadJob {
             try other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
                 Thread.sleep(forTimeInterval: 1.5)
