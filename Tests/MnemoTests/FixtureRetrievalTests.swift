@@ -13,10 +13,11 @@ struct FixtureRetrievalTests {
         var description: String { String(format: "recall@10 %.3f  MRR@10 %.3f", recall, mrr) }
     }
 
-    static let shared: Result<KnowledgeBase, any Error> = Result {
+    /// Loaded once for the suite. A task, not a blocking wait: blocking one of the two threads
+    /// the tests run on until the load ends can stall the whole run.
+    static let shared = Task<KnowledgeBase, any Error> {
         let encoder = try SentenceEncoder(modelDirectory: ModelFixture.requireModel())
-        // Swift Testing has no async static setup; a blocking bridge is fine in a test helper.
-        return try BlockingTask.run { try await FixtureKnowledgeBase.load(embedder: encoder) }
+        return try await FixtureKnowledgeBase.load(embedder: encoder)
     }
 
     static func score(_ kb: KnowledgeBase, _ queries: [FixtureKnowledgeBase.Query], mode: SearchMode,
@@ -31,7 +32,7 @@ struct FixtureRetrievalTests {
     }
 
     @Test func plantedDuplicatesAreMergedAndLookAlikesKept() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let stats = try await kb.stats()
         // 349 lines − 6 exact duplicates − 12 paraphrases merged.
         #expect(stats.facts == 331)
@@ -47,13 +48,13 @@ struct FixtureRetrievalTests {
     }
 
     @Test func keywordQueriesFindTheirFactsByText() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let score = try await Self.score(kb, try FixtureKnowledgeBase.queries().keyword, mode: .text)
         #expect(score.recall >= 0.9, "\(score)")
     }
 
     @Test func paraphraseQueriesFindTheirFactsByMeaning() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let queries = try FixtureKnowledgeBase.queries().paraphrase
         let semantic = try await Self.score(kb, queries, mode: .semantic)
         #expect(semantic.recall >= 0.9, "\(semantic)")
@@ -73,7 +74,7 @@ struct FixtureRetrievalTests {
     /// answer drops from 3rd to 10th); every answer stays in the top 10 (recall 1.000), which the
     /// recall expectation holds to 0.02.
     @Test func hybridMatchesTheBetterModeOnBothKindsOfQuery() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let queries = try FixtureKnowledgeBase.queries()
         let candidates: [(String, HybridFusion)] = [
             ("rrf k=60", .reciprocalRank(k: 60)),
@@ -97,7 +98,7 @@ struct FixtureRetrievalTests {
     /// The recall of the default hybrid search, held with a margin of about one expected fact:
     /// keyword 1.000 and paraphrase 1.000 measured on 2026-11-23 (README, "Choosing the fusion").
     @Test func hybridRecallOnTheFixtureQueries() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let queries = try FixtureKnowledgeBase.queries()
         let keyword = try await Self.score(kb, queries.keyword, mode: .hybrid)
         #expect(keyword.recall >= 0.97, "\(keyword)")
@@ -111,7 +112,7 @@ struct FixtureRetrievalTests {
     /// neither has the Swift or SwiftUI preference in its top 6, so no fusion of the two can lift
     /// it; recorded as a known issue until the ranking learns that "like" asks for preferences.
     @Test func demoQuestionsRankTheAnswerFirst() async throws {
-        let kb = try Self.shared.get()
+        let kb = try await Self.shared.value
         let sister = try await kb.search(SearchQuery("where does my sister live?", limit: 3))
         #expect(sister.first.map { [
             "My sister Ana lives in Lisbon with her husband Rui.",
@@ -129,23 +130,5 @@ struct FixtureRetrievalTests {
     struct DuplicatePairs: Decodable {
         var paraphrases: [[String]]
         var distinct: [[String]]
-    }
-}
-
-/// Runs async work to completion from synchronous code (test fixtures only).
-enum BlockingTask {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        var result: Result<T, any Error>?
     }
 }

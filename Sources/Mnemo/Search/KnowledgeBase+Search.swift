@@ -160,7 +160,7 @@ extension KnowledgeBase {
             throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
         do {
-            return try await vectorIndex.snapshot(writer.base)
+            return try vectorIndex.snapshot(writer.base)
         } catch {
             throw MnemoError(error)
         }
