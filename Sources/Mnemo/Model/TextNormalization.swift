@@ -13,7 +13,8 @@ enum TextNormalization {
     /// combining marks or joiners attached to them) into one space.
     static func collapsingWhitespace(_ text: String) -> String {
         if isCollapsedASCII(text) { return text }
-        var collapsed = String.UnicodeScalarView()
+        var collapsed: [UInt32] = []
+        collapsed.reserveCapacity(text.utf8.count)
         var inSpace = false
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -23,11 +24,11 @@ enum TextNormalization {
             }
             // A mark or joiner after a space forms one character with it: it goes with the space.
             if inSpace && (value == 0x200C || value == 0x200D || FoldTables.isMark(value)) { continue }
-            if inSpace && !collapsed.isEmpty { collapsed.append(" ") }
+            if inSpace && !collapsed.isEmpty { collapsed.append(0x20) }
             inSpace = false
-            collapsed.append(scalar)
+            collapsed.append(value)
         }
-        return String(collapsed)
+        return KeyFolding.string(collapsed)
     }
 
     /// Case- and diacritic-insensitive form with collapsed whitespace (see ``KeyFolding``).

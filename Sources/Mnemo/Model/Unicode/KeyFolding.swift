@@ -13,7 +13,7 @@ enum KeyFolding {
     /// The fold of text whose whitespace is already collapsed.
     static func fold(_ text: String) -> String {
         var decomposed: [UInt32] = []
-        decomposed.reserveCapacity(text.unicodeScalars.count + 8)
+        decomposed.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars { appendDecomposition(of: scalar.value, to: &decomposed) }
         reorderCanonically(&decomposed)
 
@@ -29,6 +29,11 @@ enum KeyFolding {
             folded.append(scalar)
         }
         for scalar in decomposed {
+            if scalar < 0x80 {  // ASCII: no marks, and case folding is lower-casing
+                folded.append(scalar &- 0x41 < 26 ? scalar + 0x20 : scalar)
+                dropsMarks = true
+                continue
+            }
             if dropsMarks && FoldTables.isMark(scalar) { continue }
             if let mapped = FoldTables.caseFolding[scalar] {
                 mapped.forEach(append)
@@ -39,9 +44,18 @@ enum KeyFolding {
         reorderCanonically(&folded)
         compose(&folded)
 
-        var result = String.UnicodeScalarView()
-        for value in folded { result.append(Unicode.Scalar(value)!) }
-        return String(result)
+        return string(folded)
+    }
+
+    /// The text of valid scalar values, encoded once (appending scalars to a `String` one by one
+    /// costs more than the fold itself).
+    static func string(_ scalars: [UInt32]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count * 2)
+        for value in scalars {
+            UTF8.encode(Unicode.Scalar(value)!) { bytes.append($0) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Normalization
@@ -106,6 +120,9 @@ enum KeyFolding {
     }
 
     private static func composite(of first: UInt32, and second: UInt32) -> UInt32? {
+        // Every second scalar of a composition (a mark, a Hangul vowel or trailing consonant, a
+        // few vowel signs) is above U+0300: the common case needs no lookup.
+        if second < 0x300 { return nil }
         if first &- leadingBase < leadingCount, second &- vowelBase < vowelCount {
             return hangulSyllableBase + ((first - leadingBase) * vowelCount + (second - vowelBase)) * trailingCount
         }
