@@ -10,9 +10,9 @@ extension Schema {
     ///
     /// Two rows can end up with the same key, when they differed only in such characters. No data
     /// is merged or lost: the older row (smaller id) keeps the key, and the newer one gets the key
-    /// followed by U+001F and its id, which no text folds to. Two such facts stay two facts (a new
-    /// exact duplicate merges into the older one); two such topics stay two topics, and a path
-    /// names the older one.
+    /// followed by U+001F (a control character real text does not hold) and its id. Two such
+    /// facts stay two facts (a new exact duplicate merges into the older one); two such topics
+    /// stay two topics, and a path names the older one.
     ///
     /// The migration reads and writes only those key columns, so it depends on no other migration
     /// after v1 and fires none of their triggers (full-text, change log and operation log
