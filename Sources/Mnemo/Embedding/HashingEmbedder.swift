@@ -39,7 +39,7 @@ public struct HashingEmbedder: Embedder {
     }
 
     /// The vector of one text.
-    public func vector(for text: String) -> [Float] {
+    package func vector(for text: String) -> [Float] {
         var vector = [Float](repeating: 0, count: dimension)
         let words = self.words(of: text)
         if words.isEmpty {

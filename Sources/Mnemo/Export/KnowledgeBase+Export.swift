@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension KnowledgeBase {
     /// Writes the namespace's facts (or every namespace's) as JSONL, ordered by id.
@@ -17,12 +16,8 @@ extension KnowledgeBase {
         return try await writer.read { db in
             var writer = BufferedWriter(handle: handle)
             var count = 0
-            let facts = try Row.fetchCursor(db, sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE ? IS NULL OR fact.namespace = ? ORDER BY fact.id
-                """, arguments: [namespace, namespace])
-            while let row = try facts.next() {
-                try writer.write(ExportLine.encode(Fact(row: row)) + "\n")
+            try FactTable.forEach(db, namespace: namespace) { fact in
+                try writer.write(ExportLine.encode(fact) + "\n")
                 count += 1
             }
             try writer.flush()
@@ -97,10 +92,7 @@ public struct ExportedLines: AsyncSequence, Sendable {
                 guard !isExhausted else { return nil }
                 let (namespace, lastID) = (namespace, lastID)
                 let facts = try await knowledgeBase.writer.read { db in
-                    try Row.fetchAll(db, sql: """
-                        SELECT \(Fact.selection) FROM \(Fact.source)
-                        WHERE (? IS NULL OR fact.namespace = ?) AND fact.id > ? ORDER BY fact.id LIMIT ?
-                        """, arguments: [namespace, namespace, lastID, Self.pageSize]).map(Fact.init(row:))
+                    try FactTable.page(db, namespace: namespace, after: lastID, limit: Self.pageSize)
                 }
                 isExhausted = facts.count < Self.pageSize
                 self.lastID = facts.last?.id ?? lastID

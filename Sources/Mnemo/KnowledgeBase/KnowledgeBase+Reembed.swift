@@ -37,9 +37,7 @@ extension KnowledgeBase {
     @discardableResult
     public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int {
         guard let embedder else { throw MnemoError.invalidInput(field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one") }
-        let facts = try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, content FROM fact ORDER BY id").map { (id: $0["id"] as Int64, content: $0["content"] as String) }
-        }
+        let facts = try await writer.read { db in try FactTable.contents(db) }
         var done = 0
         progress?(ReembedProgress(done: 0, total: facts.count))
         for batch in facts.chunked(into: max(1, batchSize)) {

@@ -91,9 +91,7 @@ extension KnowledgeBase {
             let root = try TopicTable.require(db, namespace: namespace, path: path)
             let topics = try TopicTable.subtree(db, namespace: namespace, root: root)
             let topicIDs = topics.map(\.id)
-            let facts = try Row.fetchAll(db, sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.topic_id IN (\(topicIDs.map(String.init).joined(separator: ",")))
-                """).map(Fact.init(row:))
+            let facts = try FactTable.facts(db, inTopics: topicIDs)
             if !cascade, !facts.isEmpty || topics.count > 1 {
                 throw MnemoError.conflict(.topicNotEmpty(root.path, facts: facts.count, children: topics.count - 1))
             }

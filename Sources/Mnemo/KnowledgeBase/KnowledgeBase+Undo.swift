@@ -23,11 +23,7 @@ extension KnowledgeBase {
     public func undo(_ id: Int64? = nil) async throws -> OperationRecord {
         let namespace = namespace
         return try await writer.write { db in
-            guard let target = try id ?? Int64.fetchOne(db, sql: """
-                SELECT operation.id FROM operation
-                WHERE namespace = ? AND kind != ? AND NOT EXISTS (SELECT 1 FROM operation AS undo WHERE undo.reverts = operation.id)
-                ORDER BY operation.id DESC LIMIT 1
-                """, arguments: [namespace, OperationRecord.Kind.undo.rawValue]) else {
+            guard let target = try id ?? OperationLog.latestUndoable(db, namespace: namespace) else {
                 throw MnemoError.notFound(.undoableOperation)
             }
             return try OperationLog.undo(db, namespace: namespace, id: target)

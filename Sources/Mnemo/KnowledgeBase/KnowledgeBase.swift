@@ -64,7 +64,7 @@ public final class KnowledgeBase: Sendable {
     ///   and what ``init(url:configuration:)`` throws.
     public convenience init(writer: some DatabaseWriter, configuration: Configuration = Configuration()) throws {
         do {
-            try writer.read { db in _ = try Int64.fetchOne(db, sql: "SELECT \(BM25Function.structureKeyName)(NULL)") }
+            try writer.read { db in try BM25Function.checkRegistered(db) }
         } catch {
             throw MnemoError.invalidInput(
                 field: "writer",

@@ -38,7 +38,7 @@ public struct DedupeReport: Hashable, Sendable, Codable {
     /// event for each.
     public var mergedFacts: Int { factClusters.reduce(0) { $0 + $1.duplicates.count } + topicMergedFacts }
 
-    public init(factClusters: [DuplicateCluster], topicGroups: [TopicVariantGroup], topicMergedFacts: Int = 0, dryRun: Bool) {
+    package init(factClusters: [DuplicateCluster], topicGroups: [TopicVariantGroup], topicMergedFacts: Int = 0, dryRun: Bool) {
         self.factClusters = factClusters
         self.topicGroups = topicGroups
         self.topicMergedFacts = topicMergedFacts

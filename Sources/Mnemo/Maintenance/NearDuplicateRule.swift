@@ -55,10 +55,10 @@ public struct NearDuplicateRule: Hashable, Sendable {
 
     /// The lowest similarity at which two facts can be near duplicates or a conflict: what a
     /// search for candidates must reach down to.
-    public var minimumSimilarity: Double { min(threshold, valueMatchThreshold) }
+    package var minimumSimilarity: Double { min(threshold, valueMatchThreshold) }
 
     /// What the rule says about two facts.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// The same fact: merge them.
         case duplicate
         /// Close, but the named check says they differ: keep both, linked as a conflict.
@@ -69,12 +69,12 @@ public struct NearDuplicateRule: Hashable, Sendable {
 
     /// Whether a fact of type `typeA` with content `a` and one of `typeB` with `b`, at cosine
     /// `similarity`, are the same fact.
-    public func isDuplicate(_ a: String, _ b: String, typeA: FactType, typeB: FactType, similarity: Double) -> Bool {
+    package func isDuplicate(_ a: String, _ b: String, typeA: FactType, typeB: FactType, similarity: Double) -> Bool {
         verdict(a, b, typeA: typeA, typeB: typeB, similarity: similarity) == .duplicate
     }
 
     /// Whether two facts are the same, in conflict, or unrelated.
-    public func verdict(_ a: String, _ b: String, typeA: FactType, typeB: FactType, similarity: Double) -> Verdict {
+    package func verdict(_ a: String, _ b: String, typeA: FactType, typeB: FactType, similarity: Double) -> Verdict {
         guard typeA == typeB, similarity >= minimumSimilarity else { return .distinct }
         let check = IdentityCheck(a, b)
         if let difference = check.difference {
@@ -84,7 +84,7 @@ public struct NearDuplicateRule: Hashable, Sendable {
     }
 
     /// Checks 2–5 of the rule: whether nothing tells the two facts apart.
-    public func agreeOnIdentity(_ a: String, _ b: String) -> Bool {
+    package func agreeOnIdentity(_ a: String, _ b: String) -> Bool {
         IdentityCheck(a, b).difference == nil
     }
 }

@@ -12,7 +12,7 @@ public enum FactType: String, CaseIterable, Codable, Sendable, Hashable, Compara
     case experience
 
     /// Parses a type name, ignoring case and surrounding whitespace.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         self.init(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 

@@ -7,9 +7,9 @@ public struct HistoryEvent: Identifiable, Hashable, Sendable, Codable {
         case added
         /// The same fact was seen again (exact duplicate); the mention count went up.
         case mentioned
-        /// Another fact was merged into this one (its id is in the details).
+        /// Another fact was merged into this one (see ``Change/merged(content:mergedFactID:similarity:source:)``).
         case merged
-        /// This fact was merged into another one and removed (the survivor's id is in the details).
+        /// This fact was merged into another one and removed (see ``Change/mergedInto(survivorID:content:)``).
         case mergedInto = "merged_into"
         case updated
         case deactivated
@@ -28,7 +28,8 @@ public struct HistoryEvent: Identifiable, Hashable, Sendable, Codable {
     /// The topic concerned, if any.
     public var topicID: Int64?
     public var kind: Kind
-    /// What changed, such as `"importance": "medium → high"` or `"merged_from": "42"`.
-    public var details: [String: String]
+    /// What changed, as stored and as `mnemo history --json` prints it, such as
+    /// `"importance": "medium → high"` or `"merged_from": "42"`; ``change`` reads it typed.
+    package var details: [String: String]
     public var date: Date
 }

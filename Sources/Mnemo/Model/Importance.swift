@@ -15,7 +15,7 @@ public enum Importance: String, CaseIterable, Codable, Sendable, Hashable, Compa
     case high
 
     /// The importance's rank, stored in the database so that "at least medium" is a comparison.
-    public var rank: Int {
+    package var rank: Int {
         switch self {
         case .negligible: 0
         case .low: 1
@@ -25,13 +25,13 @@ public enum Importance: String, CaseIterable, Codable, Sendable, Hashable, Compa
     }
 
     /// Creates an importance from its stored ``rank``.
-    public init?(rank: Int) {
+    package init?(rank: Int) {
         guard let match = Self.allCases.first(where: { $0.rank == rank }) else { return nil }
         self = match
     }
 
     /// Parses an importance name, ignoring case and surrounding whitespace.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         self.init(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 

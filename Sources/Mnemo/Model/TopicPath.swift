@@ -67,7 +67,7 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
     public var description: String { segments.joined(separator: "/") }
 
     /// The folded path used to match topics case- and diacritic-insensitively.
-    public var key: String { segments.map(Self.key(ofSegment:)).joined(separator: "/") }
+    package var key: String { segments.map(Self.key(ofSegment:)).joined(separator: "/") }
 
     /// The number of segments; 1 for a top-level topic.
     public var depth: Int { segments.count }

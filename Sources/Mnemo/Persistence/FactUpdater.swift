@@ -18,7 +18,7 @@ struct FactUpdater {
             guard old != new else { return }
             assignments.append("\(column) = ?")
             arguments += [value]
-            details[field] = "\(old) → \(new)"
+            details[field] = old + HistoryEvent.updateArrow + new
         }
 
         if let content = update.content {

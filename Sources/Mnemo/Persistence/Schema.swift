@@ -11,6 +11,7 @@ enum Schema {
         migrator.registerMigration("v2: fact conflicts", migrate: createConflicts)
         migrator.registerMigration("v3: operation log for undo", migrate: createOperationLog)
         migrator.registerMigration("v4: change log of the vector index", migrate: ChangeLog.create)
+        migrator.registerMigration("v5: portable folded keys", migrate: recomputeFoldedKeys)
         return migrator
     }
 

@@ -38,6 +38,11 @@ enum BM25Function {
     }
 
     /// Registers the functions on `db`'s connection, with an empty table of row sizes.
+    /// Throws when the connection does not have the function (its configuration was not prepared).
+    static func checkRegistered(_ db: Database) throws {
+        _ = try Int64.fetchOne(db, sql: "SELECT \(structureKeyName)(NULL)")
+    }
+
     static func register(_ db: Database) throws {
         db.add(function: structureKey)
         let api = FTS5.api(db)

@@ -82,6 +82,15 @@ enum OperationLog {
             """, arguments: [namespace, limit]).map(record(row:))
     }
 
+    /// The newest operation of the namespace that is not an undo and has not been undone.
+    static func latestUndoable(_ db: Database, namespace: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT operation.id FROM operation
+            WHERE namespace = ? AND kind != ? AND NOT EXISTS (SELECT 1 FROM operation AS undo WHERE undo.reverts = operation.id)
+            ORDER BY operation.id DESC LIMIT 1
+            """, arguments: [namespace, OperationRecord.Kind.undo.rawValue])
+    }
+
     static func find(_ db: Database, namespace: String, id: Int64) throws -> OperationRecord? {
         try Row.fetchOne(db, sql: """
             SELECT operation.id, operation.kind, operation.summary, operation.created_at, operation.changes,
