@@ -37,6 +37,8 @@ public final class SentenceEncoder: Embedder, Sendable {
     public let batchSize: Int
     /// The number of threads each forward pass uses.
     public let threadCount: Int
+    /// The kernels of the matrix products.
+    package var instructionSet: KernelInstructionSet { kernel.instructionSet }
 
     /// The most tokens one forward pass takes (unless one text alone is longer).
     static let tokensPerPass = 4096
@@ -56,7 +58,15 @@ public final class SentenceEncoder: Embedder, Sendable {
     ///   - threadCount: Threads per forward pass; by default the number of active processors.
     /// - Throws: ``EmbeddingError`` naming the missing file, the malformed configuration, or every
     ///   missing or mis-shaped tensor.
-    public init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil) throws {
+    public convenience init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil) throws {
+        try self.init(modelDirectory: modelDirectory, name: name, batchSize: batchSize, threadCount: threadCount,
+                      instructionSet: .preferred)
+    }
+
+    /// Loads a model folder, with the matrix products on the given kernel path (tests and
+    /// benchmarks compare the paths; everyone else gets ``KernelInstructionSet/preferred``).
+    package init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil,
+                 instructionSet: KernelInstructionSet) throws {
         let configuration = try BertConfiguration(directory: modelDirectory)
         let tokenizer = try WordPieceTokenizer(modelDirectory: modelDirectory)
         guard tokenizer.vocabularySize <= configuration.vocabularySize else {
@@ -73,7 +83,8 @@ public final class SentenceEncoder: Embedder, Sendable {
         self.weights = weights
         self.batchSize = max(1, batchSize)
         self.threadCount = threads
-        self.kernel = LinearLayerKernel(microKernel: LinearLayerKernel.preferred, workers: threads)
+        self.kernel = LinearLayerKernel(microKernel: instructionSet == .portable ? LinearLayerKernel.preferred : .wide,
+                                        workers: threads, instructionSet: instructionSet)
         self.identity = EmbeddingModelIdentity(name: name ?? Self.modelName(of: modelDirectory),
                                                dimension: configuration.hiddenSize)
     }
