@@ -16,11 +16,11 @@ for round in $(seq "$rounds"); do
   for path in portable avx2; do
     encoder=$(MNEMO_KERNELS=$path "$mnemo" bench --encoder --rounds 3 --json | python3 -c '
 import json, sys; e = json.load(sys.stdin)["encoder"]
-print(f"{e[\"sentences_per_second\"]:.1f} sentences/s, single p50 {e[\"single_p50_ms\"]:.2f} ms")')
+print("%.1f sentences/s, single p50 %.2f ms" % (e["sentences_per_second"], e["single_p50_ms"]))')
     scan=$(MNEMO_KERNELS=$path "$mnemo" bench --facts 100000 --queries 200 --only semantic_int8 --only semantic \
       --no-numpy --no-bandwidth --json | python3 -c '
 import json, sys; b = json.load(sys.stdin)
-print(f"int8 p50 {b[\"semantic_int8\"][\"p50_ms\"]:.2f} ms, float p50 {b[\"semantic\"][\"p50_ms\"]:.2f} ms")')
+print("int8 p50 %.2f ms, float p50 %.2f ms" % (b["semantic_int8"]["p50_ms"], b["semantic"]["p50_ms"]))')
     rm -f "$scratch/kb.sqlite"*
     start=$(date +%s.%N)
     MNEMO_KERNELS=$path "$mnemo" ingest "$root/Fixtures/knowledge.jsonl" --db "$scratch/kb.sqlite" > /dev/null 2>&1
