@@ -93,7 +93,10 @@ MNEMO_AVX2_INLINE __m256i dot32_i8(const int8_t *row, const int8_t *query) {
 }
 
 MNEMO_AVX2
-int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count) {
+int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch) {
+    if (prefetch) {
+        for (ptrdiff_t line = 0; line < count; line += 64) _mm_prefetch((const char *)prefetch + line, _MM_HINT_T0);
+    }
     const __m256i ones = _mm256_set1_epi16(1);
     __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
     ptrdiff_t i = 0;

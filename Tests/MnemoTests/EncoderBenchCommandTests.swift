@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// `mnemo bench --encoder`: its options, its errors, and (with the model) its JSON report.
 @Suite("mnemo bench --encoder")
@@ -50,8 +51,11 @@ struct EncoderBenchCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require((try result.json() as? [String: Any])?["encoder"] as? [String: Any])
         #expect(report["texts"] as? Int == 3)
-        // [CLS] i drink tea instead of coffee [SEP], [CLS] my aunt lives in braga [SEP], [CLS] i ran 10 km on sunday [SEP]
-        #expect(report["tokens"] as? Int == 8 + 7 + 8)
+        let tokenizer = try WordPieceTokenizer(modelDirectory: ModelFixture.requireModel())
+        let expectedTokens = ["i drink tea instead of coffee", "my aunt lives in braga", "i ran 10 km on sunday"]
+            .reduce(0) { $0 + tokenizer.encode($1).count }
+        #expect(expectedTokens > 3 * 2 + 15)
+        #expect(report["tokens"] as? Int == expectedTokens)
         #expect(report["batch"] as? Int == 2)
         #expect(report["threads"] as? Int == 1)
         #expect(report["isa"] as? String == path.description)

@@ -55,10 +55,12 @@ struct QuantizedQuery: Sendable {
         let dimension: Int
         let instructionSet: KernelInstructionSet
 
+        /// The dot product with `row`; `upcoming`, when given, is a row the caller reads a few
+        /// calls later, which the AVX2 path asks memory for now (the scan is bound by memory).
         @inline(__always)
-        func dot(_ row: UnsafePointer<Int8>) -> Int32 {
+        func dot(_ row: UnsafePointer<Int8>, prefetching upcoming: UnsafePointer<Int8>? = nil) -> Int32 {
             #if arch(x86_64)
-            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
+            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension, upcoming) }
             #endif
             return portableDot(row)
         }

@@ -27,6 +27,9 @@ extension VectorSnapshot {
     /// The smallest chunk of a parallel scan (about a tenth of a millisecond of work).
     static let minimumChunkRows = 2_048
 
+    /// How many rows ahead the int8 scan asks memory for a row's codes.
+    static let prefetchDistance = 8
+
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     ///
     /// `work`, when given, runs as the first task of the scan's threads: a hybrid search ranks
@@ -120,9 +123,11 @@ extension VectorSnapshot {
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
                     parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
+                        let last = range.upperBound - 1
                         for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
                             // The query's own scale is the same for every row, so it can be left out of the ranking.
-                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension)) * scales[row]
+                            let upcoming = codes.baseAddress! + Swift.min(row + Self.prefetchDistance, last) * dimension
+                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension, prefetching: upcoming)) * scales[row]
                             if score > heap.threshold { heap.insert(score: score, row: row) }
                         }
                     }

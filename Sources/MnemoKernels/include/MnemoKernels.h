@@ -41,7 +41,11 @@ float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count);
 
 /// The exact dot product of two int8 vectors of `count` components, both with codes in -127…127
 /// (never -128: two products of a pair are summed in 16 bits, at most 2 × 127 × 127).
-int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count);
+///
+/// `prefetch`, when not NULL, is a row the caller will read soon (a scan passes one a few rows
+/// ahead): its `count` bytes are requested from memory now, since the int8 scan otherwise waits
+/// on memory more than it computes.
+int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch);
 
 #endif
 
