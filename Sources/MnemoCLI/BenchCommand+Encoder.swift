@@ -23,7 +23,7 @@ extension BenchCommand {
         print("""
             encoder \(encoder.identity.name), kernels \(report.isa), \(report.threads) threads, batch \(report.batch)
             \(report.texts) texts, \(report.tokens) tokens
-            throughput: \(String(format: "%.1f", report.sentencesPerSecond)) sentences/s (median of \(report.rounds) rounds; \
+            throughput: \(String(format: "%.1f", report.sentencesPerSecond)) sentences/s (median of \(report.rounds) round\(report.rounds == 1 ? "" : "s"); \
             best \(String(format: "%.1f", report.bestSentencesPerSecond)))
             one text alone: p50 \(String(format: "%.2f", report.singleP50Ms)) ms, p95 \(String(format: "%.2f", report.singleP95Ms)) ms
             """)

@@ -31,7 +31,8 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
                 return forced
             }
             let names = available.map(\.rawValue).joined(separator: ", ")
-            FileHandle.standardError.write(Data("mnemo: MNEMO_KERNELS=\(name) is not available on this CPU (available: \(names)); using \(available.last!.rawValue)\n".utf8))
+            let problem = KernelInstructionSet(rawValue: name.lowercased()) == nil ? "is not a kernel path" : "is not available on this CPU"
+            FileHandle.standardError.write(Data("mnemo: MNEMO_KERNELS=\(name) \(problem) (available: \(names)); using \(available.last!.rawValue)\n".utf8))
         }
         return available.last!
     }()
