@@ -6,11 +6,12 @@ import MnemoEncoder
 extension BenchCommand {
     /// `mnemo bench --encoder`: times the installed sentence encoder (see ``EncoderBenchmark``).
     func runEncoder() throws {
+        // The texts first: a bad file is reported whether or not a model is installed.
+        let texts = try textsFile.map(EncoderBenchmark.texts(inFile:)) ?? EncoderBenchmark.fixtureTexts()
         let directory = ModelFolder.modelDirectory
         guard ModelFolder.isInstalled(at: directory) else {
             throw CLIError("no embedding model at \(directory.path); run `mnemo model install` or set MNEMO_MODEL")
         }
-        let texts = try textsFile.map(EncoderBenchmark.texts(inFile:)) ?? EncoderBenchmark.fixtureTexts()
         let encoder = try SentenceEncoder(modelDirectory: directory, batchSize: batch, threadCount: threads,
                                           instructionSet: kernels.map { KernelInstructionSet(rawValue: $0)! } ?? .preferred)
         let status = StatusLine.forTerminal()

@@ -31,8 +31,7 @@ struct EncoderBenchCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-empty-\(UUID().uuidString).txt")
         try Data("\n  \n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try CLIRunner.run(["bench", "--encoder", "--texts", file.path],
-                                       environment: ["MNEMO_MODEL": ModelFixture.modelDirectory.path])
+        let result = try CLIRunner.run(["bench", "--encoder", "--texts", file.path])
         #expect(result.status != 0)
         #expect(result.stderr.contains(file.path), "\(result.stderr)")
     }
