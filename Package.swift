@@ -28,8 +28,12 @@ let package = Package(
     targets: [
         .target(
             name: "Mnemo",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MnemoKernels", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A few C loops (the encoder's matrix product, the scan's dot products) compiled for AVX2
+        // through function attributes and chosen at run time; no flags, no dependencies, nothing
+        // public. See Sources/MnemoKernels/include/MnemoKernels.h.
+        .target(name: "MnemoKernels"),
         // The BERT runtime: safetensors, WordPiece, the forward pass and its kernels. It depends
         // on `Mnemo` for the `Embedder` protocol it conforms to (and the shared vector math and
         // text normalizer), not the other way round: an app that embeds with its own model
@@ -38,7 +42,7 @@ let package = Package(
         // would split the public API across three imports.
         .target(
             name: "MnemoEncoder",
-            dependencies: ["Mnemo"]
+            dependencies: ["Mnemo", "MnemoKernels"]
         ),
         // Retrieval evaluation (BEIR), synthetic corpora and latency statistics for `mnemo eval`,
         // `mnemo bench`, the tests and the benchmark package.

@@ -6,7 +6,7 @@ import MnemoEvaluation
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time text, semantic and hybrid search on a synthetic knowledge base.",
+        abstract: "Time search on a synthetic knowledge base, dedupe, or the sentence encoder.",
         discussion: """
             Builds a seeded synthetic corpus (Zipfian vocabulary, a topic tree of about 40 topics, \
             every type and importance, clustered vectors stored with the facts so no encoder runs), \
@@ -15,11 +15,18 @@ struct BenchCommand: AsyncParsableCommand {
             measures the recall of the int8 scan, the memory bandwidth that bounds the vector \
             scan, and, when python3 has numpy, a numpy brute-force scan of the same vectors.
 
+            With --encoder it times the installed sentence encoder instead: texts per second \
+            encoding the lines of --texts FILE (default: the facts of Fixtures/knowledge.jsonl) in \
+            batches, and the p50 of one text at a time, as a query is encoded. The environment \
+            variable MNEMO_KERNELS (portable, avx2) or --kernels picks the kernel path.
+
             Examples:
               mnemo bench
               mnemo bench --facts 100000 --queries 1000
               mnemo bench --facts 10000 --json
               mnemo bench --facts 100000 --dedupe 1000
+              mnemo bench --encoder --json
+              mnemo bench --encoder --texts facts.txt --batch 32 --kernels portable
             """
     )
 
@@ -51,9 +58,30 @@ struct BenchCommand: AsyncParsableCommand {
         valueName: "pairs"))
     var dedupe: Int?
 
+    @Flag(help: "Time the sentence encoder instead of search.")
+    var encoder = false
+
+    @Option(name: .customLong("texts"), help: ArgumentHelp(
+        "With --encoder: a file of texts, one per line (default: the fixture facts).", valueName: "file"))
+    var textsFile: String?
+
+    @Option(help: "With --encoder: texts per forward pass.")
+    var batch = 32
+
+    @Option(help: "With --encoder: threads per forward pass (default: every active processor).")
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("With --encoder: the kernel path (portable, avx2; default: the fastest this CPU runs).",
+                               valueName: "path"))
+    var kernels: String?
+
+    @Option(help: "With --encoder: timed passes over all the texts (the median is reported).")
+    var rounds = 5
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        try validateEncoderOptions()
         let known = Set(SearchBenchmark.Variant.all.map(\.name))
         if let unknown = variants.first(where: { !known.contains($0) }) {
             throw ValidationError("unknown variant \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
@@ -68,6 +96,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if encoder { return try runEncoder() }
         if let dedupe { return try await runDedupe(plantedPairs: dedupe) }
         let status = StatusLine.forTerminal()
         let clock = ContinuousClock()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Mnemo
+internal import MnemoKernels
 
 /// What happens to each output of a linear layer after the bias is added, while it is still in cache.
 enum LinearEpilogue {
@@ -20,10 +21,13 @@ enum LinearEpilogue {
 /// so that a weight panel block (24 KB) stays in L1 while it meets 16 row quadruples, and the input
 /// block stays in L2 while it meets every panel of the worker.
 struct LinearLayerKernel: Sendable {
-    /// The micro-kernel used for each 4×16 tile.
+    /// The micro-kernel used for each 4×16 tile on the portable path.
     let microKernel: MicroKernel
     /// The number of threads to split each layer over.
     let workers: Int
+    /// Whether tiles run on the portable Swift micro-kernels or on the C kernels of another
+    /// instruction set (which do the tiles of a whole block in one call).
+    var instructionSet: KernelInstructionSet = .portable
 
     static let rowBlock = 64
     static let depthBlock = 384
@@ -111,6 +115,17 @@ struct LinearLayerKernel: Sendable {
             var depthStart = 0
             while depthStart < depth {
                 let depthCount = min(Self.depthBlock, depth - depthStart)
+                #if arch(x86_64)
+                if instructionSet == .avx2 {
+                    mnemo_avx2_sgemm_panels(input + rowStart * inputStride + depthStart, inputStride, rowEnd - rowStart,
+                                            layer.panels.pointer + panels.lowerBound * depth * width + depthStart * width,
+                                            depth * width, panels.count, depthCount,
+                                            output + rowStart * outputStride + panels.lowerBound * width, outputStride,
+                                            depthStart > 0 ? 1 : 0)
+                    depthStart += depthCount
+                    continue
+                }
+                #endif
                 if kernel.readsSplats {
                     MicroKernel.packSplats(input + rowStart * inputStride + depthStart, inputStride,
                                            rows: rowEnd - rowStart, depth: depthCount, into: splats)

@@ -1,3 +1,5 @@
+internal import MnemoKernels
+
 /// A query vector prepared for the int8 scan: quantized to -31...31 and split into 16-bit lanes
 /// once, so the per-row work is as small as plain SSE2 allows.
 ///
@@ -9,11 +11,15 @@
 /// products add up to at most 2 × 127 × 31 = 7,874, so four blocks of 16 codes can be summed in
 /// 16 bits (31,496) before the sums are widened to 32 bits, which costs more than the products.
 /// The coarser query codes move a score by about 0.002; the candidates are re-scored in float.
+/// The AVX2 path (``KernelInstructionSet/avx2``) reads the same codes as plain int8 and returns
+/// the same integers.
 struct QuantizedQuery: Sendable {
     /// The largest query code.
     static let levels: Float = 31
 
     let dimension: Int
+    /// The codes, -31...31, one per component.
+    private let codes: [Int8]
     /// Each block of 16 codes (the last padded with zeros) as its even codes, then its odd codes.
     private let lanes: [SIMD8<Int16>]
 
@@ -28,20 +34,40 @@ struct QuantizedQuery: Sendable {
             lanes[2 * (index / 16) + index % 2][(index % 16) / 2] = Int16(code)
         }
         self.lanes = lanes
+        self.codes = codes
     }
 
     /// Calls `body` with a kernel that returns the exact integer dot product of a row's codes
-    /// with the query's.
-    func withKernel<Result>(_ body: (Kernel) throws -> Result) rethrows -> Result {
-        try lanes.withUnsafeBufferPointer { try body(Kernel(lanes: $0.baseAddress!, dimension: dimension)) }
+    /// with the query's, computed on `instructionSet`.
+    func withKernel<Result>(using instructionSet: KernelInstructionSet = .preferred,
+                            _ body: (Kernel) throws -> Result) rethrows -> Result {
+        try lanes.withUnsafeBufferPointer { lanes in
+            try codes.withUnsafeBufferPointer { codes in
+                try body(Kernel(lanes: lanes.baseAddress!, codes: codes.baseAddress!, dimension: dimension,
+                                instructionSet: instructionSet))
+            }
+        }
     }
 
     struct Kernel {
         let lanes: UnsafePointer<SIMD8<Int16>>
+        let codes: UnsafePointer<Int8>
         let dimension: Int
+        let instructionSet: KernelInstructionSet
 
+        /// The dot product with `row`; `upcoming`, when given, is a row the caller reads a few
+        /// calls later, which the AVX2 path asks memory for now (the scan is bound by memory).
         @inline(__always)
-        func dot(_ row: UnsafePointer<Int8>) -> Int32 {
+        func dot(_ row: UnsafePointer<Int8>, prefetching upcoming: UnsafePointer<Int8>? = nil) -> Int32 {
+            #if arch(x86_64)
+            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension, upcoming) }
+            #endif
+            return portableDot(row)
+        }
+
+        /// The plain-Swift dot product: the reference for the other paths.
+        @inline(__always)
+        func portableDot(_ row: UnsafePointer<Int8>) -> Int32 {
             let raw = UnsafeRawPointer(row)
             var low = SIMD4<Int32>(), high = SIMD4<Int32>()
             var index = 0

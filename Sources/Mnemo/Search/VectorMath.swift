@@ -1,9 +1,29 @@
+internal import MnemoKernels
+
 /// Dot products and conversions for the vector index, in plain Swift SIMD so they vectorise on
-/// every platform without Accelerate.
+/// every platform without Accelerate, and in C for AVX2 where the CPU has it
+/// (see ``KernelInstructionSet``).
 package enum VectorMath {
-    /// The dot product of two float vectors of `count` components.
+    /// The dot product of two float vectors of `count` components, on the process's preferred path.
     @inline(__always)
     package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        dot(a, b, count: count, using: KernelInstructionSet.preferred)
+    }
+
+    /// The dot product of two float vectors of `count` components, on the given path (hot loops
+    /// read ``KernelInstructionSet/preferred`` once and pass it here).
+    @inline(__always)
+    package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+                            using instructionSet: KernelInstructionSet) -> Float {
+        #if arch(x86_64)
+        if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
+        #endif
+        return portableDot(a, b, count: count)
+    }
+
+    /// The plain-Swift dot product: the reference for the other paths.
+    @inline(__always)
+    package static func portableDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
         var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
         let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
         var index = 0

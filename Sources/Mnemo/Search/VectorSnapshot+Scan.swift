@@ -27,15 +27,18 @@ extension VectorSnapshot {
     /// The smallest chunk of a parallel scan (about a tenth of a millisecond of work).
     static let minimumChunkRows = 2_048
 
+    /// How many rows ahead the int8 scan asks memory for a row's codes.
+    static let prefetchDistance = 8
+
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     ///
     /// `work`, when given, runs as the first task of the scan's threads: a hybrid search ranks
     /// its text matches there, so the two share the cores instead of three threads contending
-    /// for two.
+    /// for two. `instructionSet` chooses the dot-product kernels (tests compare the paths).
     func nearest(
         to query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float? = nil,
         precision: Precision = .exact, threads: Int = VectorSnapshot.defaultThreads,
-        alongside work: (@Sendable () -> Void)? = nil
+        instructionSet: KernelInstructionSet = .preferred, alongside work: (@Sendable () -> Void)? = nil
     ) -> [Match] {
         precondition(query.count == dimension, "query has \(query.count) components, index has \(dimension)")
         guard k > 0, count > 0 else {
@@ -44,11 +47,13 @@ extension VectorSnapshot {
         }
         switch precision {
         case .exact:
-            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads, alongside: work)
+            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads,
+                             instructionSet: instructionSet, alongside: work)
                 .map { Match(id: ids[$0.row], similarity: $0.score) }
         case let .quantized(factor):
-            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads, alongside: work)
-            return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity)
+            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads,
+                                      instructionSet: instructionSet, alongside: work)
+            return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity, instructionSet: instructionSet)
         }
     }
 
@@ -92,14 +97,16 @@ extension VectorSnapshot {
     }
 
     private func scanFloat(
-        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int, alongside work: (@Sendable () -> Void)?
+        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int,
+        instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
         return vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
                 parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
                     for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
-                        let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension)
+                        let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension,
+                                                   using: instructionSet)
                         if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
                     }
                 }
@@ -108,16 +115,19 @@ extension VectorSnapshot {
     }
 
     private func scanInt8(
-        _ query: [Float], k: Int, filter: VectorFilter, threads: Int, alongside work: (@Sendable () -> Void)?
+        _ query: [Float], k: Int, filter: VectorFilter, threads: Int,
+        instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
-        return QuantizedQuery(query).withKernel { kernel in
+        return QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
                     parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
+                        let last = range.upperBound - 1
                         for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
                             // The query's own scale is the same for every row, so it can be left out of the ranking.
-                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension)) * scales[row]
+                            let upcoming = codes.baseAddress! + Swift.min(row + Self.prefetchDistance, last) * dimension
+                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension, prefetching: upcoming)) * scales[row]
                             if score > heap.threshold { heap.insert(score: score, row: row) }
                         }
                     }
@@ -126,12 +136,14 @@ extension VectorSnapshot {
         }
     }
 
-    private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float) -> [Match] {
+    private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float,
+                         instructionSet: KernelInstructionSet) -> [Match] {
         var best = TopK(capacity: k)
         vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
                 for candidate in candidates {
-                    let score = VectorMath.dot(vectors.baseAddress! + candidate.row * dimension, query.baseAddress!, count: dimension)
+                    let score = VectorMath.dot(vectors.baseAddress! + candidate.row * dimension, query.baseAddress!,
+                                               count: dimension, using: instructionSet)
                     if score >= floor { best.insert(score: score, row: candidate.row) }
                 }
             }

@@ -1,0 +1,119 @@
+// AVX2 + FMA kernels, compiled through function attributes (no compiler flags) and called only
+// on CPUs where mnemo_cpu_supports_avx2_fma() is true.
+#include "MnemoKernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define MNEMO_AVX2 __attribute__((target("avx2,fma")))
+#define MNEMO_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) static inline
+
+// One tile of ROWS rows × 16 columns: 2·ROWS accumulators, two panel loads and ROWS broadcasts per
+// k. Six rows (12 accumulators, 15 of the 16 YMM registers in all) keep both FMA units busy
+// despite their latency; the smaller tiles finish the rows that are left.
+#define MNEMO_TILE(ROWS)                                                                              \
+    MNEMO_AVX2_INLINE void tile##ROWS(const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth, \
+                                      float *c, ptrdiff_t ldc, int accumulate) {                      \
+        __m256 lo[ROWS], hi[ROWS];                                                                   \
+        for (int r = 0; r < ROWS; r++) {                                                             \
+            if (accumulate) {                                                                        \
+                lo[r] = _mm256_loadu_ps(c + r * ldc);                                                \
+                hi[r] = _mm256_loadu_ps(c + r * ldc + 8);                                            \
+            } else {                                                                                 \
+                lo[r] = _mm256_setzero_ps();                                                         \
+                hi[r] = _mm256_setzero_ps();                                                         \
+            }                                                                                        \
+        }                                                                                            \
+        for (ptrdiff_t k = 0; k < depth; k++) {                                                      \
+            __m256 b0 = _mm256_loadu_ps(b + 16 * k);                                                  \
+            __m256 b1 = _mm256_loadu_ps(b + 16 * k + 8);                                              \
+            for (int r = 0; r < ROWS; r++) {                                                         \
+                __m256 x = _mm256_broadcast_ss(a + r * lda + k);                                     \
+                lo[r] = _mm256_fmadd_ps(x, b0, lo[r]);                                               \
+                hi[r] = _mm256_fmadd_ps(x, b1, hi[r]);                                               \
+            }                                                                                        \
+        }                                                                                            \
+        for (int r = 0; r < ROWS; r++) {                                                             \
+            _mm256_storeu_ps(c + r * ldc, lo[r]);                                                    \
+            _mm256_storeu_ps(c + r * ldc + 8, hi[r]);                                                \
+        }                                                                                            \
+    }
+
+MNEMO_TILE(6)
+MNEMO_TILE(4)
+MNEMO_TILE(2)
+
+MNEMO_AVX2
+void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
+                             const float *panels, ptrdiff_t panel_stride, ptrdiff_t panel_count,
+                             ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate) {
+    // Panel by panel, so that one panel block stays in L1 while it meets every row of `a`.
+    for (ptrdiff_t p = 0; p < panel_count; p++) {
+        const float *b = panels + p * panel_stride;
+        float *out = c + 16 * p;
+        ptrdiff_t r = 0;
+        for (; r + 6 <= rows; r += 6) tile6(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+        if (rows - r >= 4) {
+            tile4(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+            r += 4;
+        }
+        if (rows - r >= 2) tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+    }
+}
+
+MNEMO_AVX2_INLINE float horizontal_sum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+MNEMO_AVX2
+float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count) {
+    // Four independent accumulators hide the latency of the fused multiply-adds.
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+    ptrdiff_t i = 0;
+    for (; i + 32 <= count; i += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 16), _mm256_loadu_ps(b + i + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 24), _mm256_loadu_ps(b + i + 24), s3);
+    }
+    for (; i + 8 <= count; i += 8) s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    float sum = horizontal_sum(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    for (; i < count; i++) sum += a[i] * b[i];
+    return sum;
+}
+
+MNEMO_AVX2_INLINE __m256i dot32_i8(const int8_t *row, const int8_t *query) {
+    // maddubs multiplies unsigned by signed bytes: |row| times the query code carrying row's sign.
+    __m256i r = _mm256_loadu_si256((const __m256i *)row);
+    __m256i q = _mm256_loadu_si256((const __m256i *)query);
+    return _mm256_maddubs_epi16(_mm256_abs_epi8(r), _mm256_sign_epi8(q, r));
+}
+
+MNEMO_AVX2
+int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch) {
+    if (prefetch) {
+        for (ptrdiff_t line = 0; line < count; line += 64) _mm_prefetch((const char *)prefetch + line, _MM_HINT_T0);
+    }
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+    ptrdiff_t i = 0;
+    // A pair of 16-bit products holds at most 2 × 127 × 127, so it is widened (madd with ones)
+    // at once, two blocks of 32 codes at a time on independent accumulators.
+    for (; i + 64 <= count; i += 64) {
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(dot32_i8(row + i, query + i), ones));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(dot32_i8(row + i + 32, query + i + 32), ones));
+    }
+    for (; i + 32 <= count; i += 32) s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(dot32_i8(row + i, query + i), ones));
+    __m256i s = _mm256_add_epi32(s0, s1);
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, _MM_SHUFFLE(1, 0, 3, 2)));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, _MM_SHUFFLE(2, 3, 0, 1)));
+    int32_t sum = _mm_cvtsi128_si32(h);
+    for (; i < count; i++) sum += (int32_t)row[i] * (int32_t)query[i];
+    return sum;
+}
+
+#endif

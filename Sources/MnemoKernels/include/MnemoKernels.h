@@ -1,0 +1,56 @@
+// MnemoKernels: the few hot loops of Mnemo written in C so that they can be compiled for an
+// instruction set the build does not target, and chosen at run time.
+//
+// A Swift package cannot choose its users' `-target-cpu`: on x86-64 the default build targets
+// the SSE2 baseline, and the plain-Swift SIMD kernels (the reference, and the path on every other
+// CPU) then run on 128-bit vectors without fused multiply-add. The functions here are compiled
+// with `__attribute__((target("avx2,fma")))` instead of a compiler flag, so the package needs no
+// unsafe flags, and Swift calls them only after `mnemo_cpu_supports_avx2_fma()` said yes.
+//
+// Nothing here allocates, locks or keeps state; every function is a pure loop over the caller's
+// memory. On other architectures only the CPU query is declared, and it answers 0.
+#ifndef MNEMO_KERNELS_H
+#define MNEMO_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 1 when this CPU (and operating system) can run the AVX2 + FMA kernels, else 0.
+int mnemo_cpu_supports_avx2_fma(void);
+
+#if defined(__x86_64__)
+
+/// The matrix product of the encoder's linear layers over packed weight panels (see
+/// `PackedLinear` in MnemoEncoder): for every panel `p` in `[0, panel_count)` and every row `r` in
+/// `[0, rows)`, the 16 floats `c[r·ldc + 16p …]` become (or, with `accumulate`, gain)
+/// `Σ_k a[r·lda + k] · panels[p·panel_stride + 16k …]` for `k` in `[0, depth)`.
+///
+/// `rows` must be a multiple of 2. Each output is one chain of fused multiply-adds in the order
+/// k = 0, 1, 2…, whatever its row's place in the tile, so a row's result does not depend on the
+/// other rows of the batch.
+void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
+                             const float *panels, ptrdiff_t panel_stride, ptrdiff_t panel_count,
+                             ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate);
+
+/// The dot product of two float vectors of `count` components.
+float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count);
+
+/// The exact dot product of two int8 vectors of `count` components, both with codes in -127…127
+/// (never -128: two products of a pair are summed in 16 bits, at most 2 × 127 × 127).
+///
+/// `prefetch`, when not NULL, is a row the caller will read soon (a scan passes one a few rows
+/// ahead): its `count` bytes are requested from memory now, since the int8 scan otherwise waits
+/// on memory more than it computes.
+int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch);
+
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import Mnemo
+@testable import MnemoEncoder
+import MnemoEvaluation
+
+/// Every kernel path this CPU runs (``KernelInstructionSet/available``) against the portable
+/// Swift path, the reference: the encoder's matrix product, the scan's float and int8 dot
+/// products, the scan itself, and (with the model) the encoder's vectors on the reference texts.
+/// On a CPU without AVX2 only the portable path is listed, and the comparisons compare it with itself.
+@Suite("Kernel paths")
+struct KernelPathTests {
+    static let paths = KernelInstructionSet.available
+
+    @Test("the paths list portable first, and MNEMO_KERNELS can only pick an available one")
+    func availablePaths() {
+        #expect(Self.paths.first == .portable)
+        #expect(Self.paths.contains(KernelInstructionSet.preferred))
+        #if !arch(x86_64)
+        #expect(Self.paths == [.portable])
+        #endif
+    }
+
+    /// Shapes that cross the kernel's blocks: rows past the 64-row block and not a multiple of 6,
+    /// inputs past the 384-deep block (so later blocks accumulate), outputs not a multiple of 16.
+    @Test("the linear layer matches a double-precision product on every path", arguments: [
+        (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40), (rows: 68, inputs: 400, outputs: 37),
+        (rows: 136, inputs: 1536, outputs: 384),
+    ])
+    func linearLayer(shape: (rows: Int, inputs: Int, outputs: Int)) {
+        var generator = SplitMix64(seed: UInt64(shape.rows * 7919 + shape.inputs))
+        func random() -> Float { Float(generator.below(20_001)) / 10_000 - 1 }
+        let weight = (0..<(shape.outputs * shape.inputs)).map { _ in random() }
+        let bias = (0..<shape.outputs).map { _ in random() }
+        let input = (0..<(shape.rows * shape.inputs)).map { _ in random() }
+        let layer = PackedLinear(weight: weight, bias: bias, outputSize: shape.outputs, inputSize: shape.inputs)
+        let stride = layer.paddedOutputSize
+        // The exact sums, and the sums of the terms' magnitudes that bound a float sum's rounding.
+        var expected = [Double](repeating: 0, count: shape.rows * shape.outputs)
+        var magnitude = expected
+        for row in 0..<shape.rows {
+            for column in 0..<shape.outputs {
+                var sum = Double(bias[column]), size = abs(Double(bias[column]))
+                for k in 0..<shape.inputs {
+                    let product = Double(input[row * shape.inputs + k]) * Double(weight[column * shape.inputs + k])
+                    sum += product
+                    size += abs(product)
+                }
+                expected[row * shape.outputs + column] = sum
+                magnitude[row * shape.outputs + column] = size
+            }
+        }
+        var results: [KernelInstructionSet: [Float]] = [:]
+        for path in Self.paths {
+            for microKernel in path == .portable ? MicroKernel.allCases : [.wide] {
+                let inputBuffer = FloatBuffer(input)
+                let output = FloatBuffer(count: shape.rows * stride)
+                let splats = FloatBuffer(count: 2 * LinearLayerKernel.splatFloatsPerWorker)
+                LinearLayerKernel(microKernel: microKernel, workers: 2, instructionSet: path)
+                    .apply(layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: shape.rows,
+                           output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
+                var worst = 0.0
+                for row in 0..<shape.rows {
+                    for column in 0..<shape.outputs {
+                        let error = abs(Double(output.pointer[row * stride + column]) - expected[row * shape.outputs + column])
+                        worst = max(worst, error / magnitude[row * shape.outputs + column])
+                    }
+                }
+                // Rounding moves a sum by about 1e-7 of its terms' magnitudes (an error about 0.4e-7
+                // of it is typical here); one product left out or counted twice would be ~1e-3.
+                #expect(worst < 2e-6, "\(path) \(microKernel): error \(worst) of the terms' magnitude")
+                results[path] = Array(UnsafeBufferPointer(start: output.pointer, count: shape.rows * stride))
+            }
+        }
+        // Every row's result is independent of the others: the same row alone gives the same floats.
+        for path in Self.paths where shape.rows > 4 {
+            let inputBuffer = FloatBuffer(Array(input[(shape.rows - 4) * shape.inputs..<shape.rows * shape.inputs]))
+            let output = FloatBuffer(count: 4 * stride)
+            let splats = FloatBuffer(count: LinearLayerKernel.splatFloatsPerWorker)
+            LinearLayerKernel(microKernel: .wide, workers: 1, instructionSet: path)
+                .apply(layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: 4,
+                       output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
+            let alone = Array(UnsafeBufferPointer(start: output.pointer, count: 4 * stride))
+            #expect(alone == Array(results[path]![(shape.rows - 4) * stride..<shape.rows * stride]), "\(path)")
+        }
+    }
+
+    @Test("float dot products agree with the portable path", arguments: [0, 1, 7, 8, 31, 32, 33, 100, 384, 1000])
+    func floatDot(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count + 1))
+        let a = (0..<count).map { _ in Float(generator.below(20_001)) / 10_000 - 1 }
+        let b = (0..<count).map { _ in Float(generator.below(20_001)) / 10_000 - 1 }
+        let exact = zip(a, b).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+        let magnitude = zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) * Double($1.1)) }
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                let portable = VectorMath.portableDot(a.baseAddress!, b.baseAddress!, count: count)
+                for path in Self.paths {
+                    let dot = VectorMath.dot(a.baseAddress!, b.baseAddress!, count: count, using: path)
+                    #expect(abs(Double(dot) - exact) <= 1e-6 * (magnitude + 1), "\(path): \(dot), exact \(exact)")
+                    #expect(abs(dot - portable) <= 2e-6 * Float(magnitude + 1), "\(path): \(dot), portable \(portable)")
+                }
+            }
+        }
+    }
+
+    @Test("int8 dot products are the same integers on every path", arguments: [1, 15, 16, 31, 32, 33, 64, 100, 384, 385])
+    func int8Dot(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count))
+        var query = (0..<count).map { _ in Float(generator.below(2001)) / 1000 - 1 }
+        if count > 1 { query[0] = -1; query[1] = 1 }
+        var rows = (0..<8).map { _ in (0..<count).map { _ in Int8(generator.below(255) - 127) } }
+        rows.append([Int8](repeating: -127, count: count))
+        rows.append([Int8](repeating: 127, count: count))
+        rows.append([Int8](repeating: 0, count: count))
+        let prepared = QuantizedQuery(query)
+        let reference = prepared.withKernel(using: .portable) { kernel in
+            rows.map { row in row.withUnsafeBufferPointer { kernel.portableDot($0.baseAddress!) } }
+        }
+        let queryCodes = codes(of: query)
+        #expect(reference == rows.map { row in zip(row, queryCodes).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) } })
+        for path in Self.paths {
+            let dots = prepared.withKernel(using: path) { kernel in
+                rows.map { row in row.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
+            }
+            #expect(dots == reference, "\(path)")
+        }
+    }
+
+    @Test("the scan finds the same rows on every path, exact and quantized")
+    func scan() {
+        let corpus = SyntheticCorpus(.init(facts: 12_000, queries: 10, dimension: 384, seed: 17))
+        var store = VectorSnapshot(dimension: 384)
+        for (index, fact) in corpus.facts.enumerated() {
+            store.upsert(id: Int64(index + 1), vector: Array(corpus.vector(ofFact: index)), attributes: .init(
+                namespace: "default", topicID: 1, type: fact.type, importance: fact.importance, isActive: fact.isActive))
+        }
+        let filter = VectorFilter(FactFilter(), namespaceCode: store.namespaceCode("default")!, topicIDs: nil)
+        for query in corpus.queries {
+            for precision in [VectorSnapshot.Precision.exact, .quantized(rescoreFactor: 10)] {
+                let reference = store.nearest(to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: .portable)
+                for path in Self.paths {
+                    let matches = store.nearest(to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: path)
+                    #expect(matches.count == reference.count)
+                    for (match, expected) in zip(matches, reference) {
+                        // The float scores differ in the last bits, so ties may swap: compare by score.
+                        #expect(abs(match.similarity - expected.similarity) < 1e-5, "\(path) \(precision)")
+                    }
+                    #expect(Set(matches.map(\.id)).intersection(reference.map(\.id)).count >= 9, "\(path) \(precision)")
+                }
+            }
+        }
+    }
+
+    /// The query codes `QuantizedQuery` makes (-31...31).
+    private func codes(of vector: [Float]) -> [Int8] {
+        var codes = [Int8](repeating: 0, count: vector.count)
+        _ = vector.withUnsafeBufferPointer { source in
+            codes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0, levels: QuantizedQuery.levels) }
+        }
+        return codes
+    }
+}
+
+/// The sentence encoder on every kernel path: the 46 reference texts of sentence-transformers give
+/// the reference token ids and vectors within cosine 0.9999, one by one and in one batch.
+@Suite("Encoder kernel paths", .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
+struct EncoderKernelPathTests {
+    @Test("reference token ids and vectors on every path", arguments: KernelInstructionSet.available)
+    func referenceVectors(path: KernelInstructionSet) throws {
+        let encoder = try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), instructionSet: path)
+        #expect(encoder.instructionSet == path)
+        let reference = try ReferenceFile.load()
+        #expect(reference.items.count == 46)
+        let batched = encoder.encode(reference.items.map(\.text))
+        let portable = path == .portable ? batched
+            : try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), instructionSet: .portable).encode(reference.items.map(\.text))
+        for (index, item) in reference.items.enumerated() {
+            let ids = encoder.tokenizer.encode(item.text, maxLength: reference.maxSeqLength)
+            #expect(ids == item.tokenIDs, "item \(index)")
+            let single = encoder.encode(item.text)
+            let similarity = cosine(single, item.embedding)
+            #expect(similarity >= 0.9999, "\(path) item \(index): cosine \(similarity)")
+            // Packed batches: a text's vector does not depend on its neighbours.
+            #expect(single == batched[index], "\(path) item \(index): batch differs from alone")
+            #expect(cosine(single, portable[index]) >= 0.99999, "\(path) item \(index): far from the portable path")
+        }
+    }
+}
