@@ -25,6 +25,8 @@ struct MnemoCommand: AsyncParsableCommand {
             ExportCommand.self,
             ReembedCommand.self,
             ReplCommand.self,
+            ServeCommand.self,
+            MCPCommand.self,
             ModelCommand.self,
             BenchCommand.self,
             EvalCommand.self,
