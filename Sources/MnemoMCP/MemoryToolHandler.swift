@@ -21,14 +21,18 @@ struct MemoryToolHandler: Sendable {
             case MemoryTools.stats: try await knowledgeBase.stats()
             default: throw ToolInputError("unknown tool \"\(name)\"; the tools are \(MemoryTools.all.map(\.name).joined(separator: ", "))")
             }
-            return .init(content: [.text(try Self.json(answer))], isError: false)
+            return Self.answer(try Self.json(answer), isError: false)
         } catch let error as ToolInputError {
-            return .init(content: [.text(error.description)], isError: true)
+            return Self.answer(error.description, isError: true)
         } catch let error as MnemoError {
-            return .init(content: [.text(error.description)], isError: true)
+            return Self.answer(error.description, isError: true)
         } catch {
-            return .init(content: [.text("the memory failed: \(error)")], isError: true)
+            return Self.answer("the memory failed: \(error)", isError: true)
         }
+    }
+
+    private static func answer(_ text: String, isError: Bool) -> CallTool.Result {
+        .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: isError)
     }
 
     func topicTreeJSON() async throws -> String {

@@ -56,8 +56,8 @@ struct MindChatRoutes {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
         }
         let filter = FactFilter(
-            types: try RequestValues.types(query.getAll("type").map(String.init).nonEmpty),
-            importances: try RequestValues.importances(query.getAll("importance").map(String.init).nonEmpty),
+            types: try RequestValues.types(query.getAll("type").map { String($0) }.nonEmpty),
+            importances: try RequestValues.importances(query.getAll("importance").map { String($0) }.nonEmpty),
             minimumImportance: try query.get("min_importance").map(RequestValues.importance),
             topicPath: query.get("topic"),
             activity: try RequestValues.boolean(query.get("include_inactive"), name: "include_inactive") == true ? .all : .activeOnly)

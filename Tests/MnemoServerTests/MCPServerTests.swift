@@ -101,7 +101,7 @@ import Testing
         #expect((topic["facts"] as? [[String: Any]])?.count == 1)
 
         let tree = try #require(try await session.json("list_topics") as? [[String: Any]])
-        #expect(tree.map { $0["path"] as? String }.sorted() == ["Health & Fitness", "Technology"])
+        #expect(tree.compactMap { $0["path"] as? String }.sorted() == ["Health & Fitness", "Technology"])
 
         let stats = try #require(try await session.json("memory_stats") as? [String: Any])
         #expect(stats["facts"] as? Int == 2)

@@ -40,7 +40,7 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let components = try #require(document["components"] as? [String: [String: Any]])
-        let references = try NSRegularExpression(pattern: #""\$ref": "#/components/([a-zA-Z]+)/([a-zA-Z]+)""#)
+        let references = try NSRegularExpression(pattern: ##""\$ref": "#/components/([a-zA-Z]+)/([a-zA-Z]+)""##)
         let matches = references.matches(in: text, range: NSRange(text.startIndex..., in: text))
         #expect(!matches.isEmpty)
         for match in matches {
