@@ -9,7 +9,7 @@ import Testing
     @Test func malformedJSONIsABadRequest() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            for body in ["{", "", "nul", #"{"query": "x",}"#, "\"just a string\""] {
+            for body in ["{", "", "nul", #"{"query": "x""#, "\"just a string\"", "[1, 2]"] {
                 let response = try await client.send(.post, "/v1/facts/search", json: body)
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)

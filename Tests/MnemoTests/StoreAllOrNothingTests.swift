@@ -54,7 +54,7 @@ import Testing
             Issue.record("expected rejected")
             return
         }
-        #expect(rejections.map(\.line) == [5])
+        #expect(rejections.map(\.line) == [4])
         #expect(rejections.first?.code == .unknownImportance)
 
         let good = #"{"extracted": [{"content": "Has two cats", "category": "pets"}]}"#
