@@ -11,7 +11,10 @@ let package = Package(
         .visionOS(.v1),
     ],
     products: [
+        // The knowledge base: GRDB only. An app that brings its own embedder needs nothing else.
         .library(name: "Mnemo", targets: ["Mnemo"]),
+        // The pure-Swift BERT sentence encoder (all-MiniLM-L6-v2), an `Embedder` for `Mnemo`.
+        .library(name: "MnemoEncoder", targets: ["MnemoEncoder"]),
         .executable(name: "mnemo", targets: ["MnemoCLI"]),
         // BEIR evaluation and benchmark support. A product only so that the nested benchmark
         // package (Benchmarks/Package.swift) can import it; apps never need it.
@@ -31,6 +34,16 @@ let package = Package(
         .target(
             name: "Mnemo",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The BERT runtime: safetensors, WordPiece, the forward pass and its kernels. It depends
+        // on `Mnemo` for the `Embedder` protocol it conforms to (and the shared vector math and
+        // text normalizer), not the other way round: an app that embeds with its own model
+        // imports `Mnemo` alone and never compiles this target. A third, protocol-only module
+        // would save an encoder-only user from compiling GRDB, but no such user exists, and it
+        // would split the public API across three imports.
+        .target(
+            name: "MnemoEncoder",
+            dependencies: ["Mnemo"]
         ),
         // Retrieval evaluation (BEIR), synthetic corpora and latency statistics for `mnemo eval`,
         // `mnemo bench`, the tests and the benchmark package.
@@ -61,6 +74,7 @@ let package = Package(
             name: "MnemoCLI",
             dependencies: [
                 "Mnemo",
+                "MnemoEncoder",
                 "MnemoEvaluation",
                 "MnemoServer",
                 "MnemoMCP",
@@ -69,7 +83,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MnemoTests",
-            dependencies: ["Mnemo", "MnemoEvaluation"]
+            // The CLI target for its model installer, which only the command line ships.
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI"]
         ),
         .testTarget(
             name: "MnemoServerTests",

@@ -22,6 +22,7 @@ let package = Package(
             name: "MnemoBenchmarks",
             dependencies: [
                 .product(name: "Mnemo", package: "Mnemo"),
+                .product(name: "MnemoEncoder", package: "Mnemo"),
                 .product(name: "MnemoEvaluation", package: "Mnemo"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Mnemo
+import MnemoEncoder
 import MnemoEvaluation
 
 // Search, ingest and dedupe on seeded synthetic knowledge bases (see `SyntheticCorpus`): 384-d
@@ -55,8 +56,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // Encoder throughput on the 320 short facts of Scripts/embedding-bench/facts.txt (the set
     // the PyTorch comparison uses), batch 32, all cores: only when `MNEMO_MODEL` names a model.
-    if let folder = ProcessInfo.processInfo.environment[ModelStore.environmentVariable], !folder.isEmpty,
-       ModelStore.isInstalled(at: URL(fileURLWithPath: folder)) {
+    if let folder = ProcessInfo.processInfo.environment[ModelFolder.environmentVariable], !folder.isEmpty,
+       ModelFolder.isInstalled(at: URL(fileURLWithPath: folder)) {
         Benchmark("Encoder 320 facts batch 32", configuration: .init(
             metrics: [.wallClock, .mallocCountTotal, EncoderFixture.sentencesPerSecond], maxDuration: .seconds(20), maxIterations: 20
         )) { benchmark in

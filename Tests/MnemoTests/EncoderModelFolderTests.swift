@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
+@testable import MnemoCLI
 
 /// Loading, validation, installation and error messages, on tiny synthetic model folders.
 @Suite("Encoder model folders")
@@ -51,7 +53,7 @@ struct EncoderModelFolderTests {
                 && "\(error)".contains("model.safetensors")
         }
         #expect {
-            try ModelStore.validate(directory: model.directory)
+            try ModelFolder.validate(directory: model.directory)
         } throws: { error in
             "\(error)".contains("model.safetensors is missing")
         }
@@ -63,7 +65,7 @@ struct EncoderModelFolderTests {
         let model = try SyntheticModel(reshape: [name: [16, 7]])
         defer { model.remove() }
         for load in [{ _ = try SentenceEncoder(modelDirectory: model.directory) },
-                     { try ModelStore.validate(directory: model.directory) }] {
+                     { try ModelFolder.validate(directory: model.directory) }] {
             #expect {
                 try load()
             } throws: { error in
@@ -78,14 +80,14 @@ struct EncoderModelFolderTests {
         let model = try SyntheticModel(omit: ["config.json", "vocab.txt", "model.safetensors"])
         defer { model.remove() }
         #expect {
-            try ModelStore.validate(directory: model.directory)
+            try ModelFolder.validate(directory: model.directory)
         } throws: { error in
             guard case .invalidModelFolder(_, let problems)? = error as? EmbeddingError else { return false }
             return problems.count == 3 && problems.contains("config.json is missing")
                 && problems.contains { $0.hasPrefix("vocab.txt is missing") }
         }
         #expect(throws: EmbeddingError.self) {
-            try ModelStore.validate(directory: model.directory.appendingPathComponent("nope"))
+            try ModelFolder.validate(directory: model.directory.appendingPathComponent("nope"))
         }
     }
 
@@ -142,16 +144,16 @@ struct EncoderModelFolderTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let destination = root.appendingPathComponent("models/tiny")
         var lines: [String] = []
-        try ModelStore.install(from: model.directory, to: destination) { lines.append($0) }
+        try ModelInstaller.install(from: model.directory, to: destination) { lines.append($0) }
         #expect(!lines.isEmpty)
-        try ModelStore.validate(directory: destination)
-        try ModelStore.install(from: model.directory, to: destination)
+        try ModelFolder.validate(directory: destination)
+        try ModelInstaller.install(from: model.directory, to: destination)
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination.deletingLastPathComponent().path) == ["tiny"])
 
         let broken = try SyntheticModel(omit: ["vocab.txt"])
         defer { broken.remove() }
         let other = root.appendingPathComponent("models/other")
-        #expect(throws: EmbeddingError.self) { try ModelStore.install(from: broken.directory, to: other) }
+        #expect(throws: EmbeddingError.self) { try ModelInstaller.install(from: broken.directory, to: other) }
         #expect(!FileManager.default.fileExists(atPath: other.path))
         #expect(try SentenceEncoder.loadDefault(directory: other) == nil)
         #expect(try SentenceEncoder.loadDefault(directory: destination) != nil)
@@ -159,8 +161,8 @@ struct EncoderModelFolderTests {
 
     @Test("MNEMO_MODEL overrides the default cache folder under HOME")
     func locations() {
-        #expect(ModelStore.modelDirectory(environment: ["HOME": "/home/ana"]).path == "/home/ana/.cache/mnemo/models/all-MiniLM-L6-v2")
-        #expect(ModelStore.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": "/opt/m"]).path == "/opt/m")
-        #expect(ModelStore.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": ""]).path.hasPrefix("/home/ana/"))
+        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana"]).path == "/home/ana/.cache/mnemo/models/all-MiniLM-L6-v2")
+        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": "/opt/m"]).path == "/opt/m")
+        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": ""]).path.hasPrefix("/home/ana/"))
     }
 }

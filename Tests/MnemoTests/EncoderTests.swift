@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 func cosine(_ a: [Float], _ b: [Float]) -> Float {
     var dot: Float = 0, na: Float = 0, nb: Float = 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// Encoder throughput on 320 short facts (Scripts/embedding-bench/facts.txt), batch 32, 2 threads.
 ///

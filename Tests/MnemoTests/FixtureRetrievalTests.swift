@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// Retrieval and deduplication over the fixture knowledge base with the real all-MiniLM-L6-v2.
 @Suite("Fixture retrieval with MiniLM", .serialized, .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// The WordPiece tokenizer must give exactly the ids of the Hugging Face tokenizer; the reference
 /// file covers accents, CJK, many scripts, emoji, invisible and control characters and truncation.

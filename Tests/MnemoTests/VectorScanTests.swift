@@ -8,12 +8,12 @@ struct VectorScanTests {
     /// 20,000 rows: above the parallel threshold, so the scan is split between threads.
     @Test func theParallelExactScanMatchesBruteForce() {
         let corpus = SyntheticCorpus(.init(facts: 20_000, queries: 20, dimension: 48, seed: 9))
-        var store = VectorStore(dimension: 48)
+        var store = VectorSnapshot(dimension: 48)
         for (index, fact) in corpus.facts.enumerated() {
             store.upsert(id: Int64(index + 1), vector: Array(corpus.vector(ofFact: index)), attributes: .init(
                 namespace: "default", topicID: 1, type: fact.type, importance: fact.importance, isActive: fact.isActive))
         }
-        #expect(store.count > VectorStore.parallelThreshold)
+        #expect(store.count > VectorSnapshot.parallelThreshold)
         let filter = VectorFilter(FactFilter(), namespaceCode: store.namespaceCode("default")!, topicIDs: nil)
         for query in corpus.queries {
             let scores = corpus.facts.indices.filter { corpus.facts[$0].isActive }.map { index in
@@ -37,13 +37,13 @@ struct VectorScanTests {
     /// whether the scan is empty, on one thread or split, exact or quantized.
     @Test(arguments: [0, 100, 20_000])
     func workAlongsideTheScanRunsOnce(rows: Int) {
-        var store = VectorStore(dimension: 4)
+        var store = VectorSnapshot(dimension: 4)
         for row in 0..<rows {
             store.upsert(id: Int64(row + 1), vector: [1, Float(row % 7), 0, 1], attributes: .init(
                 namespace: "default", topicID: 1, type: .fact, importance: .medium, isActive: true))
         }
         let filter = VectorFilter(FactFilter(), namespaceCode: 0, topicIDs: nil)
-        for precision in [VectorStore.Precision.exact, .quantized(rescoreFactor: 10)] {
+        for precision in [VectorSnapshot.Precision.exact, .quantized(rescoreFactor: 10)] {
             let runs = Counter()
             let matches = store.nearest(to: [0.5, 0.5, 0.5, 0.5], k: 5, filter: filter, precision: precision, alongside: runs.increment)
             #expect(runs.value == 1)

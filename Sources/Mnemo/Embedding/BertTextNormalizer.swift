@@ -6,18 +6,26 @@ import Foundation
 /// Everything works on Unicode scalars, the unit those implementations iterate over: a Swift
 /// `Character` would glue an emoji and its modifiers, or a letter and its combining accent, into
 /// one grapheme, and the results would differ from the reference.
-struct BertTextNormalizer: Sendable {
+package struct BertTextNormalizer: Sendable {
     /// Drop NUL, U+FFFD and control/format characters, and turn every whitespace into a space.
-    var cleanText = true
+    package var cleanText = true
     /// Surround CJK ideographs with spaces, so that each becomes a word of its own.
-    var handleChineseCharacters = true
+    package var handleChineseCharacters = true
     /// Decompose (NFD) and drop non-spacing marks, so that `é` becomes `e`.
-    var stripAccents = true
+    package var stripAccents = true
     /// Lower-case every scalar (full, context-free mappings).
-    var lowercase = true
+    package var lowercase = true
+
+    package init(cleanText: Bool = true, handleChineseCharacters: Bool = true, stripAccents: Bool = true,
+                 lowercase: Bool = true) {
+        self.cleanText = cleanText
+        self.handleChineseCharacters = handleChineseCharacters
+        self.stripAccents = stripAccents
+        self.lowercase = lowercase
+    }
 
     /// Applies the normalisation steps in the reference order: clean, CJK, accents, lower case.
-    func normalize(_ text: String) -> String {
+    package func normalize(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -64,7 +72,7 @@ struct BertTextNormalizer: Sendable {
 
     /// Splits normalised text into words: whitespace separates and disappears, and every punctuation
     /// character becomes a word of its own. Each word is returned as its scalars.
-    func preTokenize(_ text: String) -> [[Unicode.Scalar]] {
+    package func preTokenize(_ text: String) -> [[Unicode.Scalar]] {
         var words: [[Unicode.Scalar]] = []
         var current: [Unicode.Scalar] = []
         for scalar in text.unicodeScalars {
@@ -88,10 +96,10 @@ struct BertTextNormalizer: Sendable {
     /// U+061D ARABIC END OF TEXT MARK, Unicode 14) is "unassigned" there: neither removed, nor split
     /// off, nor stripped. Checking a scalar's age against this version reproduces that exactly,
     /// whatever Unicode version the Swift runtime knows.
-    static let referenceUnicodeVersion = (major: 8, minor: 0)
+    package static let referenceUnicodeVersion = (major: 8, minor: 0)
 
     /// Whether the reference tables know this scalar at all (see ``referenceUnicodeVersion``).
-    static func isKnownToReference(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isKnownToReference(_ scalar: Unicode.Scalar) -> Bool {
         guard let age = scalar.properties.age else { return false }
         return age.major < referenceUnicodeVersion.major
             || (age.major == referenceUnicodeVersion.major && age.minor <= referenceUnicodeVersion.minor)
@@ -104,7 +112,7 @@ struct BertTextNormalizer: Sendable {
     private static let punctuationInReference: Set<UInt32> = [0x166D, 0x111C9]
 
     /// A combining mark that accent stripping removes (general category Mn).
-    static func isNonspacingMark(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isNonspacingMark(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         guard value >= 0x300 else { return false }
         if nonspacingMarksInReference.contains(value) { return true }
@@ -114,7 +122,7 @@ struct BertTextNormalizer: Sendable {
 
     /// Whitespace as Rust's `char::is_whitespace` (the Unicode White_Space property), which the
     /// reference uses; tab, line feed and carriage return are included.
-    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x20, 0x09, 0x0A, 0x0D: return true
         case 0..<0x80: return false
@@ -125,7 +133,7 @@ struct BertTextNormalizer: Sendable {
     /// Characters removed by the clean-up: general categories Cc, Cf, Co and Cs, except tab, line feed
     /// and carriage return, which count as whitespace. Unassigned code points (Cn) are kept, as the
     /// reference keeps them (they end up as `[UNK]`).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: return false
         case 0..<0x20, 0x7F: return true
@@ -141,7 +149,7 @@ struct BertTextNormalizer: Sendable {
     /// Punctuation as BERT sees it: every ASCII character that is neither a letter, a digit, a space
     /// nor a control (so `$`, `+`, `<`, `^`, `` ` ``, `|` and `~` count even though Unicode calls
     /// them symbols), plus every scalar of a Unicode punctuation category (P*).
-    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if (33...47).contains(value) || (58...64).contains(value) || (91...96).contains(value) || (123...126).contains(value) {
             return true
@@ -162,7 +170,7 @@ struct BertTextNormalizer: Sendable {
     ///
     /// Extension E starts at U+2B920 here, not U+2B820: that is what the fast Hugging Face tokenizer
     /// (the reference) checks, so U+2B820–U+2B91F stay inside words, as there.
-    static func isChineseCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isChineseCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2B73F,
              0x2B740...0x2B81F, 0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:

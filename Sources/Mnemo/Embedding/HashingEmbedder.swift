@@ -61,7 +61,7 @@ public struct HashingEmbedder: Embedder {
                 add(feature: [0x03] + Array(String(String.UnicodeScalarView(gram)).utf8), weight: weight, to: &vector)
             }
         }
-        TransformerMath.normalize(&vector)
+        VectorMath.normalize(&vector)
         return vector
     }
 
@@ -83,7 +83,7 @@ public struct HashingEmbedder: Embedder {
     }
 
     private func add(feature bytes: [UInt8], weight: Float, to vector: inout [Float]) {
-        let hash = Self.mix(Self.fnv1a(bytes))
+        let hash = Self.mix(FNV1a.hash(bytes))
         let bucket = Int(hash % UInt64(dimension))
         // The bucket uses the low bits (through the modulo); the sign uses the top bit.
         let sign: Float = (hash >> 63) == 0 ? 1 : -1
@@ -99,15 +99,5 @@ public struct HashingEmbedder: Embedder {
         h = h &* 0xc4ce_b9fe_1a85_ec53
         h ^= h >> 33
         return h
-    }
-
-    /// 64-bit FNV-1a, a simple hash whose value is fixed by its definition.
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
     }
 }

@@ -22,7 +22,7 @@ public enum IngestFormat: String, CaseIterable, Hashable, Sendable, Codable {
     /// anything else, including an empty file, is ``jsonl``. A whole-document file whose first key
     /// is something else reads as JSONL and fails line by line: force its format instead.
     /// - Parameter prefix: the start of the file; the first few kilobytes are plenty.
-    public static func detect(_ prefix: some Collection<UInt8>) -> IngestFormat {
+    package static func detect(_ prefix: some Collection<UInt8>) -> IngestFormat {
         var bytes = prefix.drop(while: isSpaceOrBOM)
         guard let first = bytes.first else { return .jsonl }
         if first == UInt8(ascii: "[") { return .extracted }

@@ -48,7 +48,7 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
     public var reason: String
 
     /// Creates a rejection.
-    public init(record: Int, line: Int?, code: Code, reason: String) {
+    package init(record: Int, line: Int?, code: Code, reason: String) {
         self.record = record
         self.line = line
         self.code = code

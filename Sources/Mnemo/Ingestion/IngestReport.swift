@@ -20,7 +20,7 @@ public struct IngestReport: Hashable, Sendable, Codable {
     public var committed = true
 
     /// Creates an empty report.
-    public init(format: IngestFormat? = nil) {
+    package init(format: IngestFormat? = nil) {
         self.format = format
     }
 

@@ -8,7 +8,7 @@ struct DuplicateFinder {
     var neighbours = 8
 
     /// Groups of fact ids that say the same thing, each sorted (the first, oldest id survives).
-    func clusters(in store: VectorStore, namespaceCode: Int32, facts: [Int64: Fact]) -> [[Int64]] {
+    func clusters(in store: VectorSnapshot, namespaceCode: Int32, facts: [Int64: Fact]) -> [[Int64]] {
         let active = facts.values.filter(\.isActive).sorted { $0.id < $1.id }
         let matches = neighbourLists(of: active, in: store, namespaceCode: namespaceCode)
         var parent: [Int64: Int64] = [:]
@@ -38,8 +38,8 @@ struct DuplicateFinder {
     /// the facts are shared among the cores (each scan on one thread) and scanned with int8
     /// codes, then re-scored exactly: near duplicates sit at cosine 0.85 and above, far above
     /// where int8 ranking errors occur. The result does not depend on how the work was split.
-    private func neighbourLists(of facts: [Fact], in store: VectorStore, namespaceCode: Int32) -> [[VectorStore.Match]] {
-        var lists = [[VectorStore.Match]](repeating: [], count: facts.count)
+    private func neighbourLists(of facts: [Fact], in store: VectorSnapshot, namespaceCode: Int32) -> [[VectorSnapshot.Match]] {
+        var lists = [[VectorSnapshot.Match]](repeating: [], count: facts.count)
         let parts = facts.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
         let size = (facts.count + parts - 1) / max(parts, 1)
         let threshold = Float(rule.threshold)

@@ -13,8 +13,8 @@ enum FactMerger {
         let merged = try update(db, survivor, importance: absorbed.importance, confidence: absorbed.confidence,
                                 sources: absorbed.sources, mentions: absorbed.mentionCount,
                                 createdAt: absorbed.createdAt, isActive: absorbed.isActive, now: now)
-        try FactStore.delete(db, absorbed, now: now, recording: .mergedInto, details: ["into": String(survivor.id)])
-        try HistoryStore.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged,
+        try FactTable.delete(db, absorbed, now: now, recording: .mergedInto, details: ["into": String(survivor.id)])
+        try HistoryTable.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged,
                                 details: ["merged_from": String(absorbed.id), "content": absorbed.content], at: now)
         return merged
     }
@@ -27,7 +27,7 @@ enum FactMerger {
                                 createdAt: incoming.createdAt ?? survivor.createdAt, isActive: incoming.isActive, now: now)
         var details = ["content": incoming.content, "similarity": String(format: "%.3f", similarity)]
         if let source = incoming.sources.first { details["source"] = source }
-        try HistoryStore.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged, details: details, at: now)
+        try HistoryTable.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged, details: details, at: now)
         return merged
     }
 
@@ -43,12 +43,7 @@ enum FactMerger {
         merged.createdAt = min(survivor.createdAt, createdAt)
         merged.isActive = survivor.isActive || isActive
         merged.updatedAt = now
-        try db.execute(sql: """
-            UPDATE fact SET importance = ?, confidence = ?, sources = ?, mention_count = ?, created_at = ?,
-                            is_active = ?, updated_at = ?
-            WHERE id = ?
-            """, arguments: [merged.importance.rank, merged.confidence, SourceList.encode(merged.sources),
-                             merged.mentionCount, merged.createdAt, merged.isActive, now, survivor.id])
+        try FactTable.saveMerged(db, merged)
         return merged
     }
 }

@@ -11,15 +11,15 @@ extension KnowledgeBase {
         let sourcePaths = try sources.map(TopicPath.init)
         let targetPath = try TopicPath(target)
         let namespace = namespace
-        let snapshot = try await vectorIndex == nil ? nil : vectorStore()
+        let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
-            let targetTopic = try TopicStore.require(db, namespace: namespace, path: targetPath)
+            let targetTopic = try TopicTable.require(db, namespace: namespace, path: targetPath)
             var merger = TopicMerger(db: db, namespace: namespace, now: Date())
             for path in sourcePaths {
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
                     throw MnemoError.invalidArgument("cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
-                try merger.merge(TopicStore.require(db, namespace: namespace, path: path), into: targetTopic)
+                try merger.merge(TopicTable.require(db, namespace: namespace, path: path), into: targetTopic)
             }
             let mergedFacts = try snapshot.map { try Self.mergeNearDuplicates(db, namespace: namespace, store: $0, under: targetTopic) } ?? 0
             return TopicMergeReport(target: targetTopic.path, mergedTopics: merger.mergedTopics,
@@ -51,7 +51,7 @@ extension KnowledgeBase {
         }
         var clusters: [DuplicateCluster] = []
         if vectorIndex != nil {
-            let store = try await vectorStore()
+            let store = try await vectorSnapshot()
             let facts = try await allFacts()
             if let code = store.namespaceCode(namespace) {
                 let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
@@ -66,9 +66,9 @@ extension KnowledgeBase {
             try await writer.write { db in
                 let now = Date()
                 for cluster in clusters {
-                    var survivor = try FactStore.require(db, namespace: namespace, id: cluster.survivor.id)
+                    var survivor = try FactTable.require(db, namespace: namespace, id: cluster.survivor.id)
                     for duplicate in cluster.duplicates {
-                        guard let current = try FactStore.find(db, namespace: namespace, id: duplicate.id) else { continue }
+                        guard let current = try FactTable.find(db, namespace: namespace, id: duplicate.id) else { continue }
                         survivor = try FactMerger.merge(db, absorbed: current, into: survivor, now: now)
                     }
                 }
@@ -95,15 +95,15 @@ extension KnowledgeBase {
     func allFacts() async throws -> [Fact] {
         let namespace = namespace
         return try await writer.read { db in
-            try FactStore.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
+            try FactTable.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
         }
     }
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction.
-    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorStore, under root: Topic) throws -> Int {
-        let facts = try FactStore.list(db, namespace: namespace, filter: FactFilter(topicPath: root.path, activity: .all),
+    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic) throws -> Int {
+        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: root.path, activity: .all),
                                        limit: Int.max, offset: 0)
-        var local = VectorStore(dimension: store.dimension)
+        var local = VectorSnapshot(dimension: store.dimension)
         for fact in facts {
             if let vector = store.vector(of: fact.id) {
                 local.upsert(id: fact.id, vector: Array(vector), attributes: .init(

@@ -8,12 +8,12 @@ import GRDB
 /// Those are judged as they were added, so they need not be in the database yet: the writer
 /// inserts new facts in bulk, and only a merge into one of them needs it stored first.
 struct NearDuplicateMatcher {
-    let store: VectorStore
+    let store: VectorSnapshot
     let rule: NearDuplicateRule
     private var pending: [(id: Int64, namespace: String, type: FactType, vector: [Float])] = []
     private var pendingFacts: [Int64: Fact] = [:]
 
-    init(store: VectorStore, rule: NearDuplicateRule) {
+    init(store: VectorSnapshot, rule: NearDuplicateRule) {
         self.store = store
         self.rule = rule
     }
@@ -35,7 +35,7 @@ struct NearDuplicateMatcher {
         }
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
             // Content and type, all the rule reads, never change within a transaction.
-            guard let stored = try pendingFacts[candidate.id] ?? FactStore.find(db, namespace: namespace, id: candidate.id),
+            guard let stored = try pendingFacts[candidate.id] ?? FactTable.find(db, namespace: namespace, id: candidate.id),
                   rule.isDuplicate(stored.content, fact.content, typeA: stored.type, typeB: fact.type,
                                    similarity: Double(candidate.similarity)) else { continue }
             return (stored, Double(candidate.similarity))

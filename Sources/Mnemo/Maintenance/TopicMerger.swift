@@ -17,21 +17,21 @@ struct TopicMerger {
     }
 
     mutating func merge(_ source: Topic, into target: Topic) throws {
-        for child in try TopicStore.children(db, namespace: namespace, of: source.id) {
+        for child in try TopicTable.children(db, namespace: namespace, of: source.id) {
             let childKey = TopicPath.key(ofSegment: child.name)
-            if let twin = try TopicStore.children(db, namespace: namespace, of: target.id)
+            if let twin = try TopicTable.children(db, namespace: namespace, of: target.id)
                 .first(where: { TopicPath.key(ofSegment: $0.name) == childKey }) {
                 try merge(child, into: twin)
             } else {
-                try TopicStore.relocate(db, topic: child, newName: child.name, newParent: target)
+                try TopicTable.relocate(db, topic: child, newName: child.name, newParent: target)
             }
         }
-        movedFacts += try TopicStore.factCount(db, topicID: source.id)
-        try db.execute(sql: "UPDATE fact SET topic_id = ? WHERE topic_id = ?", arguments: [target.id, source.id])
-        try db.execute(sql: "DELETE FROM topic WHERE id = ?", arguments: [source.id])
-        try HistoryStore.record(db, namespace: namespace, topicID: target.id, kind: .topicMerged,
+        movedFacts += try TopicTable.factCount(db, topicID: source.id)
+        try TopicTable.moveFacts(db, from: source.id, to: target.id)
+        try TopicTable.delete(db, id: source.id)
+        try HistoryTable.record(db, namespace: namespace, topicID: target.id, kind: .topicMerged,
                                 details: ["merged_from": source.path], at: now)
-        try HistoryStore.record(db, namespace: namespace, topicID: source.id, kind: .topicMerged,
+        try HistoryTable.record(db, namespace: namespace, topicID: source.id, kind: .topicMerged,
                                 details: ["into": target.path], at: now)
         mergedTopics.append(source.path)
     }

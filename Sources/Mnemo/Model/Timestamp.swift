@@ -1,13 +1,13 @@
 import Foundation
 
 /// ISO-8601 timestamps as Mnemo reads and writes them (ingest, export, JSON output).
-public enum Timestamp {
+package enum Timestamp {
     /// Formats a date in UTC with millisecond precision, such as `2025-03-14T09:21:00.250Z`;
     /// whole seconds are written without a fraction (`2025-03-14T09:21:00Z`).
     ///
     /// The date is rounded to the nearest millisecond. (Formatters that truncate turn a parsed
     /// `.787`, stored as the double just below it, into `.786`; export and ingest would drift.)
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let (day, time, milliseconds) = utcFields(date)
         return "\(day)T\(time)" + (milliseconds == 0 ? "Z" : "." + threeDigits(milliseconds) + "Z")
     }
@@ -17,7 +17,7 @@ public enum Timestamp {
     ///
     /// The date must exist: `2025-02-29`, `24:00:00` or a missing time zone return `nil` rather
     /// than being moved to another moment. A space may stand for the `T`, as RFC 3339 allows.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8.drop(while: { $0 == 0x20 }).reversed().drop(while: { $0 == 0x20 }).reversed())
         return parse(bytes)
     }

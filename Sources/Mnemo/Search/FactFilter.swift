@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Which facts a listing or search may return. The default returns every active fact.
 public struct FactFilter: Hashable, Sendable {
@@ -33,53 +32,5 @@ public struct FactFilter: Hashable, Sendable {
         self.minimumImportance = minimumImportance
         self.topicPath = topicPath
         self.activity = activity
-    }
-
-    /// Whether the fact passes every criterion except the topic subtree.
-    func matchesAttributes(type: FactType, importance: Importance, isActive: Bool) -> Bool {
-        if let types, !types.contains(type) { return false }
-        if let importances, !importances.contains(importance) { return false }
-        if let minimumImportance, importance < minimumImportance { return false }
-        switch activity {
-        case .activeOnly: return isActive
-        case .inactiveOnly: return !isActive
-        case .all: return true
-        }
-    }
-
-    /// SQL conditions on `fact` and `topic` (as joined by ``Fact/source``) for this filter.
-    func sqlConditions(_ db: Database, namespace: String) throws -> (sql: String, arguments: StatementArguments) {
-        var clauses = ["fact.namespace = ?"]
-        var arguments: StatementArguments = [namespace]
-        if types?.isEmpty == true || importances?.isEmpty == true {
-            clauses.append("0")  // An empty set lets nothing through.
-        }
-        if let types, !types.isEmpty {
-            clauses.append("fact.type IN (\(Self.placeholders(types.count)))")
-            arguments += StatementArguments(types.sorted().map(\.rawValue))
-        }
-        if let importances, !importances.isEmpty {
-            clauses.append("fact.importance IN (\(Self.placeholders(importances.count)))")
-            arguments += StatementArguments(importances.map(\.rank).sorted())
-        }
-        if let minimumImportance {
-            clauses.append("fact.importance >= ?")
-            arguments += [minimumImportance.rank]
-        }
-        switch activity {
-        case .activeOnly: clauses.append("fact.is_active = 1")
-        case .inactiveOnly: clauses.append("fact.is_active = 0")
-        case .all: break
-        }
-        if let topicPath {
-            let key = try TopicPath(topicPath).key
-            clauses.append("(topic.path_key = ? OR substr(topic.path_key, 1, length(?) + 1) = ? || '/')")
-            arguments += [key, key, key]
-        }
-        return (clauses.joined(separator: " AND "), arguments)
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
     }
 }

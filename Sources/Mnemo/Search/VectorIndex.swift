@@ -9,7 +9,7 @@ import GRDB
 final class VectorIndex: @unchecked Sendable {
     let dimension: Int
     private let lock = NSLock()
-    private var store: VectorStore?
+    private var store: VectorSnapshot?
 
     init(dimension: Int) {
         self.dimension = dimension
@@ -18,13 +18,13 @@ final class VectorIndex: @unchecked Sendable {
     var isLoaded: Bool { lock.withLock { store != nil } }
 
     /// The current rows, loading them from the database the first time.
-    func snapshot(_ writer: any DatabaseWriter) async throws -> VectorStore {
+    func snapshot(_ writer: any DatabaseWriter) async throws -> VectorSnapshot {
         if let store = lock.withLock({ store }) { return store }
         // Load on the writer's queue so no commit can slip between the read and the install.
         return try await writer.writeWithoutTransaction { db in
             if let store = self.lock.withLock({ self.store }) { return store }
-            var loaded = VectorStore(dimension: self.dimension)
-            try EmbeddingStore.forEachIndexRow(db, dimension: self.dimension) { id, vector, attributes in
+            var loaded = VectorSnapshot(dimension: self.dimension)
+            try EmbeddingTable.forEachIndexRow(db, dimension: self.dimension) { id, vector, attributes in
                 loaded.upsert(id: id, vector: vector, attributes: attributes)
             }
             self.lock.withLock { self.store = loaded }
@@ -33,7 +33,7 @@ final class VectorIndex: @unchecked Sendable {
     }
 
     /// Applies committed changes: facts with a row are upserted, the others removed.
-    func apply(changedIDs: Set<Int64>, rows: [Int64: (vector: [Float], attributes: VectorStore.Attributes)]) {
+    func apply(changedIDs: Set<Int64>, rows: [Int64: (vector: [Float], attributes: VectorSnapshot.Attributes)]) {
         lock.withLock {
             guard store != nil else { return }
             for id in changedIDs {
@@ -75,7 +75,7 @@ final class VectorIndexObserver: TransactionObserver, @unchecked Sendable {
         defer { changedIDs.removeAll() }
         guard !changedIDs.isEmpty, index.isLoaded else { return }
         do {
-            let rows = try EmbeddingStore.indexRows(db, ids: changedIDs, dimension: index.dimension)
+            let rows = try EmbeddingTable.indexRows(db, ids: changedIDs, dimension: index.dimension)
             index.apply(changedIDs: changedIDs, rows: rows)
         } catch {
             // The index cannot be brought up to date: drop it so the next search reloads it.

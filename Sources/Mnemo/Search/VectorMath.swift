@@ -1,9 +1,9 @@
 /// Dot products and conversions for the vector index, in plain Swift SIMD so they vectorise on
 /// every platform without Accelerate.
-enum VectorMath {
+package enum VectorMath {
     /// The dot product of two float vectors of `count` components.
     @inline(__always)
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+    package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
         var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
         let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
         var index = 0
@@ -28,17 +28,24 @@ enum VectorMath {
         return sum
     }
 
-    /// Scales `vector` to unit length in place; a zero vector stays zero.
-    static func normalize(_ vector: inout [Float]) {
-        let norm = vector.withUnsafeBufferPointer { dot($0.baseAddress!, $0.baseAddress!, count: $0.count) }.squareRoot()
-        guard norm > 0 else { return }
-        for index in vector.indices { vector[index] /= norm }
+    /// Scales `vector` to unit Euclidean length in place; a zero vector stays zero.
+    ///
+    /// The one normalisation of every embedder (the sentence encoder's pooled output and the
+    /// hashing embedder's buckets). It divides by `max(norm, 1e-12)` as sentence-transformers
+    /// does, and sums the squares in order, so the encoder's vectors stay bit for bit those it
+    /// gave before this function was shared.
+    package static func normalize(_ vector: inout [Float]) {
+        var norm: Float = 0
+        for value in vector { norm += value * value }
+        norm = norm.squareRoot()
+        let scale = 1 / max(norm, 1e-12)
+        for index in vector.indices { vector[index] *= scale }
     }
 
     /// Symmetric int8 quantization: `vector ≈ codes × scale`, with the largest component at
     /// ±`levels` (at most 127).
     @discardableResult
-    static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>, levels: Float = 127) -> Float {
+    package static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>, levels: Float = 127) -> Float {
         let largest = vector.reduce(0) { max($0, abs($1)) }
         guard largest > 0 else {
             codes.update(repeating: 0)

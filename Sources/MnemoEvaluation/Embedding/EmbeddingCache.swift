@@ -60,9 +60,7 @@ public final class EmbeddingCache: @unchecked Sendable {
 
     /// FNV-1a, 64 bits, over the text's UTF-8 bytes.
     public static func hash(_ text: String, into state: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
-        var state = state
-        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return state
+        FNV1a.hash(text.utf8, continuing: state)
     }
 
     private static func encode(_ vectors: [UInt64: [Float]], dimension: Int) -> Data {

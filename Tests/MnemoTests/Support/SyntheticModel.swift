@@ -1,5 +1,6 @@
 import Foundation
 @testable import Mnemo
+@testable import MnemoEncoder
 
 /// Writes a tiny BERT sentence-transformers folder (hidden size 8, 2 heads, 1 layer) into a
 /// temporary directory, for tests of loading, validation and error messages that must not need

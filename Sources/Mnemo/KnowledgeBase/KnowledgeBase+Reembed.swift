@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+extension KnowledgeBase {
+    /// Embeds texts with the knowledge base's embedder, checking what it returns; `nil` without one.
+    func embed(_ texts: [String]) async throws -> [[Float]]? {
+        guard let embedder, !texts.isEmpty else { return nil }
+        let vectors = try await embedder.embed(texts)
+        let dimension = embedder.identity.dimension
+        guard vectors.count == texts.count, vectors.allSatisfy({ $0.count == dimension }) else {
+            throw MnemoError.invalidArgument(
+                "embedder \(embedder.identity) returned \(vectors.count) vectors of sizes \(Set(vectors.map(\.count)).sorted()) for \(texts.count) texts")
+        }
+        return vectors
+    }
+
+    /// Progress of ``reembed(batchSize:progress:)``.
+    public struct ReembedProgress: Sendable {
+        public var done: Int
+        public var total: Int
+    }
+
+    /// Rebuilds every fact's vector (in all namespaces) with the current embedder and records its
+    /// identity: the fix after changing models. Each batch is written in its own transaction, and
+    /// the model's identity is recorded only when every fact has its new vector.
+    /// - Returns: the number of facts embedded.
+    @discardableResult
+    public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int {
+        guard let embedder else { throw MnemoError.invalidArgument("reembed needs an embedder") }
+        let facts = try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, content FROM fact ORDER BY id").map { (id: $0["id"] as Int64, content: $0["content"] as String) }
+        }
+        var done = 0
+        progress?(ReembedProgress(done: 0, total: facts.count))
+        for batch in facts.chunked(into: max(1, batchSize)) {
+            guard let vectors = try await embed(batch.map(\.content)) else { break }
+            try await writer.write { db in
+                for (fact, vector) in zip(batch, vectors) {
+                    try EmbeddingTable.write(db, factID: fact.id, vector: vector)
+                }
+            }
+            done += batch.count
+            progress?(ReembedProgress(done: done, total: facts.count))
+        }
+        try await writer.write { db in try EmbeddingTable.setIdentity(db, embedder.identity) }
+        vectorIndex?.invalidate()
+        return facts.count
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+
+extension KnowledgeBase {
+    /// Returns the topic at `path`, creating it and any missing ancestors.
+    @discardableResult
+    public func createTopic(_ path: String) async throws -> Topic {
+        let path = try TopicPath(path)
+        let namespace = namespace
+        return try await writer.write { db in try TopicTable.ensure(db, namespace: namespace, path: path) }
+    }
+
+    /// The topic at `path` (matched case- and diacritic-insensitively), or `nil`.
+    public func topic(at path: String) async throws -> Topic? {
+        let path = try TopicPath(path)
+        let namespace = namespace
+        return try await writer.read { db in try TopicTable.find(db, namespace: namespace, path: path) }
+    }
+
+    /// The direct children of the topic at `path`, or the top-level topics when `path` is `nil`.
+    public func children(of path: String?) async throws -> [Topic] {
+        let path = try path.map(TopicPath.init)
+        let namespace = namespace
+        return try await writer.read { db in
+            let parent = try path.map { try TopicTable.require(db, namespace: namespace, path: $0) }
+            return try TopicTable.children(db, namespace: namespace, of: parent?.id)
+        }
+    }
+
+    /// The topic at `path` and all its descendants, parents first.
+    public func subtree(of path: String) async throws -> [Topic] {
+        let path = try TopicPath(path)
+        let namespace = namespace
+        return try await writer.read { db in
+            let root = try TopicTable.require(db, namespace: namespace, path: path)
+            return try TopicTable.subtree(db, namespace: namespace, root: root)
+        }
+    }
+
+    /// Renames the last segment of the topic at `path`; descendants follow.
+    /// - Throws: ``MnemoError/topicExists(_:)`` when a sibling already has that name (merge instead).
+    @discardableResult
+    public func renameTopic(_ path: String, to newName: String) async throws -> Topic {
+        let path = try TopicPath(path)
+        let renamed = try TopicPath(newName)
+        guard renamed.depth == 1 else {
+            throw MnemoError.invalidTopicPath(newName, reason: "a topic name cannot contain \"/\"")
+        }
+        let namespace = namespace
+        return try await writer.write { db in
+            let topic = try TopicTable.require(db, namespace: namespace, path: path)
+            let parent = try topic.parentID.flatMap { try TopicTable.find(db, id: $0) }
+            let target = try path.parent.map { try $0.appending(renamed.description) } ?? renamed
+            if target != path, let existing = try TopicTable.find(db, namespace: namespace, path: target) {
+                throw MnemoError.topicExists(existing.path)
+            }
+            try TopicTable.relocate(db, topic: topic, newName: renamed.description, newParent: parent)
+            try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicRenamed,
+                                    details: ["from": topic.path, "to": target.description])
+            return try TopicTable.find(db, id: topic.id)!
+        }
+    }
+
+    /// Moves the topic at `path` under `newParentPath` (created if missing), or to the top level
+    /// when `newParentPath` is `nil`. Descendants and facts follow.
+    @discardableResult
+    public func moveTopic(_ path: String, under newParentPath: String?) async throws -> Topic {
+        let path = try TopicPath(path)
+        let newParentPath = try newParentPath.map(TopicPath.init)
+        let namespace = namespace
+        return try await writer.write { db in
+            let topic = try TopicTable.require(db, namespace: namespace, path: path)
+            if let newParentPath, newParentPath.key == path.key || newParentPath.key.hasPrefix(path.key + "/") {
+                throw MnemoError.invalidArgument("cannot move topic \"\(topic.path)\" into its own subtree")
+            }
+            let name = path.segments.last!
+            let target = try newParentPath.map { try $0.appending(name) } ?? TopicPath(validSegments: [name])
+            if target != path, let existing = try TopicTable.find(db, namespace: namespace, path: target) {
+                throw MnemoError.topicExists(existing.path)
+            }
+            let parent = try newParentPath.map { try TopicTable.ensure(db, namespace: namespace, path: $0) }
+            try TopicTable.relocate(db, topic: topic, newName: topic.name, newParent: parent)
+            try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicMoved,
+                                    details: ["from": topic.path, "to": parent.map { "\($0.path)/\(topic.name)" } ?? topic.name])
+            return try TopicTable.find(db, id: topic.id)!
+        }
+    }
+
+    /// Deletes the topic at `path`.
+    ///
+    /// A topic with facts or subtopics is refused unless `cascade` is true, in which case its
+    /// subtopics and all their facts are deleted too, in one transaction.
+    /// - Returns: the number of facts deleted.
+    @discardableResult
+    public func deleteTopic(_ path: String, cascade: Bool = false) async throws -> Int {
+        let path = try TopicPath(path)
+        let namespace = namespace
+        return try await writer.write { db in
+            let root = try TopicTable.require(db, namespace: namespace, path: path)
+            let topics = try TopicTable.subtree(db, namespace: namespace, root: root)
+            let topicIDs = topics.map(\.id)
+            let facts = try Row.fetchAll(db, sql: """
+                SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.topic_id IN (\(topicIDs.map(String.init).joined(separator: ",")))
+                """).map(Fact.init(row:))
+            if !cascade, !facts.isEmpty || topics.count > 1 {
+                throw MnemoError.topicNotEmpty(root.path, facts: facts.count, children: topics.count - 1)
+            }
+            let now = Date()
+            for fact in facts { try FactTable.delete(db, fact, now: now) }
+            for topic in topics.reversed() {  // children before parents
+                try TopicTable.delete(db, id: topic.id)
+                try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicDeleted,
+                                        details: ["path": topic.path], at: now)
+            }
+            return facts.count
+        }
+    }
+
+    /// The whole topic tree of the namespace with fact counts, children sorted by name.
+    public func topicTree() async throws -> [TopicNode] {
+        let namespace = namespace
+        return try await writer.read { db in
+            let topics = try Row.fetchAll(db, sql: """
+                SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
+                """, arguments: [namespace]).map(Topic.init(row:))
+            let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
+                """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
+            return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
+        }
+    }
+}
+
+/// Assembles flat topic rows into nested ``TopicNode`` values.
+struct TopicTreeBuilder {
+    let topics: [Topic]
+    let factCounts: [Int64: Int]
+
+    func roots() -> [TopicNode] {
+        let byParent = Dictionary(grouping: topics, by: \.parentID)
+        func node(_ topic: Topic) -> TopicNode {
+            let children = (byParent[topic.id] ?? []).map(node)
+            let own = factCounts[topic.id] ?? 0
+            return TopicNode(topic: topic, factCount: own,
+                             subtreeFactCount: own + children.reduce(0) { $0 + $1.subtreeFactCount },
+                             children: children)
+        }
+        return (byParent[nil] ?? []).map(node)
+    }
+}

@@ -1,0 +1,39 @@
+import GRDB
+
+extension FactFilter {
+    /// SQL conditions on `fact` and `topic` (as joined by ``Fact/source``) for this filter.
+    func sqlConditions(_ db: Database, namespace: String) throws -> (sql: String, arguments: StatementArguments) {
+        var clauses = ["fact.namespace = ?"]
+        var arguments: StatementArguments = [namespace]
+        if types?.isEmpty == true || importances?.isEmpty == true {
+            clauses.append("0")  // An empty set lets nothing through.
+        }
+        if let types, !types.isEmpty {
+            clauses.append("fact.type IN (\(Self.placeholders(types.count)))")
+            arguments += StatementArguments(types.sorted().map(\.rawValue))
+        }
+        if let importances, !importances.isEmpty {
+            clauses.append("fact.importance IN (\(Self.placeholders(importances.count)))")
+            arguments += StatementArguments(importances.map(\.rank).sorted())
+        }
+        if let minimumImportance {
+            clauses.append("fact.importance >= ?")
+            arguments += [minimumImportance.rank]
+        }
+        switch activity {
+        case .activeOnly: clauses.append("fact.is_active = 1")
+        case .inactiveOnly: clauses.append("fact.is_active = 0")
+        case .all: break
+        }
+        if let topicPath {
+            let key = try TopicPath(topicPath).key
+            clauses.append(TopicTable.subtreeCondition(pathKey: "topic.path_key"))
+            arguments += TopicTable.subtreeArguments(key)
+        }
+        return (clauses.joined(separator: " AND "), arguments)
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
+    }
+}

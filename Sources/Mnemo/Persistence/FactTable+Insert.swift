@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+extension FactTable {
+    /// New facts of one transaction, inserted many rows per statement.
+    ///
+    /// SQLite wraps every statement that fires the full-text trigger in a statement savepoint,
+    /// and FTS5 writes its pending index to disk at each savepoint: one row per statement meant
+    /// one tiny index segment per fact, and merging those cost more than the rest of ingest
+    /// together. Queued facts are therefore inserted together, by ``flush(_:now:)``, which the
+    /// writer calls before anything reads them back and at the end of its batch.
+    ///
+    /// Ids are chosen when a fact is queued, not by SQLite: a fact gets its
+    /// ``ValidatedFact/preferredID`` when no fact, present or deleted, ever had it (so a restored
+    /// export keeps its ids), else one more than the largest id any fact or history event ever
+    /// used, so a new fact never inherits a deleted fact's history.
+    struct InsertQueue {
+        private var queued: [(fact: Fact, contentKey: String, embedding: [Float]?)] = []
+        private var queuedIDs = Set<Int64>()
+        private var assignedIDs = Set<Int64>()
+        private var largestID: Int64?
+
+        /// Whether the fact with this id is queued, not yet in the database.
+        func contains(_ id: Int64) -> Bool {
+            queuedIDs.contains(id)
+        }
+
+        /// Queues a validated fact under `topic`, and returns it as it will be stored.
+        mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
+            var largest = try largestID ?? Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0))
+                """)) ?? 0
+            let id: Int64
+            if let preferred = new.preferredID, !assignedIDs.contains(preferred), try isUnused(db, id: preferred) {
+                id = preferred
+            } else {
+                id = largest + 1
+            }
+            largest = max(largest, id)
+            largestID = largest
+            assignedIDs.insert(id)
+            queuedIDs.insert(id)
+            let createdAt = new.createdAt ?? now
+            let fact = Fact(
+                id: id, namespace: namespace, topicID: topic.id, topicPath: topic.path,
+                content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
+                isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
+                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt)
+            queued.append((fact, new.contentKey, new.embedding))
+            return fact
+        }
+
+        /// Inserts the queued facts, their vectors and their `added` events.
+        mutating func flush(_ db: Database, now: Date) throws {
+            guard !queued.isEmpty else { return }
+            let rowsPerInsert = try FactTable.rowsPerInsert(db)
+            let nowText = Timestamp.databaseText(now)
+            for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
+                let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
+                var arguments: [(any DatabaseValueConvertible)?] = []
+                arguments.reserveCapacity(rows.count * 13)
+                for (fact, contentKey, _) in rows {
+                    let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
+                    arguments += [
+                        fact.id, fact.namespace, fact.topicID, fact.content, contentKey, fact.type.rawValue,
+                        fact.importance.rank, fact.confidence, fact.isActive, SourceList.encode(fact.sources),
+                        fact.mentionCount, createdText,
+                        fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
+                    ]
+                }
+                // Full statements are cached; the one remainder of a batch is prepared once.
+                let statement = try rows.count == rowsPerInsert
+                    ? db.cachedStatement(sql: FactTable.insertSQL(rows: rows.count))
+                    : db.makeStatement(sql: FactTable.insertSQL(rows: rows.count))
+                // The arguments match the placeholders by construction: skip GRDB's validation pass.
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                try statement.execute()
+            }
+            for (fact, _, embedding) in queued {
+                if let embedding { try EmbeddingTable.write(db, factID: fact.id, vector: embedding) }
+            }
+            try HistoryTable.recordFactEvents(db, queued.map { fact, _, _ in
+                // What `HistoryTable.record` would write for ["source": …, "topic": …], keys sorted.
+                let source = fact.sources.first.map { #""source":"# + JSONText.quoted($0) + "," } ?? ""
+                let details = "{" + source + #""topic":"# + JSONText.quoted(fact.topicPath) + "}"
+                return HistoryTable.FactEvent(namespace: fact.namespace, factID: fact.id, kind: .added, detailsJSON: details)
+            }, at: now)
+            queued.removeAll(keepingCapacity: true)
+            queuedIDs.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Rows per INSERT statement: 13 columns × 1,000 rows is under the 32,766 bound values of
+    /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
+    static func rowsPerInsert(_ db: Database) throws -> Int {
+        let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
+        return version.compare("3.32.0", options: .numeric) == .orderedAscending ? 64 : 1_000
+    }
+
+    /// The ids of the namespace's stored facts whose normalized content is among `keys`, by key:
+    /// one query per few hundred keys instead of one per fact.
+    static func ids(_ db: Database, namespace: String, contentKeys keys: [String]) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        let chunkSize = 500
+        for start in stride(from: 0, to: keys.count, by: chunkSize) {
+            let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT content_key, id FROM fact WHERE namespace = ? AND content_key IN (\(placeholders))
+                """), arguments: StatementArguments([namespace] + chunk))
+            while let row = try rows.next() { ids[row[0]] = row[1] }
+        }
+        return ids
+    }
+
+    /// Whether no fact has this id and none ever had (its history would say so).
+    static func isUnused(_ db: Database, id: Int64) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
+            """), arguments: [id, id]) ?? false
+    }
+
+    fileprivate static func insertSQL(rows: Int) -> String {
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        return """
+            INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
+                              is_active, sources, mention_count, created_at, updated_at)
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """
+    }
+}

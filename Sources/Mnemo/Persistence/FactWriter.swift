@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+
+/// The one path by which new facts enter the database: exact-duplicate detection, near-duplicate
+/// merging, topic creation, insertion and history, inside the caller's transaction.
+enum FactWriter {
+    enum Outcome: Sendable {
+        /// A new fact was stored.
+        case added(Fact)
+        /// An exact duplicate of a stored fact: its mention count went up.
+        case unchanged(Fact)
+        /// A near duplicate of a stored fact, merged into it.
+        case merged(Fact)
+
+        var fact: Fact {
+            switch self {
+            case let .added(fact), let .unchanged(fact), let .merged(fact): fact
+            }
+        }
+    }
+
+    /// Stores facts as if one after the other, inside the caller's transaction, and returns each
+    /// one's outcome in order.
+    ///
+    /// A fact whose normalized content is already stored in its namespace, or was added earlier
+    /// in the batch, is not stored again: that fact's mention count goes up and its sources grow.
+    /// Otherwise a near duplicate found by `matcher` absorbs it. Otherwise it is added: new facts
+    /// are queued and inserted many at a time (see ``FactTable/InsertQueue``), as soon as a later
+    /// fact needs to read them and at the end of the batch.
+    /// - Parameter matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
+    static func store(
+        _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?
+    ) throws -> [Outcome] {
+        var topics = TopicCache()
+        var queue = FactTable.InsertQueue()
+        let storedIDs = try storedIDs(db, batch)
+        var addedIDs: [String: Int64] = [:]
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(batch.count)
+        for (namespace, fact) in batch {
+            let key = namespace + "\u{1F}" + fact.contentKey
+            if let id = storedIDs[key] ?? addedIDs[key] {
+                if queue.contains(id) { try queue.flush(db, now: now) }
+                let existing = try FactTable.require(db, namespace: namespace, id: id)
+                try FactTable.recordMention(db, of: existing, sources: fact.sources, now: now)
+                outcomes.append(.unchanged(try FactTable.require(db, namespace: namespace, id: id)))
+                continue
+            }
+            if let (match, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
+                // A fact added in this batch may be queued, or have changed since it was added.
+                if queue.contains(match.id) { try queue.flush(db, now: now) }
+                let survivor = try FactTable.require(db, namespace: namespace, id: match.id)
+                outcomes.append(.merged(try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)))
+                continue
+            }
+            let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
+            let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
+            addedIDs[key] = added.id
+            matcher?.didAdd(added, vector: fact.embedding)
+            outcomes.append(.added(added))
+        }
+        try queue.flush(db, now: now)
+        return outcomes
+    }
+
+    /// The ids of facts stored before the batch with the same normalized content as one of its
+    /// facts, keyed by namespace and content key: one query per few hundred facts.
+    private static func storedIDs(_ db: Database, _ batch: [PendingFact]) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for (namespace, facts) in Dictionary(grouping: batch, by: \.namespace) {
+            for (key, id) in try FactTable.ids(db, namespace: namespace, contentKeys: facts.map(\.fact.contentKey)) {
+                ids[namespace + "\u{1F}" + key] = id
+            }
+        }
+        return ids
+    }
+}
+
+extension KnowledgeBase {
+    /// Writes a batch of validated facts in one transaction: the single write path of `addFact`
+    /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
+    /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
+    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
+        let snapshot = try await vectorIndex == nil || rule == nil ? nil : vectorSnapshot()
+        return try await writer.write { db in
+            var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule!) }
+            return try FactWriter.store(db, batch: facts, now: Date(), matcher: &matcher)
+        }
+    }
+
+    /// Adds embeddings to facts that lack one, in one call to the embedder.
+    func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(namespace: String, fact: ValidatedFact)] {
+        let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
+        guard let vectors = try await embed(missing.map { facts[$0].fact.content }) else { return facts }
+        var embedded = facts
+        for (index, vector) in zip(missing, vectors) { embedded[index].fact.embedding = vector }
+        return embedded
+    }
+}
+
+/// Topics already found or created in the current transaction, so that a batch of facts looks
+/// each topic path up once. Valid for one transaction only: a rollback would leave it stale.
+struct TopicCache {
+    private var topics: [String: Topic] = [:]
+
+    mutating func topic(_ db: Database, namespace: String, path: TopicPath, now: Date) throws -> Topic {
+        // The display path is a cheap key; two spellings of one topic simply take two entries.
+        let key = namespace + "\u{1F}" + path.description
+        if let topic = topics[key] { return topic }
+        let topic = try TopicTable.ensure(db, namespace: namespace, path: path, at: now)
+        topics[key] = topic
+        return topic
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+
+/// Full-text search over the FTS5 index, ranked by BM25.
+///
+/// FTS5 must compute BM25 for every matching row before it knows the best ones. ``BM25Function``
+/// computes FTS5's own scores with the rows' sizes kept in memory, half the cost of `bm25()`
+/// (0.8 instead of 1.7 ms for a typical query at 100k facts on a 2 GHz EPYC; merely listing the
+/// matches takes 0.25 ms). Everything else is kept off that path:
+///
+/// 1. ``rank(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
+///    index alone, then joins only those with `fact` and `topic` to apply the filter.
+/// 2. ``hits(_:namespace:query:matches:)`` reads the facts of a page and marks the query's
+///    words in their content (``SnippetMaker``).
+///
+/// When fewer than a page of candidates pass the filter and the index has more matches, the
+/// ranking runs again with a depth eight times larger, until the page is full or every match
+/// was ranked: results are exactly those of filtering all matches, in BM25 order.
+enum TextSearcher {
+    /// Relative BM25 weights of the indexed columns: content, then topic path.
+    static let columnWeights = (content: 1.0, topic: 0.3)
+
+    /// BM25 with those weights (see ``BM25Function``; more negative is better).
+    static let rankFunction = BM25Function.sql(weights: columnWeights.content, columnWeights.topic)
+
+    /// A fact that matched the words, with its BM25 relevance (higher is better).
+    struct Match: Sendable {
+        var id: Int64
+        var relevance: Double
+    }
+
+    static func search(
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+    ) throws -> [SearchHit] {
+        let matches = try rank(db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset)
+        return try hits(db, namespace: namespace, query: query, matches: matches)
+    }
+
+    /// The page of matches that pass `filter`, best first.
+    static func rank(
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+    ) throws -> [Match] {
+        let conditions = try filter.sqlConditions(db, namespace: namespace)
+        // Most matches pass the default filter (active facts of the namespace); a type,
+        // importance or topic filter passes about one in five to ten.
+        let isNarrow = filter.types != nil || filter.importances != nil || filter.minimumImportance != nil
+            || filter.topicPath != nil || filter.activity == .inactiveOnly
+        let wanted = offset + limit
+        var depth = max(isNarrow ? 200 : 50, wanted * (isNarrow ? 10 : 2))
+        var matchCount: Int?
+        while true {
+            let sql = """
+                WITH candidate AS MATERIALIZED (
+                    SELECT rowid AS id, \(rankFunction) AS rank
+                    FROM fact_fts WHERE fact_fts MATCH ?
+                    ORDER BY rank, rowid LIMIT ?
+                )
+                SELECT candidate.id, candidate.rank
+                FROM candidate CROSS JOIN fact ON fact.id = candidate.id JOIN topic ON topic.id = fact.topic_id
+                WHERE \(conditions.sql)
+                ORDER BY candidate.rank, candidate.id LIMIT ? OFFSET ?
+                """
+            // MATERIALIZED keeps SQLite from folding the ranking into the join, which would read
+            // `fact` for every match.
+            let arguments: StatementArguments = [query.pattern, depth] + conditions.arguments + [limit, offset]
+            let matches = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
+                Match(id: $0[0], relevance: -($0[1] as Double))
+            }
+            if matches.count == limit { return matches }
+            let total = try matchCount ?? Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"), arguments: [query.pattern]) ?? 0
+            matchCount = total
+            if depth >= total { return matches }
+            depth = depth > total / 8 ? total : depth * 8
+        }
+    }
+
+    /// Search hits for `matches`, in their order, with snippets.
+    static func hits(_ db: Database, namespace: String, query: TextQuery, matches: [Match]) throws -> [SearchHit] {
+        let facts = try FactTable.facts(db, namespace: namespace, ids: matches.map(\.id))
+        let snippets = try SnippetMaker(db, query: query)
+        return matches.compactMap { match in
+            facts[match.id].map {
+                SearchHit(fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
+                          snippet: snippets.snippet($0.content))
+            }
+        }
+    }
+}

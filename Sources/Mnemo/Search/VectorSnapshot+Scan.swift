@@ -1,0 +1,142 @@
+import Dispatch
+
+extension VectorSnapshot {
+    /// A scored row of a vector search.
+    struct Match: Sendable, Equatable {
+        var id: Int64
+        var similarity: Float
+    }
+
+    /// How a scan scores rows.
+    enum Precision: Sendable {
+        /// Float dot products over every passing row.
+        case exact
+        /// Int8 dot products over every passing row (a quarter of the bytes; see
+        /// ``QuantizedQuery``), then float re-scoring of the best `k × rescoreFactor` candidates.
+        case quantized(rescoreFactor: Int)
+    }
+
+    /// Rows below this count are scanned on one thread: splitting costs more than it saves.
+    static let parallelThreshold = 8_192
+
+    /// The smallest chunk of a parallel scan (about a tenth of a millisecond of work).
+    static let minimumChunkRows = 2_048
+
+    /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
+    ///
+    /// `work`, when given, runs as the first task of the scan's threads: a hybrid search ranks
+    /// its text matches there, so the two share the cores instead of three threads contending
+    /// for two.
+    func nearest(
+        to query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float? = nil,
+        precision: Precision = .exact, threads: Int = 2, alongside work: (() -> Void)? = nil
+    ) -> [Match] {
+        precondition(query.count == dimension, "query has \(query.count) components, index has \(dimension)")
+        guard k > 0, count > 0 else {
+            work?()
+            return []
+        }
+        switch precision {
+        case .exact:
+            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads, alongside: work)
+                .map { Match(id: ids[$0.row], similarity: $0.score) }
+        case let .quantized(factor):
+            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads, alongside: work)
+            return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity)
+        }
+    }
+
+    /// The row ranges the threads take in turn, largest first: each is a `2 × threads`-th of the
+    /// rows left. Threads take a chunk as they finish the last, so the small chunks at the end
+    /// even out the threads' finishing times when a core was busy with other work (another
+    /// process, or a hybrid search's text ranking running beside the scan), while the few large
+    /// chunks keep the per-chunk heaps few. Equal chunks of a quarter of a thread's share left
+    /// a hybrid search's text ranking adding most of its length to the scan's end.
+    private func chunks(threads: Int) -> [Range<Int>] {
+        guard count >= Self.parallelThreshold, threads > 1 else { return [0..<count] }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            let size = max(Self.minimumChunkRows, (count - start) / (2 * threads))
+            ranges.append(start..<min(count, start + size))
+            start += size
+        }
+        return ranges
+    }
+
+    /// Runs `work`, then `scan` over the chunks, on all cores, and merges the per-chunk heaps.
+    private func parallelTopK(
+        k: Int, threads: Int, alongside work: (() -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
+    ) -> [TopK.Entry] {
+        let ranges = chunks(threads: threads)
+        var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
+        heaps.withUnsafeMutableBufferPointer { heaps in
+            let heaps = UnsafeSendable(heaps)
+            withoutActuallyEscaping(scan) { scan in
+                let scan = UnsafeSendable(scan)
+                let work = UnsafeSendable(work)
+                let first = work.value == nil ? 0 : 1
+                DispatchQueue.concurrentPerform(iterations: first + ranges.count) { task in
+                    if task < first { work.value?() } else { scan.value(ranges[task - first], &heaps.value[task - first]) }
+                }
+            }
+        }
+        var merged = TopK(capacity: k)
+        for heap in heaps { for entry in heap.entries { merged.insert(score: entry.score, row: entry.row) } }
+        return merged.sorted()
+    }
+
+    private func scanFloat(
+        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int, alongside work: (() -> Void)?
+    ) -> [TopK.Entry] {
+        let dimension = dimension
+        return vectors.withUnsafeBufferPointer { vectors in
+            query.withUnsafeBufferPointer { query in
+                parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
+                    for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                        let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension)
+                        if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func scanInt8(
+        _ query: [Float], k: Int, filter: VectorFilter, threads: Int, alongside work: (() -> Void)?
+    ) -> [TopK.Entry] {
+        let dimension = dimension
+        return QuantizedQuery(query).withKernel { kernel in
+            codes.withUnsafeBufferPointer { codes in
+                scales.withUnsafeBufferPointer { scales in
+                    parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
+                        for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                            // The query's own scale is the same for every row, so it can be left out of the ranking.
+                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension)) * scales[row]
+                            if score > heap.threshold { heap.insert(score: score, row: row) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float) -> [Match] {
+        var best = TopK(capacity: k)
+        vectors.withUnsafeBufferPointer { vectors in
+            query.withUnsafeBufferPointer { query in
+                for candidate in candidates {
+                    let score = VectorMath.dot(vectors.baseAddress! + candidate.row * dimension, query.baseAddress!, count: dimension)
+                    if score >= floor { best.insert(score: score, row: candidate.row) }
+                }
+            }
+        }
+        return best.sorted().map { Match(id: ids[$0.row], similarity: $0.score) }
+    }
+}
+
+/// Hands a buffer to `concurrentPerform`, whose iterations each write a distinct element.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

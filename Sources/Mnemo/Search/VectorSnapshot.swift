@@ -1,0 +1,101 @@
+/// The rows of the vector index: unit vectors in one contiguous buffer, their int8 codes, and
+/// the attributes that filters test during the scan. A value type, so a search works on a
+/// consistent snapshot while writers prepare the next one.
+struct VectorSnapshot: Sendable {
+    /// The attributes of one fact that filters test.
+    struct Attributes: Sendable, Equatable {
+        var namespace: String
+        var topicID: Int64
+        var type: FactType
+        var importance: Importance
+        var isActive: Bool
+    }
+
+    let dimension: Int
+    private(set) var ids: [Int64] = []
+    private(set) var vectors: [Float] = []
+    /// Int8 codes of every vector (`dimension` per row) and their per-row scale.
+    private(set) var codes: [Int8] = []
+    private(set) var scales: [Float] = []
+    private(set) var namespaceCodes: [Int32] = []
+    private(set) var topicIDs: [Int64] = []
+    /// Type in the low nibble, importance rank in bits 4–5, active in bit 7.
+    private(set) var flags: [UInt8] = []
+    private(set) var rowOfID: [Int64: Int] = [:]
+    private(set) var namespaceTable: [String: Int32] = [:]
+
+    init(dimension: Int) {
+        self.dimension = dimension
+    }
+
+    var count: Int { ids.count }
+
+    func contains(_ id: Int64) -> Bool { rowOfID[id] != nil }
+
+    func namespaceCode(_ namespace: String) -> Int32? { namespaceTable[namespace] }
+
+    /// Adds or replaces the row of fact `id`.
+    mutating func upsert(id: Int64, vector: [Float], attributes: Attributes) {
+        precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
+        let namespace = namespaceTable[attributes.namespace] ?? {
+            let code = Int32(namespaceTable.count)
+            namespaceTable[attributes.namespace] = code
+            return code
+        }()
+        let flag = Self.flag(attributes)
+        var quantized = [Int8](repeating: 0, count: dimension)
+        let scale = vector.withUnsafeBufferPointer { source in
+            quantized.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
+        }
+        if let row = rowOfID[id] {
+            vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vector)
+            codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: quantized)
+            scales[row] = scale
+            namespaceCodes[row] = namespace
+            topicIDs[row] = attributes.topicID
+            flags[row] = flag
+        } else {
+            rowOfID[id] = ids.count
+            ids.append(id)
+            vectors.append(contentsOf: vector)
+            codes.append(contentsOf: quantized)
+            scales.append(scale)
+            namespaceCodes.append(namespace)
+            topicIDs.append(attributes.topicID)
+            flags.append(flag)
+        }
+    }
+
+    /// Removes the row of fact `id`, moving the last row into its place.
+    mutating func remove(id: Int64) {
+        guard let row = rowOfID.removeValue(forKey: id) else { return }
+        let last = ids.count - 1
+        if row != last {
+            ids[row] = ids[last]
+            rowOfID[ids[row]] = row
+            vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vectors[last * dimension..<(last + 1) * dimension])
+            codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: codes[last * dimension..<(last + 1) * dimension])
+            scales[row] = scales[last]
+            namespaceCodes[row] = namespaceCodes[last]
+            topicIDs[row] = topicIDs[last]
+            flags[row] = flags[last]
+        }
+        ids.removeLast()
+        vectors.removeLast(dimension)
+        codes.removeLast(dimension)
+        scales.removeLast()
+        namespaceCodes.removeLast()
+        topicIDs.removeLast()
+        flags.removeLast()
+    }
+
+    /// The stored vector of fact `id`.
+    func vector(of id: Int64) -> ArraySlice<Float>? {
+        rowOfID[id].map { vectors[$0 * dimension..<($0 + 1) * dimension] }
+    }
+
+    static func flag(_ attributes: Attributes) -> UInt8 {
+        let type = UInt8(FactType.allCases.firstIndex(of: attributes.type)!)
+        return type | UInt8(attributes.importance.rank) << 4 | (attributes.isActive ? 0x80 : 0)
+    }
+}
