@@ -19,6 +19,11 @@ EXPECTED_TOOLS = {"search_memory", "remember_fact", "update_fact", "forget_fact"
                   "show_topic", "list_topics", "memory_stats"}
 
 
+def field(value, snake, camel):
+    """Reads a result field by its name in mcp 2.x (snake_case) or 1.x (camelCase)."""
+    return getattr(value, snake) if hasattr(value, snake) else getattr(value, camel)
+
+
 def check(condition, message):
     if not condition:
         raise SystemExit(f"check_mcp: FAILED: {message}")
@@ -27,7 +32,8 @@ def check(condition, message):
 async def call(session, name, arguments=None, expect_error=False):
     result = await session.call_tool(name, arguments or {})
     text = "".join(item.text for item in result.content if getattr(item, "type", "") == "text")
-    check(bool(result.isError) == expect_error, f"{name} {arguments}: isError={result.isError}: {text}")
+    is_error = bool(field(result, "is_error", "isError"))
+    check(is_error == expect_error, f"{name} {arguments}: isError={is_error}: {text}")
     return text if expect_error else json.loads(text)
 
 
@@ -38,13 +44,14 @@ async def main(binary):
         async with stdio_client(server) as (read, write):
             async with ClientSession(read, write) as session:
                 init = await session.initialize()
-                check(init.serverInfo.name == "mnemo", f"server name {init.serverInfo.name}")
-                print(f"connected: {init.serverInfo.name} {init.serverInfo.version}, protocol {init.protocolVersion}")
+                info = field(init, "server_info", "serverInfo")
+                check(info.name == "mnemo", f"server name {info.name}")
+                print(f"connected: {info.name} {info.version}, protocol {field(init, 'protocol_version', 'protocolVersion')}")
 
                 tools = (await session.list_tools()).tools
                 check({tool.name for tool in tools} == EXPECTED_TOOLS, f"tools {[t.name for t in tools]}")
                 for tool in tools:
-                    check(tool.inputSchema.get("type") == "object" and len(tool.description or "") > 40,
+                    check(field(tool, "input_schema", "inputSchema").get("type") == "object" and len(tool.description or "") > 40,
                           f"{tool.name} lacks a schema or description")
 
                 added = await call(session, "remember_fact", {
