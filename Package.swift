@@ -81,10 +81,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The code of the README and the DocC articles, compiled and run by the tests, which
+        // also check that the documents quote it exactly. Not a product.
+        .target(
+            name: "MnemoExamples",
+            dependencies: ["Mnemo", "MnemoEncoder"],
+            path: "Examples"
+        ),
         .testTarget(
             name: "MnemoTests",
             // The CLI target for its model installer, which only the command line ships.
-            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI"]
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI", "MnemoExamples"]
         ),
         .testTarget(
             name: "MnemoServerTests",

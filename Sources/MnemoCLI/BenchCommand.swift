@@ -19,6 +19,7 @@ struct BenchCommand: AsyncParsableCommand {
               mnemo bench
               mnemo bench --facts 100000 --queries 1000
               mnemo bench --facts 10000 --json
+              mnemo bench --facts 100000 --dedupe 1000
               mnemo bench --tenants 1000 --facts 500     # one user's semantic search among 1,000 users
             """
     )
@@ -51,6 +52,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure memory bandwidth.")
     var bandwidth = true
 
+    @Option(help: ArgumentHelp(
+        "Time dedupe (a dry run) instead of search, on --facts facts plus this many planted near-duplicate pairs.",
+        valueName: "pairs"))
+    var dedupe: Int?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -69,6 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let dedupe { return try await runDedupe(plantedPairs: dedupe) }
         if let tenants { return try await TenantBenchOutput.run(tenants: tenants, facts: facts, queries: queries, seed: seed, json: global.json) }
         let status = StatusLine.forTerminal()
         let clock = ContinuousClock()

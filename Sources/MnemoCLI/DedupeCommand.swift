@@ -6,9 +6,12 @@ struct DedupeCommand: AsyncParsableCommand {
         commandName: "dedupe",
         abstract: "Find and merge duplicate facts and topic-name variants.",
         discussion: """
-            Facts merge when they have the same type, a cosine similarity at or above the threshold, \
-            the same numbers, names and negation, and are not reorderings or one-word substitutions \
-            of each other. Each cluster keeps its oldest fact. Topics whose names differ only in case, \
+            Facts merge when they have the same type, a cosine similarity at or above the threshold \
+            (or the lower value-match threshold when both state the same values), the same values \
+            (numbers, times, amounts, dates, compared in canonical form), names, negation, modality, \
+            preference direction and roles, and are not reorderings or one-word substitutions of \
+            each other. Each cluster keeps its oldest fact. The run is one transaction; \
+            `mnemo undo` reverts it. Topics whose names differ only in case, \
             accents, punctuation, "&"/"and" or word order merge into the larger one.
             """
     )
@@ -41,6 +44,7 @@ struct DedupeCommand: AsyncParsableCommand {
             print("#\(cluster.survivor.id) \(cluster.survivor.content)")
             for duplicate in cluster.duplicates { print("   ← #\(duplicate.id) \(duplicate.content)") }
         }
-        print("\(report.topicGroups.count) topic groups and \(report.mergedFacts) duplicate facts \(verb).")
+        let byTopics = report.topicMergedFacts == 0 ? "" : " (\(report.topicMergedFacts) of them where merged topics met)"
+        print("\(report.topicGroups.count) topic groups and \(report.mergedFacts) duplicate facts \(verb)\(byTopics).")
     }
 }

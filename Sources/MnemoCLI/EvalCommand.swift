@@ -18,6 +18,7 @@ struct EvalCommand: AsyncParsableCommand {
             Examples:
               mnemo eval --beir data/scifact --mode text
               mnemo eval --beir data/scifact --mode hybrid --json
+              mnemo eval --beir data/locomo-dev --per-query ranks.tsv   # one line per query
             """
     )
 
@@ -40,8 +41,12 @@ struct EvalCommand: AsyncParsableCommand {
     var batchSize = 64
 
     @Option(help: ArgumentHelp(
-        "How hybrid mode fuses the lists: standard, rrf[:k] or weighted:<text weight>:<saturation>.", valueName: "fusion"))
+        "How hybrid mode fuses the lists: standard, normalized:<text weight>, rrf[:k] or weighted:<text weight>:<saturation>.", valueName: "fusion"))
     var fusion: HybridFusion = .standard
+
+    @Option(help: ArgumentHelp(
+        "Also write each query's rank of its first relevant hit (tab-separated) to this file.", valueName: "file"))
+    var perQuery: String?
 
     @OptionGroup var global: GlobalOptions
 
@@ -62,6 +67,13 @@ struct EvalCommand: AsyncParsableCommand {
                 status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
             }
         status?.finish()
+        if let perQuery {
+            do {
+                try QueryOutcome.tsv(report.queries).write(toFile: perQuery, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("cannot write \(perQuery): \(error.localizedDescription)")
+            }
+        }
         let output = EvalOutput(report, model: embedder?.identity.description)
         if global.json {
             try Output.json(output)

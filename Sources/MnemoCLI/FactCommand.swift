@@ -15,7 +15,7 @@ struct FactCommand: AsyncParsableCommand {
 
         func run() async throws {
             let kb = try global.openExistingKnowledgeBase()
-            guard let fact = try await kb.fact(id: id) else { throw MnemoError.factNotFound(id) }
+            guard let fact = try await kb.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
             try FactCommand.show(fact, global)
         }
     }
@@ -41,7 +41,7 @@ struct FactCommand: AsyncParsableCommand {
         func run() async throws {
             let kb = try global.openExistingKnowledgeBase()
             let fact = try await kb.updateFact(id: id, FactUpdate(
-                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic))
+                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic.map { try TopicPath($0) }))
             try FactCommand.show(fact, global)
         }
     }

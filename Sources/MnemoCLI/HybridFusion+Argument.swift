@@ -1,7 +1,7 @@
 import ArgumentParser
 import Mnemo
 
-/// `--fusion rrf`, `rrf:60`, `weighted:0.6:32` or `standard`.
+/// `--fusion rrf`, `rrf:60`, `weighted:0.6:32`, `normalized:0.35` or `standard`.
 extension HybridFusion: ExpressibleByArgument {
     public init?(argument: String) {
         let parts = argument.lowercased().split(separator: ":").map(String.init)
@@ -15,6 +15,9 @@ extension HybridFusion: ExpressibleByArgument {
             guard parts.count == 3, let weight = Double(parts[1]), let saturation = Double(parts[2]),
                   weight >= 0, saturation > 0 else { return nil }
             self = .weightedScore(textWeight: weight, saturation: saturation)
+        case "normalized":
+            guard parts.count == 2, let weight = Double(parts[1]), (0...1).contains(weight) else { return nil }
+            self = .normalizedSum(textWeight: weight)
         default:
             return nil
         }
@@ -26,6 +29,7 @@ extension HybridFusion: ExpressibleByArgument {
         case .standard: "standard"
         case let .reciprocalRank(k): "rrf:\(Self.spell(k))"
         case let .weightedScore(weight, saturation): "weighted:\(Self.spell(weight)):\(Self.spell(saturation))"
+        case let .normalizedSum(weight): "normalized:\(Self.spell(weight))"
         }
     }
 

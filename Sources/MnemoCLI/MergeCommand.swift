@@ -24,7 +24,7 @@ struct MergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try global.openExistingKnowledgeBase(embedding: true)
-        let report = try await kb.mergeTopics(sources, into: into, dryRun: dryRun)
+        let report = try await kb.mergeTopics(sources.map { try TopicPath($0) }, into: TopicPath(into), dryRun: dryRun)
         if global.json {
             try Output.json(report)
             return

@@ -19,6 +19,8 @@ struct MnemoCommand: AsyncParsableCommand {
             TopicCommand.self,
             FactCommand.self,
             HistoryCommand.self,
+            ConflictsCommand.self,
+            UndoCommand.self,
             StatsCommand.self,
             MergeCommand.self,
             DedupeCommand.self,

@@ -1,75 +1,90 @@
 import Foundation
 import Mnemo
 
-/// The state and commands of the search REPL: a line is either a `:command` or a query.
-struct ReplSession {
+/// One REPL session: its settings, what it found last, and the answer to each line.
+///
+/// A line is a `:command` (``ReplCommandDefinition/all``) or a search with inline filters
+/// (``InlineQuery``). Results go to standard output; errors and hints to standard error, and
+/// the session goes on.
+final class ReplSession {
+    let kb: KnowledgeBase
+    /// The search mode and number of results when a query names none (`:mode`, `:limit`).
     var mode: SearchMode
-    var filter = FactFilter()
     var limit = 5
+    /// Whether results print as JSON (`:json`).
+    var json: Bool
+    let style: TerminalStyle
+    /// Set by `:quit`.
+    var isFinished = false
+    /// How many lines failed; with piped input, the exit status says whether any did.
+    private(set) var failures = 0
+    /// The last search and its results, for `:explain`.
+    var lastSearch: (query: SearchQuery, mode: SearchMode, hits: [SearchHit])?
+    /// Every topic path, for Tab completion and hints.
+    var topicPaths: [String] = []
 
-    static let help = """
-        Type a question or keywords to search. Commands:
-          :mode text|semantic|hybrid   how to search (now: %MODE%)
-          :type T[,T…]|any             only these types (fact, preference, goal, experience)
-          :importance I|any            only facts at least this important (none, low, medium, high)
-          :topic PATH|any              only facts in this topic or below
-          :limit N                     results per search
-          :topics                      show the topic tree
-          :stats                       counts by type and importance
-          :help                        this text
-          :quit                        leave (or Ctrl-D)
-        """
-
-    enum Action: Equatable {
-        case search(String)
-        case say(String)
-        case showTopics
-        case showStats
-        case quit
-        case nothing
+    init(kb: KnowledgeBase, mode: SearchMode, json: Bool, style: TerminalStyle) {
+        self.kb = kb
+        self.mode = mode
+        self.json = json
+        self.style = style
     }
 
-    /// Interprets one input line, updating the settings for `:` commands.
-    mutating func handle(_ line: String) -> Action {
+    /// Answers one line.
+    func handle(_ line: String) async {
         let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !line.isEmpty else { return .nothing }
-        guard line.hasPrefix(":") else { return .search(line) }
-        let parts = line.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
-        let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-        switch parts.first?.lowercased() ?? "" {
-        case "q", "quit", "exit": return .quit
-        case "h", "help", "?": return .say(Self.help.replacingOccurrences(of: "%MODE%", with: mode.rawValue))
-        case "topics": return .showTopics
-        case "stats": return .showStats
-        case "mode":
-            guard let mode = SearchMode(rawValue: argument.lowercased()) else { return .say("mode must be text, semantic or hybrid") }
-            self.mode = mode
-            return .say("mode: \(mode.rawValue)")
-        case "type":
-            if argument.lowercased() == "any" { filter.types = nil; return .say("any type") }
-            let types = argument.split(separator: ",").map { FactType(parsing: String($0)) }
-            guard !types.isEmpty, !types.contains(nil) else { return .say("types are fact, preference, goal and experience") }
-            filter.types = Set(types.compactMap { $0 })
-            return .say("types: \(filter.types!.sorted().map(\.rawValue).joined(separator: ", "))")
-        case "importance":
-            if argument.lowercased() == "any" { filter.minimumImportance = nil; return .say("any importance") }
-            guard let importance = Importance(parsing: argument) else { return .say("importance is none, low, medium or high") }
-            filter.minimumImportance = importance
-            return .say("importance: at least \(importance.rawValue)")
-        case "topic":
-            if argument.isEmpty || argument.lowercased() == "any" { filter.topicPath = nil; return .say("any topic") }
-            filter.topicPath = argument
-            return .say("topic: \(argument)")
-        case "limit":
-            guard let limit = Int(argument), limit > 0 else { return .say("limit must be a positive number") }
-            self.limit = limit
-            return .say("limit: \(limit)")
-        default:
-            return .say("unknown command \(line); type :help")
+        guard !line.isEmpty else { return }
+        do {
+            if line.hasPrefix(":") {
+                try await runCommand(line)
+            } else {
+                try await search(line)
+            }
+        } catch {
+            failures += 1
+            Output.note(style.error("error: \(error)"))
         }
     }
 
-    func query(_ text: String) -> SearchQuery {
-        SearchQuery(text, mode: mode, filter: filter, limit: limit)
+    /// Reads the topic paths again (at the start, and after a merge changed them).
+    func refreshTopicPaths() async throws {
+        func paths(_ nodes: [TopicNode]) -> [String] { nodes.flatMap { [$0.topic.path] + paths($0.children) } }
+        topicPaths = paths(try await kb.topicTree())
+    }
+
+    /// What Tab offers for the line before the cursor.
+    func completion(for linePrefix: String) -> LineCompletion? {
+        ReplCompleter(topicPaths: topicPaths).complete(linePrefix)
+    }
+
+    private func runCommand(_ line: String) async throws {
+        let body = line.dropFirst()
+        let name = String(body.prefix { !$0.isWhitespace })
+        let argument = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        guard let command = Self.command(named: name) else { throw CLIError(Self.unknownCommandMessage(name)) }
+        try await command.run(self, argument)
+    }
+
+    /// The command `name` names, or starts unambiguously (`:hist` is `:history`).
+    static func command(named name: String) -> ReplCommandDefinition? {
+        let all = ReplCommandDefinition.all
+        if let command = all.first(where: { $0.isNamed(name) }) { return command }
+        let extended = all.filter { name.count >= 2 && $0.name.hasPrefix(name.lowercased()) }
+        return extended.count == 1 ? extended[0] : nil
+    }
+
+    static func unknownCommandMessage(_ name: String) -> String {
+        if let filter = InlineFilter(rawValue: name.lowercased()) {
+            return ":\(name) is not a command: filters go in the query, as in \(filter.example) marathon"
+        }
+        let names = ReplCommandDefinition.all.map(\.name)
+        let extended = names.filter { name.count >= 2 && $0.hasPrefix(name.lowercased()) }
+        if extended.count > 1 {
+            return ":\(name) could be " + extended.map { ":" + $0 }.joined(separator: " or ")
+        }
+        if let guess = SpellingHint.suggestion(for: name, among: names) {
+            return "unknown command :\(name) — did you mean :\(guess)?"
+        }
+        return "unknown command :\(name); type :help for the list"
     }
 }

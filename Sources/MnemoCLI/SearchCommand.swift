@@ -44,6 +44,11 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Drop semantic hits below this cosine similarity.", valueName: "x"))
     var minSimilarity: Double?
 
+    @Option(help: ArgumentHelp(
+        "Drop semantic and hybrid hits scoring below this share of the best hit's score; 0 keeps them all.",
+        valueName: "share"))
+    var minRelativeScore: Double = SearchQuery.defaultRelativeScoreFloor
+
     @Flag(help: "Match only facts that have every word.")
     var allTerms = false
 
@@ -55,6 +60,7 @@ struct SearchCommand: AsyncParsableCommand {
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         guard offset >= 0 else { throw ValidationError("--offset must not be negative") }
+        guard (0...1).contains(minRelativeScore) else { throw ValidationError("--min-relative-score must be between 0 and 1") }
         if let minSimilarity, !(-1...1).contains(minSimilarity) {
             throw ValidationError("--min-similarity must be between -1 and 1")
         }
@@ -63,20 +69,20 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let mode = mode ?? .hybrid
         let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
-        let searchQuery = SearchQuery(
+        let searchQuery = try SearchQuery(
             query,
             mode: mode,
             filter: FactFilter(
                 types: types.isEmpty ? nil : Set(types),
                 importances: importances.isEmpty ? nil : Set(importances),
                 minimumImportance: minImportance,
-                topicPath: topic,
+                topicPath: topic.map { try TopicPath($0) },
                 activity: includeInactive ? .all : .activeOnly),
             matching: allTerms ? .allTerms : .anyTerm,
-            limit: limit, offset: offset, minSimilarity: minSimilarity)
+            limit: limit, offset: offset, minSimilarity: minSimilarity, relativeScoreFloor: minRelativeScore)
         let hits = try await kb.search(searchQuery)
         if global.json {
-            try Output.json(SearchOutput(query: query, mode: searchQuery.mode.rawValue, results: hits.map(SearchOutput.Result.init)))
+            try Output.json(SearchOutput(query: query, mode: mode.rawValue, results: hits.map(SearchOutput.Result.init)))
         } else {
             print(SearchOutput.text(hits))
         }

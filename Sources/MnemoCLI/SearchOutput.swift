@@ -15,6 +15,7 @@ struct SearchOutput: Encodable {
         var textScore: Double?
         var similarity: Double?
         var snippet: String?
+        var conflictsWith: [Int64]
 
         init(_ hit: SearchHit) {
             id = hit.fact.id
@@ -28,6 +29,7 @@ struct SearchOutput: Encodable {
             textScore = hit.textScore
             similarity = hit.similarity
             snippet = hit.snippet
+            conflictsWith = hit.conflictsWith
         }
     }
 
@@ -39,7 +41,8 @@ struct SearchOutput: Encodable {
         guard !hits.isEmpty else { return "No matching facts." }
         return hits.map { hit in
             let score = String(format: "%.3f", hit.score)
-            return "#\(hit.fact.id)  \(hit.fact.content)\n     \(hit.fact.topicPath) · \(hit.fact.type.rawValue) · \(hit.fact.importance.rawValue) · score \(score)"
+            let conflicts = hit.conflictsWith.isEmpty ? "" : " · conflicts with " + hit.conflictsWith.map { "#\($0)" }.joined(separator: ", ")
+            return "#\(hit.fact.id)  \(hit.fact.content)\n     \(hit.fact.topicPath) · \(hit.fact.type.rawValue) · \(hit.fact.importance.rawValue) · score \(score)\(conflicts)"
         }.joined(separator: "\n")
     }
 }

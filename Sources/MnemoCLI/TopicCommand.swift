@@ -21,26 +21,27 @@ struct TopicCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try global.openExistingKnowledgeBase()
-        guard let topic = try await kb.topic(at: path) else { throw MnemoError.topicNotFound(path) }
-        let children = try await kb.children(of: topic.path)
+        guard let topic = try await kb.topic(at: TopicPath(path)) else { throw MnemoError.notFound(.topic(path)) }
+        let children = try await kb.children(of: TopicPath(topic.path))
         let facts = try await kb.facts(
-            matching: FactFilter(topicPath: topic.path, activity: includeInactive ? .all : .activeOnly),
+            matching: FactFilter(topicPath: TopicPath(topic.path), activity: includeInactive ? .all : .activeOnly),
             limit: limit)
         if global.json {
-            try Output.json(Shape(id: topic.id, name: topic.name, path: topic.path,
-                                  children: children.map(\.path), facts: facts.map(FactOutput.init)))
+            try Output.json(TopicDetailOutput(id: topic.id, name: topic.name, path: topic.path,
+                                              children: children.map(\.path), facts: facts.map(FactOutput.init)))
             return
         }
         print(topic.path)
         for child in children { print("  ▸ \(child.name)") }
         print(facts.isEmpty ? "No facts." : facts.map { FactOutput.line($0) }.joined(separator: "\n"))
     }
+}
 
-    private struct Shape: Encodable {
-        var id: Int64
-        var name: String
-        var path: String
-        var children: [String]
-        var facts: [FactOutput]
-    }
+/// The JSON shape of one topic with its subtopics and facts (`mnemo topic`, `:topic` in the REPL).
+struct TopicDetailOutput: Encodable {
+    var id: Int64
+    var name: String
+    var path: String
+    var children: [String]
+    var facts: [FactOutput]
 }

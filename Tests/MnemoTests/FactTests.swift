@@ -25,7 +25,6 @@ struct FactTests {
 
     @Test(arguments: [
         NewFact(content: "   ", topicPath: "A"),
-        NewFact(content: "ok", topicPath: "a//b"),
         NewFact(content: "ok", topicPath: "A", confidence: 1.5),
         NewFact(content: "ok", topicPath: "A", confidence: .nan),
         NewFact(content: String(repeating: "x", count: Fact.maximumContentLength + 1), topicPath: "A"),
@@ -39,8 +38,10 @@ struct FactTests {
 
     @Test func exactDuplicatesRaiseTheMentionCount() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"]))
-        let second = try await kb.addFact(NewFact(content: "lives in  PORTO", topicPath: "Elsewhere", sources: ["conv-2"]))
+        let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"])).fact
+        let outcome = try await kb.addFact(NewFact(content: "lives in  PORTO", topicPath: "Elsewhere", sources: ["conv-2"]))
+        #expect(outcome == .unchanged(outcome.fact))
+        let second = outcome.fact
         #expect(second.id == first.id)
         #expect(second.mentionCount == 2)
         #expect(second.sources == ["conv-1", "conv-2"])
@@ -50,7 +51,7 @@ struct FactTests {
 
     @Test func updateRecordsEachChange() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let fact = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport"))
+        let fact = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport")).fact
         let updated = try await kb.updateFact(id: fact.id, FactUpdate(
             content: "Runs 10 km", importance: .high, topicPath: "Health/Running"))
         #expect(updated.content == "Runs 10 km")
@@ -67,9 +68,9 @@ struct FactTests {
 
     @Test func updateToAnotherFactsContentIsRefused() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let a = try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food"))
-        let b = try await kb.addFact(NewFact(content: "Likes coffee", topicPath: "Food"))
-        await #expect(throws: MnemoError.duplicateFact(existingID: a.id)) {
+        let a = try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food")).fact
+        let b = try await kb.addFact(NewFact(content: "Likes coffee", topicPath: "Food")).fact
+        await #expect(throws: MnemoError.conflict(.duplicateFact(existingID: a.id))) {
             try await kb.updateFact(id: b.id, FactUpdate(content: "likes tea."))
         }
         #expect(try await kb.fact(id: b.id)?.content == "Likes coffee")
@@ -77,7 +78,7 @@ struct FactTests {
 
     @Test func deactivateHidesAndReactivateRestores() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let fact = try await kb.addFact(NewFact(content: "Owns a red bicycle", topicPath: "Things"))
+        let fact = try await kb.addFact(NewFact(content: "Owns a red bicycle", topicPath: "Things")).fact
         try await kb.deactivateFact(id: fact.id)
         #expect(try await kb.search("bicycle").isEmpty)
         #expect(try await kb.facts().isEmpty)
@@ -92,12 +93,12 @@ struct FactTests {
 
     @Test func deleteKeepsHistory() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let fact = try await kb.addFact(NewFact(content: "Allergic to walnuts", topicPath: "Health"))
+        let fact = try await kb.addFact(NewFact(content: "Allergic to walnuts", topicPath: "Health")).fact
         try await kb.deleteFact(id: fact.id)
         #expect(try await kb.fact(id: fact.id) == nil)
         #expect(try await kb.search("walnuts").isEmpty)
         #expect(try await kb.history(ofFact: fact.id).map(\.kind) == [.added, .deleted])
-        await #expect(throws: MnemoError.factNotFound(fact.id)) { try await kb.deleteFact(id: fact.id) }
+        await #expect(throws: MnemoError.notFound(.fact(fact.id))) { try await kb.deleteFact(id: fact.id) }
     }
 
     @Test func listFiltersAndPages() async throws {
@@ -120,7 +121,7 @@ struct FactTests {
     @Test func statsCountEverything() async throws {
         let kb = try await TestKnowledgeBase.with([
             NewFact(content: "a", topicPath: "X/Y/Z", type: .goal, importance: .high),
-            NewFact(content: "b", topicPath: "X", type: .goal, importance: .none),
+            NewFact(content: "b", topicPath: "X", type: .goal, importance: .negligible),
             NewFact(content: "c", topicPath: "X", type: .experience),
         ])
         let c = try #require(try await kb.facts(matching: FactFilter(types: [.experience])).first)
@@ -131,8 +132,8 @@ struct FactTests {
         #expect(stats.inactiveFacts == 1)
         #expect(stats.topics == 3)
         #expect(stats.maxTopicDepth == 3)
-        #expect(stats.byType == ["fact": 0, "preference": 0, "goal": 2, "experience": 1])
-        #expect(stats.byImportance == ["high": 1, "medium": 1, "low": 0, "none": 1])
+        #expect(stats.byType == [.fact: 0, .preference: 0, .goal: 2, .experience: 1])
+        #expect(stats.byImportance == [.high: 1, .medium: 1, .low: 0, .negligible: 1])
         #expect(stats.largestTopics.first == .init(path: "X", facts: 2))
     }
 }

@@ -69,7 +69,8 @@ struct FixtureRetrievalTests {
         let candidates: [(String, HybridFusion)] = [
             ("rrf k=60", .reciprocalRank(k: 60)),
             ("weighted 0.2/16", .weightedScore(textWeight: 0.2, saturation: 16)),
-            ("weighted 0.6/32 (standard)", .standard),
+            ("weighted 0.6/32 (before 2026-11-23)", .weightedScore(textWeight: 0.6, saturation: 32)),
+            ("normalized 0.35 (standard)", .standard),
         ]
         for (name, set) in [("keyword", queries.keyword), ("paraphrase", queries.paraphrase)] {
             let text = try await Self.score(kb, set, mode: .text)
@@ -81,6 +82,38 @@ struct FixtureRetrievalTests {
             let hybrid = try await Self.score(kb, set, mode: .hybrid)
             #expect(hybrid.recall >= max(text.recall, semantic.recall) - 0.02, "\(name): hybrid \(hybrid)")
             #expect(hybrid.mrr >= max(text.mrr, semantic.mrr) - 0.05, "\(name): hybrid \(hybrid)")
+        }
+    }
+
+    /// The recall of the default hybrid search, held with a margin of about one expected fact:
+    /// keyword 1.000 and paraphrase 1.000 measured on 2026-11-23 (README, "Choosing the fusion").
+    @Test func hybridRecallOnTheFixtureQueries() async throws {
+        let kb = try Self.shared.get()
+        let queries = try FixtureKnowledgeBase.queries()
+        let keyword = try await Self.score(kb, queries.keyword, mode: .hybrid)
+        #expect(keyword.recall >= 0.97, "\(keyword)")
+        let paraphrase = try await Self.score(kb, queries.paraphrase, mode: .hybrid)
+        #expect(paraphrase.recall >= 0.97, "\(paraphrase)")
+    }
+
+    /// The README demo's questions should put the fact that answers them first. "where does my
+    /// sister live?" does. "what do I like to code with?" does not: both lists rank "Prefers
+    /// concise answers with code examples" first (semantic: cosine; text: the word "code"), and
+    /// neither has the Swift or SwiftUI preference in its top 6, so no fusion of the two can lift
+    /// it; recorded as a known issue until the ranking learns that "like" asks for preferences.
+    @Test func demoQuestionsRankTheAnswerFirst() async throws {
+        let kb = try Self.shared.get()
+        let sister = try await kb.search(SearchQuery("where does my sister live?", limit: 3))
+        #expect(sister.first.map { [
+            "My sister Ana lives in Lisbon with her husband Rui.",
+            "Ana, the user's sister, lives in Lisbon with her husband Rui.",
+        ].contains($0.fact.content) } == true, "\(sister.map(\.fact.content))")
+        let code = try await kb.search(SearchQuery("what do I like to code with?", limit: 3))
+        withKnownIssue("the answer is in neither list's top 6 (issue 12 note)") {
+            #expect(code.first.map { [
+                "User prefers SwiftUI over UIKit for building new screens.",
+                "Swift is the language he knows best; he has written it almost daily since Swift 2.",
+            ].contains($0.fact.content) } == true, "\(code.map(\.fact.content))")
         }
     }
 

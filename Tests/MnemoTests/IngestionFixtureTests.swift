@@ -40,7 +40,7 @@ import Testing
         let dark = try #require(facts.first { $0.content.hasPrefix("Prefers dark roast") })
         #expect(dark.topicPath == "Preference" && dark.type == .preference && dark.importance == .medium)
         let stuck = try #require(facts.first { $0.content.hasPrefix("Got stuck in Frankfurt") })
-        #expect(stuck.type == .experience && stuck.importance == .none)
+        #expect(stuck.type == .experience && stuck.importance == .negligible)
         let tabs = try #require(facts.first { $0.content.hasPrefix("Thinks tabs") })
         #expect(tabs.topicPath == "Opinion" && tabs.type == .fact && tabs.importance == .low)
     }

@@ -55,7 +55,7 @@ import Testing
         let facts = try await allFacts()
         #expect(facts.map(\.topicPath) == ["Profession", "Health Fitness", "Preferences", "Goal", "Travel", "General"])
         #expect(facts.map(\.type) == [.fact, .fact, .preference, .goal, .experience, .fact])
-        #expect(facts.map(\.importance) == [.high, .medium, .low, .none, .high, .medium])
+        #expect(facts.map(\.importance) == [.high, .medium, .low, .negligible, .high, .medium])
         #expect(facts.map(\.confidence) == [0.95, 0.75, 0.5, 0.2, 0.1, 1])
     }
 
@@ -270,11 +270,11 @@ import Testing
         let error = await #expect(throws: MnemoError.self) {
             try await ingest(lines, IngestOptions(batchSize: 2))
         }
-        guard case let .ingestInterrupted(stored, reason) = error else {
-            Issue.record("expected ingestInterrupted, got \(String(describing: error))")
+        guard case let .interrupted(stored, .storageFailure(failure)) = error else {
+            Issue.record("expected an interruption by a storage failure, got \(String(describing: error))")
             return
         }
-        #expect(stored == 2 && reason.contains("disk full"))
+        #expect(stored == 2 && failure.message.contains("disk full"))
         #expect(try await allFacts().map(\.content) == ["Fact 1", "Fact 2"])
     }
 

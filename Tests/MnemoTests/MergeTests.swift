@@ -20,8 +20,13 @@ struct MergeTests {
         let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
         let first = try await kb.addFact(NewFact(content: "I prefer tea to coffee", topicPath: "Food", type: .preference,
                                                  importance: .low, confidence: 0.7, sources: ["conv-1"]))
-        let second = try await kb.addFact(NewFact(content: "Prefers tea over coffee", topicPath: "Drinks", type: .preference,
-                                                  importance: .high, confidence: 0.9, sources: ["conv-2"]))
+        #expect(first.isAdded)
+        let outcome = try await kb.addFact(NewFact(content: "Prefers tea over coffee", topicPath: "Drinks", type: .preference,
+                                                   importance: .high, confidence: 0.9, sources: ["conv-2"]))
+        guard case let .merged(into: second) = outcome else {
+            Issue.record("expected a merge, got \(outcome)")
+            return
+        }
         #expect(second.id == first.id)
         #expect(second.content == "I prefer tea to coffee")
         #expect(second.importance == .high)
@@ -55,11 +60,11 @@ struct MergeTests {
             NewFact(content: "Sleeps 7 hours", topicPath: "Health & Fitness"),
         ])
         let dryRun = try await kb.mergeTopics(["Health and Fitness"], into: "Health & Fitness", dryRun: true)
-        #expect(dryRun.movedFacts == 2)  // Yoga moves whole: its fact keeps its topic
+        #expect(dryRun.movedFacts == 3)  // Yoga moves whole: its fact counts as moved
         #expect(try await kb.topic(at: "Health and Fitness") != nil)
 
         let report = try await kb.mergeTopics(["health and fitness"], into: "Health & Fitness")
-        #expect(report.movedFacts == 2)
+        #expect(report.movedFacts == 3)
         #expect(Set(report.mergedTopics) == ["Health and Fitness", "Health and Fitness/Running", "Health and Fitness/Running/Races"])
         #expect(try await kb.topic(at: "Health and Fitness") == nil)
         let tree = try await kb.topicTree()
@@ -96,11 +101,12 @@ extension MergeTests {
         let pair = [NewFact(content: "I prefer tea to coffee", topicPath: "Food"),
                     NewFact(content: "Prefers tea over coffee", topicPath: "Food")]
         let separate = try await kb.addFacts(pair, nearDuplicates: nil)
-        #expect(Set(separate.map(\.id)).count == 2)
+        #expect(Set(separate.map(\.id)).count == 2 && separate.allSatisfy(\.isAdded))
         let other = try kb.inNamespace("other")
         let merged = try await other.addFacts(pair)
         #expect(Set(merged.map(\.id)).count == 1)  // the second merged into the first, within one batch
-        await #expect(throws: MnemoError.self) {
+        #expect(merged[0].isAdded && merged[1] == .merged(into: merged[1].fact))
+        await #expect(throws: MnemoError.invalidInput(field: "facts[1].content", reason: "the content is empty")) {
             try await other.addFacts([NewFact(content: "fine", topicPath: "A"), NewFact(content: "", topicPath: "A")])
         }
         #expect(try await other.stats().facts == 1)

@@ -6,8 +6,8 @@ struct NamespaceTests {
     @Test func nothingCrossesNamespaces() async throws {
         let alice = try TestKnowledgeBase.empty(namespace: "alice")
         let bob = try alice.inNamespace("bob")
-        let aliceFact = try await alice.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies"))
-        let bobFact = try await bob.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies"))
+        let aliceFact = try await alice.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies")).fact
+        let bobFact = try await bob.addFact(NewFact(content: "Likes climbing", topicPath: "Hobbies")).fact
 
         // The same content is a separate fact in each namespace, under a separate topic.
         #expect(aliceFact.id != bobFact.id)
@@ -21,11 +21,11 @@ struct NamespaceTests {
         #expect(try await alice.stats().facts == 1)
 
         // Writes by id never reach the other namespace.
-        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) { try await bob.deleteFact(id: aliceFact.id) }
-        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) {
+        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) { try await bob.deleteFact(id: aliceFact.id) }
+        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) {
             try await bob.updateFact(id: aliceFact.id, FactUpdate(content: "hacked"))
         }
-        await #expect(throws: MnemoError.factNotFound(aliceFact.id)) { try await bob.deactivateFact(id: aliceFact.id) }
+        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) { try await bob.deactivateFact(id: aliceFact.id) }
         try await bob.deleteTopic("Hobbies", cascade: true)
         #expect(try await alice.fact(id: aliceFact.id)?.content == "Likes climbing")
         #expect(try await alice.topic(at: "Hobbies") != nil)
@@ -33,6 +33,6 @@ struct NamespaceTests {
     }
 
     @Test func emptyNamespaceIsRejected() {
-        #expect(throws: MnemoError.invalidNamespace(" ")) { try KnowledgeBase.inMemory(namespace: " ") }
+        #expect(throws: MnemoError.invalidInput(field: "namespace", reason: "\" \" is empty; a namespace names whose memory it is")) { try KnowledgeBase.inMemory(namespace: " ") }
     }
 }

@@ -30,7 +30,7 @@ struct PersistenceTests {
             for task in 0..<8 {
                 group.addTask {
                     for index in 0..<25 {
-                        try await kb.addFact(NewFact(content: "Task \(task) note \(index)", topicPath: "Load/T\(task)"))
+                        try await kb.addFact(NewFact(content: "Task \(task) note \(index)", topicPath: TopicPath("Load/T\(task)")))
                         _ = try await kb.search("note")
                     }
                 }

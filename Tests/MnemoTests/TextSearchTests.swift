@@ -12,7 +12,7 @@ struct TextSearchTests {
         NewFact(content: "Ran the Porto half marathon in 1:52", topicPath: "Health & Fitness/Running",
                 type: .experience, importance: .medium),
         NewFact(content: "Goes bouldering twice a week", topicPath: "Health & Fitness/Climbing", type: .fact, importance: .low),
-        NewFact(content: "Cooks a crème brûlée for birthdays", topicPath: "Food & Cooking", type: .fact, importance: .none),
+        NewFact(content: "Cooks a crème brûlée for birthdays", topicPath: "Food & Cooking", type: .fact, importance: .negligible),
     ]
 
     @Test func bm25RanksTheBestMatchFirst() async throws {
@@ -61,7 +61,7 @@ struct TextSearchTests {
         #expect(try await ids(FactFilter()) == 6)
         #expect(try await ids(FactFilter(types: [.experience])) == 2)
         #expect(try await ids(FactFilter(types: [.goal, .preference])) == 2)
-        #expect(try await ids(FactFilter(importances: [.none, .low])) == 2)
+        #expect(try await ids(FactFilter(importances: [.negligible, .low])) == 2)
         #expect(try await ids(FactFilter(minimumImportance: .medium)) == 4)
         #expect(try await ids(FactFilter(topicPath: "technology")) == 3)
         #expect(try await ids(FactFilter(topicPath: "Technology/iOS Development")) == 2)

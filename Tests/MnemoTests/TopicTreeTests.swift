@@ -45,7 +45,7 @@ struct TopicTreeTests {
         let kb = try TestKnowledgeBase.empty()
         try await kb.createTopic("Food")
         try await kb.createTopic("Cooking")
-        await #expect(throws: MnemoError.topicExists("Food")) { try await kb.renameTopic("cooking", to: "food") }
+        await #expect(throws: MnemoError.conflict(.topicExists("Food"))) { try await kb.renameTopic("cooking", to: "food") }
     }
 
     @Test func moveReparentsTheSubtree() async throws {
@@ -65,7 +65,7 @@ struct TopicTreeTests {
     @Test func deleteRefusesANonEmptyTopicUnlessCascading() async throws {
         let kb = try TestKnowledgeBase.empty()
         try await kb.addFact(NewFact(content: "Has a cat named Miso", topicPath: "Pets/Cats"))
-        await #expect(throws: MnemoError.topicNotEmpty("Pets", facts: 1, children: 1)) {
+        await #expect(throws: MnemoError.conflict(.topicNotEmpty("Pets", facts: 1, children: 1))) {
             try await kb.deleteTopic("Pets")
         }
         #expect(try await kb.deleteTopic("Pets", cascade: true) == 1)

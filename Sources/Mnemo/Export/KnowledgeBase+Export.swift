@@ -37,7 +37,7 @@ extension KnowledgeBase {
         let partial = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw MnemoError.invalidArgument("cannot write \(partial.path)")
+            throw MnemoError.invalidInput(field: "url", reason: "cannot write \(partial.path)")
         }
         do {
             let handle = try FileHandle(forWritingTo: partial)
@@ -45,7 +45,7 @@ extension KnowledgeBase {
             try handle.close()
             // rename(2) replaces the target atomically: readers see the old file or the new one.
             guard rename(partial.path, url.path) == 0 else {
-                throw MnemoError.invalidArgument("cannot write \(url.path): \(String(cString: strerror(errno)))")
+                throw MnemoError.invalidInput(field: "url", reason: "cannot write \(url.path): \(String(cString: strerror(errno)))")
             }
             return count
         } catch {

@@ -37,6 +37,7 @@ struct IngestPipeline {
 
     /// Checks one read record and queues it, writing a batch when one is full.
     mutating func accept(_ item: ReadItem, bytesRead: Int) async throws {
+        try await stopIfCancelled()
         self.bytesRead = bytesRead
         report.records += 1
         switch item {
@@ -61,6 +62,9 @@ struct IngestPipeline {
 
     /// Writes what is left and returns the report.
     mutating func finish() async throws -> IngestReport {
+        // A cancelled record sequence simply ends (AsyncStream returns nil): the input is not
+        // complete, so what is left is not written and the caller learns what landed.
+        try await stopIfCancelled()
         if options.strict {
             try await hold()
             if report.rejectedCount > 0 {
@@ -91,6 +95,15 @@ struct IngestPipeline {
         if !batch.isEmpty { held += try await knowledgeBase.embedBatch(batch) }
     }
 
+    /// When the task is cancelled: lets the batch being written land (a transaction is not
+    /// cut in half), then throws ``MnemoError/interrupted(stored:cause:)`` with what is stored.
+    /// Records read but not yet written are dropped; with `strict`, nothing was written.
+    private mutating func stopIfCancelled() async throws {
+        guard Task.isCancelled else { return }
+        try await settle()
+        throw MnemoError.interrupted(stored: report.accepted, cause: .cancelled)
+    }
+
     /// Waits for the batch in flight, if any, and counts its outcomes.
     mutating func settle() async throws {
         guard let task = inFlight else { return }
@@ -99,7 +112,7 @@ struct IngestPipeline {
         do {
             outcomes = try await task.value
         } catch {
-            throw MnemoError.ingestInterrupted(stored: report.accepted, reason: "\(error)")
+            throw MnemoError.interrupted(stored: report.accepted, cause: MnemoError(error))
         }
         for outcome in outcomes { report.count(outcome) }
         sendProgress(isFinished: false)

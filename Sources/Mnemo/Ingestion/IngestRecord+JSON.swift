@@ -59,22 +59,31 @@ extension IngestRecord {
         }
     }
 
-    /// The content trimmed, once checked to be neither empty nor too long.
+    /// The content trimmed, once checked by the one content rule (``FactContent``).
     static func checked(content: String) throws(RecordProblem) -> String {
-        let trimmed = TextNormalization.trimmed(content)
-        if trimmed.isEmpty { throw RecordProblem(.emptyContent, #""content" is empty"#) }
-        // Counting characters walks the text; a character is at least one byte, so most texts
-        // are short enough without counting.
-        if trimmed.utf8.count > Fact.maximumContentLength, trimmed.count > Fact.maximumContentLength {
-            throw RecordProblem(.contentTooLong,
-                                "content has \(trimmed.count) characters; the maximum is \(Fact.maximumContentLength)")
+        do {
+            return try FactContent.validated(content)
+        } catch {
+            throw RecordProblem(error)
         }
-        return trimmed
     }
 
     static func check(confidence: Double) throws(RecordProblem) {
-        guard confidence.isFinite, (0...1).contains(confidence) else {
-            throw RecordProblem(.confidenceOutOfRange, "confidence \(confidence) is outside 0…1")
+        do {
+            try FactContent.validate(confidence: confidence)
+        } catch {
+            throw RecordProblem(error)
+        }
+    }
+}
+
+extension RecordProblem {
+    /// A content rule's problem as a rejection reason.
+    init(_ problem: FactContent.Problem) {
+        switch problem {
+        case .empty: self.init(.emptyContent, problem.message)
+        case .tooLong: self.init(.contentTooLong, problem.message)
+        case .confidenceOutOfRange: self.init(.confidenceOutOfRange, problem.message)
         }
     }
 }

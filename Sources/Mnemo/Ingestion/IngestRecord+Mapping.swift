@@ -73,19 +73,16 @@ extension IngestRecord {
         case 0.9...: .high
         case 0.7...: .medium
         case 0.4...: .low
-        default: .none
+        default: .negligible
         }
     }
 
     static func topicPath(_ text: String, field: String, given: String? = nil) throws(RecordProblem) -> TopicPath {
-        do {
-            return try TopicPath(text)
-        } catch {
-            let reason = (error as? MnemoError).flatMap { error -> String? in
-                if case let .invalidTopicPath(_, reason) = error { return reason }
-                return nil
-            } ?? "\(error)"
-            throw RecordProblem(.badTopic, #"bad \#(field) "\#(given ?? text)": \#(reason)"#)
+        switch TopicPath.parse(text) {
+        case let .success(segments):
+            return TopicPath(validSegments: segments)
+        case let .failure(problem):
+            throw RecordProblem(.badTopic, #"bad \#(field) "\#(given ?? text)": \#(problem.reason)"#)
         }
     }
 }

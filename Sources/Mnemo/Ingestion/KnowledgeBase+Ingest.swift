@@ -10,6 +10,7 @@ extension KnowledgeBase {
     /// See ``IngestRecord`` for how fields map to facts.
     /// - Throws: ``MnemoError/unreadableInput(_:)`` when the input is not readable as its format
     ///   (nothing is stored), ``MnemoError/ingestInterrupted(stored:reason:)`` on a database failure.
+    @discardableResult
     public func ingest(data: Data, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
         try await ingest(ByteChunks(data: data), totalBytes: data.count, options: options)
     }
@@ -18,6 +19,7 @@ extension KnowledgeBase {
     ///
     /// JSONL is streamed: memory stays flat whatever the file's size. The whole-document formats
     /// are parsed at once. See ``ingest(data:options:)``.
+    @discardableResult
     public func ingest(contentsOf url: URL, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MnemoError.unreadableInput("no such file: \(url.path)")
@@ -34,6 +36,7 @@ extension KnowledgeBase {
     }
 
     /// Ingests what a file handle reads until its end, such as standard input.
+    @discardableResult
     public func ingest(fileHandle: FileHandle, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
         try await ingest(ByteChunks(handle: fileHandle), totalBytes: nil, options: options)
     }
@@ -41,6 +44,7 @@ extension KnowledgeBase {
     /// Ingests records an app produces, such as an extractor's output, in sequence order.
     ///
     /// Rejections give the record's position in the sequence, from 1, and no line.
+    @discardableResult
     public func ingest<Records: AsyncSequence>(
         records: Records, options: IngestOptions = IngestOptions()
     ) async throws -> IngestReport where Records.Element == IngestRecord {

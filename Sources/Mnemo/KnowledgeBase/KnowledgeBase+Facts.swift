@@ -6,24 +6,39 @@ extension KnowledgeBase {
     ///
     /// When a fact with the same normalized content (case, diacritics, whitespace and trailing
     /// punctuation ignored) is already stored in the namespace, nothing new is stored: the existing
-    /// fact's mention count goes up, the new sources are added, and the existing fact is returned.
-    /// With an ``embedder``, a near duplicate (see ``NearDuplicateRule``) is merged into the stored
-    /// fact in the same way, which also takes the higher importance and confidence.
+    /// fact's mention count goes up, the new sources are added, and the outcome is
+    /// ``AddFactOutcome/unchanged(_:)``. With an ``embedder``, a near duplicate (see
+    /// ``NearDuplicateRule``) is merged into the stored fact in the same way, which also takes the
+    /// higher importance and confidence: ``AddFactOutcome/merged(into:)``.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for an empty or over-long content or
+    ///   a confidence outside 0…1; ``MnemoError/embedderFailure(model:reason:)``;
+    ///   ``MnemoError/storageFailure(_:)``.
     @discardableResult
-    public func addFact(_ fact: NewFact) async throws -> Fact {
+    public func addFact(_ fact: NewFact) async throws -> AddFactOutcome {
         let batch = try await embedBatch([(namespace, ValidatedFact(fact))])
-        return try await storeBatch(batch)[0].fact
+        return try await storeBatch(batch)[0]
     }
 
     /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
     /// so either every fact is stored (or merged) or none is.
     /// - Parameter nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
     ///   duplicates only (as an evaluation corpus needs).
-    /// - Returns: the stored fact for each input, in order (the survivor for a merged one).
+    ///
+    /// The facts are embedded in batches, and a cancelled task stops between two of them
+    /// (throwing ``MnemoError/cancelled``) with nothing stored.
+    /// - Returns: the outcome for each input, in order.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first invalid fact's field
+    ///   (nothing is stored), and what ``addFact(_:)`` throws.
     @discardableResult
-    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws -> [Fact] {
-        let validated = try facts.map { (namespace, try ValidatedFact($0)) }
-        return try await storeBatch(embedBatch(validated), rule: nearDuplicates).map(\.fact)
+    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws -> [AddFactOutcome] {
+        let validated = try facts.enumerated().map { index, fact in
+            do {
+                return (namespace, try ValidatedFact(fact))
+            } catch let MnemoError.invalidInput(field, reason) where facts.count > 1 {
+                throw MnemoError.invalidInput(field: "facts[\(index)].\(field)", reason: reason)
+            }
+        }
+        return try await storeBatch(embedBatch(validated), rule: nearDuplicates)
     }
 
     /// The fact with this id in the namespace, or `nil`.
@@ -41,7 +56,9 @@ extension KnowledgeBase {
         let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            return try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+            return try OperationLog.record(db, namespace: namespace, kind: .updateFact, summary: "updated fact #\(id)") {
+                try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+            }
         }
     }
 
@@ -62,12 +79,16 @@ extension KnowledgeBase {
         let namespace = namespace
         try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            try FactTable.delete(db, fact, now: Date())
+            try OperationLog.record(db, namespace: namespace, kind: .deleteFact, summary: "deleted fact #\(id): \(fact.content)") {
+                try FactTable.delete(db, fact, now: Date())
+            }
         }
     }
 
     /// Lists facts that pass `filter`, most important and newest first.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`.
     public func facts(matching filter: FactFilter = FactFilter(), limit: Int = 100, offset: Int = 0) async throws -> [Fact] {
+        try Self.validatePage(limit: limit, offset: offset)
         let namespace = namespace
         return try await writer.read { db in
             try FactTable.list(db, namespace: namespace, filter: filter, limit: limit, offset: offset)
@@ -81,8 +102,7 @@ extension KnowledgeBase {
     }
 
     /// Every recorded change to the topic itself (creation, renames, moves, merges), oldest first.
-    public func history(ofTopic path: String) async throws -> [HistoryEvent] {
-        let path = try TopicPath(path)
+    public func history(ofTopic path: TopicPath) async throws -> [HistoryEvent] {
         let namespace = namespace
         return try await writer.read { db in
             let topic = try TopicTable.require(db, namespace: namespace, path: path)
@@ -94,7 +114,10 @@ extension KnowledgeBase {
         let namespace = namespace
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            return try FactTable.setActive(db, fact, isActive, now: Date())
+            let (kind, verb): (OperationRecord.Kind, String) = isActive ? (.reactivateFact, "reactivated") : (.deactivateFact, "deactivated")
+            return try OperationLog.record(db, namespace: namespace, kind: kind, summary: "\(verb) fact #\(id)") {
+                try FactTable.setActive(db, fact, isActive, now: Date())
+            }
         }
     }
 }

@@ -5,11 +5,21 @@ extension KnowledgeBase {
     /// Embeds texts with the knowledge base's embedder, checking what it returns; `nil` without one.
     func embed(_ texts: [String]) async throws -> [[Float]]? {
         guard let embedder, !texts.isEmpty else { return nil }
-        let vectors = try await embedder.embed(texts)
+        let vectors: [[Float]]
+        do {
+            vectors = try await embedder.embed(texts)
+        } catch let error as MnemoError {
+            throw error
+        } catch is CancellationError {
+            throw MnemoError.cancelled
+        } catch {
+            throw MnemoError.embedderFailure(model: embedder.identity, reason: "\(error)")
+        }
         let dimension = embedder.identity.dimension
         guard vectors.count == texts.count, vectors.allSatisfy({ $0.count == dimension }) else {
-            throw MnemoError.invalidArgument(
-                "embedder \(embedder.identity) returned \(vectors.count) vectors of sizes \(Set(vectors.map(\.count)).sorted()) for \(texts.count) texts")
+            throw MnemoError.embedderFailure(
+                model: embedder.identity,
+                reason: "returned \(vectors.count) vectors of sizes \(Set(vectors.map(\.count)).sorted()) for \(texts.count) texts")
         }
         return vectors
     }
@@ -26,7 +36,7 @@ extension KnowledgeBase {
     /// - Returns: the number of facts embedded.
     @discardableResult
     public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int {
-        guard let embedder else { throw MnemoError.invalidArgument("reembed needs an embedder") }
+        guard let embedder else { throw MnemoError.invalidInput(field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one") }
         let facts = try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT id, content FROM fact ORDER BY id").map { (id: $0["id"] as Int64, content: $0["content"] as String) }
         }

@@ -4,22 +4,19 @@ import GRDB
 extension KnowledgeBase {
     /// Returns the topic at `path`, creating it and any missing ancestors.
     @discardableResult
-    public func createTopic(_ path: String) async throws -> Topic {
-        let path = try TopicPath(path)
+    public func createTopic(_ path: TopicPath) async throws -> Topic {
         let namespace = namespace
         return try await writer.write { db in try TopicTable.ensure(db, namespace: namespace, path: path) }
     }
 
     /// The topic at `path` (matched case- and diacritic-insensitively), or `nil`.
-    public func topic(at path: String) async throws -> Topic? {
-        let path = try TopicPath(path)
+    public func topic(at path: TopicPath) async throws -> Topic? {
         let namespace = namespace
         return try await writer.read { db in try TopicTable.find(db, namespace: namespace, path: path) }
     }
 
     /// The direct children of the topic at `path`, or the top-level topics when `path` is `nil`.
-    public func children(of path: String?) async throws -> [Topic] {
-        let path = try path.map(TopicPath.init)
+    public func children(of path: TopicPath?) async throws -> [Topic] {
         let namespace = namespace
         return try await writer.read { db in
             let parent = try path.map { try TopicTable.require(db, namespace: namespace, path: $0) }
@@ -28,8 +25,7 @@ extension KnowledgeBase {
     }
 
     /// The topic at `path` and all its descendants, parents first.
-    public func subtree(of path: String) async throws -> [Topic] {
-        let path = try TopicPath(path)
+    public func subtree(of path: TopicPath) async throws -> [Topic] {
         let namespace = namespace
         return try await writer.read { db in
             let root = try TopicTable.require(db, namespace: namespace, path: path)
@@ -40,11 +36,10 @@ extension KnowledgeBase {
     /// Renames the last segment of the topic at `path`; descendants follow.
     /// - Throws: ``MnemoError/topicExists(_:)`` when a sibling already has that name (merge instead).
     @discardableResult
-    public func renameTopic(_ path: String, to newName: String) async throws -> Topic {
-        let path = try TopicPath(path)
+    public func renameTopic(_ path: TopicPath, to newName: String) async throws -> Topic {
         let renamed = try TopicPath(newName)
         guard renamed.depth == 1 else {
-            throw MnemoError.invalidTopicPath(newName, reason: "a topic name cannot contain \"/\"")
+            throw MnemoError.invalidInput(field: "name", reason: "a topic name cannot contain \"/\" (\"\(newName)\")")
         }
         let namespace = namespace
         return try await writer.write { db in
@@ -52,7 +47,7 @@ extension KnowledgeBase {
             let parent = try topic.parentID.flatMap { try TopicTable.find(db, id: $0) }
             let target = try path.parent.map { try $0.appending(renamed.description) } ?? renamed
             if target != path, let existing = try TopicTable.find(db, namespace: namespace, path: target) {
-                throw MnemoError.topicExists(existing.path)
+                throw MnemoError.conflict(.topicExists(existing.path))
             }
             try TopicTable.relocate(db, topic: topic, newName: renamed.description, newParent: parent)
             try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicRenamed,
@@ -64,19 +59,17 @@ extension KnowledgeBase {
     /// Moves the topic at `path` under `newParentPath` (created if missing), or to the top level
     /// when `newParentPath` is `nil`. Descendants and facts follow.
     @discardableResult
-    public func moveTopic(_ path: String, under newParentPath: String?) async throws -> Topic {
-        let path = try TopicPath(path)
-        let newParentPath = try newParentPath.map(TopicPath.init)
+    public func moveTopic(_ path: TopicPath, under newParentPath: TopicPath?) async throws -> Topic {
         let namespace = namespace
         return try await writer.write { db in
             let topic = try TopicTable.require(db, namespace: namespace, path: path)
             if let newParentPath, newParentPath.key == path.key || newParentPath.key.hasPrefix(path.key + "/") {
-                throw MnemoError.invalidArgument("cannot move topic \"\(topic.path)\" into its own subtree")
+                throw MnemoError.invalidInput(field: "newParentPath", reason: "cannot move topic \"\(topic.path)\" into its own subtree")
             }
             let name = path.segments.last!
             let target = try newParentPath.map { try $0.appending(name) } ?? TopicPath(validSegments: [name])
             if target != path, let existing = try TopicTable.find(db, namespace: namespace, path: target) {
-                throw MnemoError.topicExists(existing.path)
+                throw MnemoError.conflict(.topicExists(existing.path))
             }
             let parent = try newParentPath.map { try TopicTable.ensure(db, namespace: namespace, path: $0) }
             try TopicTable.relocate(db, topic: topic, newName: topic.name, newParent: parent)
@@ -92,8 +85,7 @@ extension KnowledgeBase {
     /// subtopics and all their facts are deleted too, in one transaction.
     /// - Returns: the number of facts deleted.
     @discardableResult
-    public func deleteTopic(_ path: String, cascade: Bool = false) async throws -> Int {
-        let path = try TopicPath(path)
+    public func deleteTopic(_ path: TopicPath, cascade: Bool = false) async throws -> Int {
         let namespace = namespace
         return try await writer.write { db in
             let root = try TopicTable.require(db, namespace: namespace, path: path)
@@ -103,7 +95,7 @@ extension KnowledgeBase {
                 SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.topic_id IN (\(topicIDs.map(String.init).joined(separator: ",")))
                 """).map(Fact.init(row:))
             if !cascade, !facts.isEmpty || topics.count > 1 {
-                throw MnemoError.topicNotEmpty(root.path, facts: facts.count, children: topics.count - 1)
+                throw MnemoError.conflict(.topicNotEmpty(root.path, facts: facts.count, children: topics.count - 1))
             }
             let now = Date()
             for fact in facts { try FactTable.delete(db, fact, now: now) }
@@ -119,15 +111,7 @@ extension KnowledgeBase {
     /// The whole topic tree of the namespace with fact counts, children sorted by name.
     public func topicTree() async throws -> [TopicNode] {
         let namespace = namespace
-        return try await writer.read { db in
-            let topics = try Row.fetchAll(db, sql: """
-                SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
-                """, arguments: [namespace]).map(Topic.init(row:))
-            let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-                SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
-                """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
-            return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
-        }
+        return try await writer.read { db in try TopicTable.tree(db, namespace: namespace) }
     }
 }
 

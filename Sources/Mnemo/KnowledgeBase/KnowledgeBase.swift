@@ -22,51 +22,111 @@ public final class KnowledgeBase: Sendable {
     public let namespace: String
     /// The embedder that turns facts and queries into vectors, if any.
     public let embedder: (any Embedder)?
-    let writer: any DatabaseWriter
+    /// The database connection, whose errors arrive as ``MnemoError``s.
+    let writer: StorageWriter
     /// Present exactly when ``embedder`` is.
     let vectorIndex: VectorIndex?
 
     /// The namespace used when none is given.
     public static let defaultNamespace = "default"
 
+    /// Opens (creating if needed) the knowledge base in the file at `url`.
+    ///
+    /// The file is opened as a GRDB `DatabasePool` (WAL mode: readers never wait for the
+    /// writer) with ``Configuration/database`` plus what Mnemo needs, and the schema migrations
+    /// run before this returns.
+    /// - Throws: ``MnemoError/storageFailure(_:)`` when the file cannot be opened or is not a
+    ///   Mnemo database; ``MnemoError/conflict(_:)`` with
+    ///   ``MnemoError/Conflict/embedderMismatch(stored:given:)`` when its vectors were made by
+    ///   another model (open it with ``Configuration/acceptsOtherEmbedder`` and run
+    ///   ``reembed(batchSize:progress:)``); ``MnemoError/invalidInput(field:reason:)`` for an
+    ///   empty namespace.
+    public convenience init(url: URL, configuration: Configuration = Configuration()) throws {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: url.path, configuration: configuration.preparedDatabaseConfiguration())
+        } catch {
+            throw MnemoError(error)
+        }
+        try self.init(migrating: pool, configuration: configuration)
+    }
+
+    /// Opens the knowledge base stored in an app's own GRDB database: a `DatabasePool` in an App
+    /// Group container, an encrypted database, a `DatabaseQueue` the app already uses.
+    ///
+    /// The writer's configuration must have been prepared with ``prepare(_:)`` before the writer
+    /// was created (Mnemo registers its ranking function on every connection). Mnemo's tables
+    /// (`fact`, `topic`, `history`, `meta`, `fact_embedding`, `fact_fts`) are created by its
+    /// migrations if missing; keep the app's own tables under other names.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` when the writer was not prepared,
+    ///   and what ``init(url:configuration:)`` throws.
+    public convenience init(writer: some DatabaseWriter, configuration: Configuration = Configuration()) throws {
+        do {
+            try writer.read { db in _ = try Int64.fetchOne(db, sql: "SELECT \(BM25Function.structureKeyName)(NULL)") }
+        } catch {
+            throw MnemoError.invalidInput(
+                field: "writer",
+                reason: "its configuration was not prepared with KnowledgeBase.prepare(_:) before the writer was created")
+        }
+        try self.init(migrating: writer, configuration: configuration)
+    }
+
+    /// Adds what Mnemo needs to every connection of a GRDB configuration: its full-text ranking
+    /// function, foreign keys, in-memory temporary tables, and the memory map of
+    /// ``Configuration/mmapSize``. Call it before creating the writer you pass to
+    /// ``init(writer:configuration:)``.
+    public static func prepare(_ configuration: inout GRDB.Configuration, mmapSize: Int = Configuration.defaultMmapSize) {
+        DatabaseFactory.prepare(&configuration, mmapSize: mmapSize)
+    }
+
     /// Opens (creating if needed) the knowledge base stored at `path`.
     /// - Parameters:
     ///   - embedder: enables semantic search; `nil` for a text-only knowledge base.
-    /// - Throws: `DatabaseError` when the file cannot be opened or is not a Mnemo database;
-    ///   ``MnemoError/embedderMismatch(stored:given:)`` when its vectors were made by another
-    ///   model (run ``reembed(progress:)`` on a knowledge base opened with
-    ///   ``init(path:namespace:reembeddingWith:)``).
+    /// - Throws: what ``init(url:configuration:)`` throws.
     public convenience init(
         path: String, namespace: String = KnowledgeBase.defaultNamespace, embedder: (any Embedder)? = nil
     ) throws {
-        try self.init(writer: DatabaseFactory.openPool(atPath: path), namespace: namespace, embedder: embedder)
+        try self.init(url: URL(fileURLWithPath: path),
+                      configuration: Configuration(namespace: namespace, embedder: embedder))
     }
 
     /// Opens the knowledge base at `path` with a new embedder even though its stored vectors were
-    /// made by another model, in order to call ``reembed(progress:)``. Semantic search is
-    /// meaningless until it has run.
+    /// made by another model, in order to call ``reembed(batchSize:progress:)``. Semantic search
+    /// is meaningless until it has run.
     public convenience init(
         path: String, namespace: String = KnowledgeBase.defaultNamespace, reembeddingWith embedder: any Embedder
     ) throws {
-        try self.init(writer: DatabaseFactory.openPool(atPath: path), namespace: namespace, embedder: embedder,
-                      checkingModel: false)
+        try self.init(url: URL(fileURLWithPath: path),
+                      configuration: Configuration(namespace: namespace, embedder: embedder, acceptsOtherEmbedder: true))
     }
 
     /// Creates a knowledge base that lives in memory only, for tests and previews.
     public static func inMemory(
         namespace: String = KnowledgeBase.defaultNamespace, embedder: (any Embedder)? = nil
     ) throws -> KnowledgeBase {
-        try KnowledgeBase(writer: DatabaseFactory.openInMemory(), namespace: namespace, embedder: embedder)
+        let configuration = Configuration(namespace: namespace, embedder: embedder)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration.preparedDatabaseConfiguration())
+        } catch {
+            throw MnemoError(error)
+        }
+        return try KnowledgeBase(migrating: queue, configuration: configuration)
     }
 
-    init(writer: any DatabaseWriter, namespace: String, embedder: (any Embedder)?, checkingModel: Bool = true) throws {
-        try Self.validate(namespace: namespace)
-        self.writer = writer
-        self.namespace = namespace
-        self.embedder = embedder
-        if let embedder {
-            if checkingModel {
-                try writer.write { db in try EmbeddingTable.adopt(db, identity: embedder.identity) }
+    private init(migrating writer: any DatabaseWriter, configuration: Configuration) throws {
+        try Self.validate(namespace: configuration.namespace)
+        do {
+            try Schema.migrator.migrate(writer)
+        } catch {
+            throw MnemoError(error)
+        }
+        self.writer = StorageWriter(base: writer)
+        self.namespace = configuration.namespace
+        self.embedder = configuration.embedder
+        if let embedder = configuration.embedder {
+            if !configuration.acceptsOtherEmbedder {
+                try self.writer.write { db in try EmbeddingTable.adopt(db, identity: embedder.identity) }
             }
             let index = VectorIndex(dimension: embedder.identity.dimension)
             writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
@@ -86,7 +146,7 @@ public final class KnowledgeBase: Sendable {
 
     private static func validate(namespace: String) throws {
         guard !namespace.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw MnemoError.invalidNamespace(namespace)
+            throw MnemoError.invalidInput(field: "namespace", reason: "\"\(namespace)\" is empty; a namespace names whose memory it is")
         }
     }
 
@@ -97,8 +157,6 @@ public final class KnowledgeBase: Sendable {
 
     /// The namespaces that hold at least one topic.
     public func namespaces() async throws -> [String] {
-        try await writer.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM topic ORDER BY namespace")
-        }
+        try await writer.read { db in try TopicTable.namespaces(db) }
     }
 }

@@ -32,17 +32,20 @@ struct DuplicateFinder {
             .sorted { $0[0] < $1[0] }
     }
 
-    /// Each fact's nearest neighbours of its type above the rule's threshold.
+    /// Each fact's nearest neighbours of its type above the rule's lowest threshold.
     ///
-    /// Finding them is a scan of the whole store per fact, quadratic in the number of facts, so
+    /// From ``blockingThreshold`` facts on they come from k-means blocks (see
+    /// ``blockedNeighbourLists(of:in:)``). Below, finding them is a scan of the whole store per
+    /// fact, quadratic in the number of facts but exact, so
     /// the facts are shared among the cores (each scan on one thread) and scanned with int8
     /// codes, then re-scored exactly: near duplicates sit at cosine 0.85 and above, far above
     /// where int8 ranking errors occur. The result does not depend on how the work was split.
     private func neighbourLists(of facts: [Fact], in store: VectorSnapshot, namespaceCode: Int32) -> [[VectorSnapshot.Match]] {
+        if facts.count >= Self.blockingThreshold { return blockedNeighbourLists(of: facts, in: store) }
         var lists = [[VectorSnapshot.Match]](repeating: [], count: facts.count)
         let parts = facts.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
         let size = (facts.count + parts - 1) / max(parts, 1)
-        let threshold = Float(rule.threshold)
+        let threshold = Float(rule.minimumSimilarity)
         lists.withUnsafeMutableBufferPointer { lists in
             let output = UnsafeSendableBuffer(lists)
             DispatchQueue.concurrentPerform(iterations: parts) { part in

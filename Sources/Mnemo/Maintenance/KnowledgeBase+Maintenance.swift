@@ -4,26 +4,38 @@ import GRDB
 extension KnowledgeBase {
     /// Merges the topics at `sources` into the topic at `target`, atomically.
     ///
+    /// When no topic is at `target`, it is created with its missing ancestors, as `mv` does.
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
-    public func mergeTopics(_ sources: [String], into target: String, dryRun: Bool = false) async throws -> TopicMergeReport {
-        let sourcePaths = try sources.map(TopicPath.init)
-        let targetPath = try TopicPath(target)
+    @discardableResult
+    public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
+        let sourcePaths = sources
+        let targetPath = target
         let namespace = namespace
         let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
-            let targetTopic = try TopicTable.require(db, namespace: namespace, path: targetPath)
-            var merger = TopicMerger(db: db, namespace: namespace, now: Date())
-            for path in sourcePaths {
+            let now = Date()
+            let sourceTopics = try sourcePaths.map { path in
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
-                    throw MnemoError.invalidArgument("cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
+                    throw MnemoError.invalidInput(field: "sources", reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
-                try merger.merge(TopicTable.require(db, namespace: namespace, path: path), into: targetTopic)
+                return try TopicTable.require(db, namespace: namespace, path: path)
             }
-            let mergedFacts = try snapshot.map { try Self.mergeNearDuplicates(db, namespace: namespace, store: $0, under: targetTopic) } ?? 0
-            return TopicMergeReport(target: targetTopic.path, mergedTopics: merger.mergedTopics,
-                                    movedFacts: merger.movedFacts, mergedFacts: mergedFacts, dryRun: dryRun)
+            let summary = "merged \(sourceTopics.map(\.path).joined(separator: ", ")) into \(targetPath)"
+            return try OperationLog.record(db, namespace: namespace, kind: .mergeTopics, summary: summary) {
+                // Like `mv`, a missing target (and its ancestors) is created.
+                let targetTopic = try TopicTable.ensure(db, namespace: namespace, path: targetPath, at: now)
+                var merger = TopicMerger(db: db, namespace: namespace, now: now)
+                for source in sourceTopics {
+                    try merger.merge(source, into: targetTopic)
+                }
+                let mergedFacts = try snapshot.map {
+                    try Self.mergeNearDuplicates(db, namespace: namespace, store: $0, under: targetTopic, rule: NearDuplicateRule())
+                } ?? 0
+                return TopicMergeReport(target: targetTopic.path, mergedTopics: merger.mergedTopics,
+                                        movedFacts: merger.movedFacts, mergedFacts: mergedFacts, dryRun: dryRun)
+            }
         }
         if dryRun {
             // Run the merge for real in a transaction that is always rolled back.
@@ -41,40 +53,68 @@ extension KnowledgeBase {
 
     /// Finds near-duplicate facts and topic-name variants, and merges them unless `dryRun`.
     ///
-    /// Facts are clustered with ``NearDuplicateRule`` (this needs an ``embedder``); each cluster
-    /// folds into its oldest fact. Topics whose names differ only in case, accents, punctuation,
-    /// `&`/`and` or word order under the same parent merge into the one with the most facts.
+    /// Topics whose names differ only in case, accents, punctuation, `&`/`and` or word order
+    /// under the same parent merge into the one with the most facts, and the facts that meet
+    /// there are deduplicated; then facts are clustered with ``NearDuplicateRule`` (this needs
+    /// an ``embedder``) and each cluster folds into its oldest fact. Everything happens in one
+    /// transaction; a dry run makes the same changes and rolls them back, so its report is
+    /// exactly what the real run reports.
+    @discardableResult
     public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
         let topicGroups = try await topicVariantGroups()
-        if !dryRun {
-            for group in topicGroups { _ = try await mergeTopics(group.variants, into: group.target) }
-        }
-        var clusters: [DuplicateCluster] = []
-        if vectorIndex != nil {
-            let store = try await vectorSnapshot()
-            let facts = try await allFacts()
-            if let code = store.namespaceCode(namespace) {
-                let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
-                clusters = DuplicateFinder(rule: rule).clusters(in: store, namespaceCode: code, facts: byID).map { ids in
-                    DuplicateCluster(survivor: byID[ids[0]]!, duplicates: ids.dropFirst().map { byID[$0]! })
+        let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
+        let namespace = namespace
+        let dedupe: @Sendable (Database) throws -> DedupeReport = { db in
+            let now = Date()
+            var topicMergedFacts = 0
+            for group in topicGroups {
+                guard let target = try TopicTable.find(db, namespace: namespace, path: TopicPath(group.target)) else { continue }
+                var merger = TopicMerger(db: db, namespace: namespace, now: now)
+                for variant in group.variants {
+                    // A variant nested in an earlier group's topic has already been merged with it.
+                    guard let source = try TopicTable.find(db, namespace: namespace, path: TopicPath(variant)) else { continue }
+                    try merger.merge(source, into: target)
+                }
+                if let snapshot {
+                    topicMergedFacts += try Self.mergeNearDuplicates(db, namespace: namespace, store: snapshot, under: target, rule: rule)
                 }
             }
-        }
-        if !dryRun, !clusters.isEmpty {
-            let namespace = namespace
-            let clusters = clusters
-            try await writer.write { db in
-                let now = Date()
+            var clusters: [DuplicateCluster] = []
+            if let snapshot, let code = snapshot.namespaceCode(namespace) {
+                let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
+                let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
+                clusters = DuplicateFinder(rule: rule).clusters(in: snapshot, namespaceCode: code, facts: byID).map { ids in
+                    DuplicateCluster(survivor: byID[ids[0]]!, duplicates: ids.dropFirst().map { byID[$0]! })
+                }
                 for cluster in clusters {
-                    var survivor = try FactTable.require(db, namespace: namespace, id: cluster.survivor.id)
+                    var survivor = cluster.survivor
                     for duplicate in cluster.duplicates {
-                        guard let current = try FactTable.find(db, namespace: namespace, id: duplicate.id) else { continue }
-                        survivor = try FactMerger.merge(db, absorbed: current, into: survivor, now: now)
+                        survivor = try FactMerger.merge(db, absorbed: duplicate, into: survivor, now: now)
                     }
                 }
             }
+            return DedupeReport(factClusters: clusters, topicGroups: topicGroups, topicMergedFacts: topicMergedFacts, dryRun: dryRun)
         }
-        return DedupeReport(factClusters: clusters, topicGroups: topicGroups, dryRun: dryRun)
+        let work: @Sendable (Database) throws -> DedupeReport = { db in
+            var report: DedupeReport?
+            return try OperationLog.record(db, namespace: namespace, kind: .dedupe, summary: """
+                dedupe: \(report?.mergedFacts ?? 0) facts merged, \(report?.topicGroups.count ?? 0) topic groups
+                """) {
+                report = try dedupe(db)
+                return report!
+            }
+        }
+        if dryRun {
+            return try await writer.write { db in
+                var report: DedupeReport?
+                try db.inSavepoint {
+                    report = try work(db)
+                    return .rollback
+                }
+                return report!
+            }
+        }
+        return try await writer.write(work)
     }
 
     /// Groups of sibling topics whose names are variants of one another.
@@ -100,8 +140,9 @@ extension KnowledgeBase {
     }
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction.
-    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic) throws -> Int {
-        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: root.path, activity: .all),
+    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic,
+                                    rule: NearDuplicateRule) throws -> Int {
+        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
                                        limit: Int.max, offset: 0)
         var local = VectorSnapshot(dimension: store.dimension)
         for fact in facts {
@@ -114,7 +155,7 @@ extension KnowledgeBase {
         let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
         var merged = 0
         let now = Date()
-        for ids in DuplicateFinder(rule: NearDuplicateRule()).clusters(in: local, namespaceCode: code, facts: byID) {
+        for ids in DuplicateFinder(rule: rule).clusters(in: local, namespaceCode: code, facts: byID) {
             var survivor = byID[ids[0]]!
             for id in ids.dropFirst() {
                 survivor = try FactMerger.merge(db, absorbed: byID[id]!, into: survivor, now: now)

@@ -26,10 +26,44 @@ public struct TopicVariantGroup: Hashable, Sendable, Codable {
 
 /// What ``KnowledgeBase/dedupe(rule:dryRun:)`` found and, unless it was a dry run, merged.
 public struct DedupeReport: Hashable, Sendable, Codable {
+    /// Clusters of near duplicates found after the topic merges, each folded into its survivor.
     public var factClusters: [DuplicateCluster]
     public var topicGroups: [TopicVariantGroup]
+    /// Facts merged into a near duplicate that they met in a merged topic.
+    public var topicMergedFacts: Int
     public var dryRun: Bool
 
-    /// Facts removed (or that a merge would remove) by folding them into their cluster's survivor.
-    public var mergedFacts: Int { factClusters.reduce(0) { $0 + $1.duplicates.count } }
+    /// Every fact removed (or that the run would remove) by folding it into another: those of
+    /// the clusters and those merged by the topic merges. The history shows one `merged_into`
+    /// event for each.
+    public var mergedFacts: Int { factClusters.reduce(0) { $0 + $1.duplicates.count } + topicMergedFacts }
+
+    public init(factClusters: [DuplicateCluster], topicGroups: [TopicVariantGroup], topicMergedFacts: Int = 0, dryRun: Bool) {
+        self.factClusters = factClusters
+        self.topicGroups = topicGroups
+        self.topicMergedFacts = topicMergedFacts
+        self.dryRun = dryRun
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case factClusters, topicGroups, topicMergedFacts, mergedFacts, dryRun
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(factClusters: container.decode([DuplicateCluster].self, forKey: .factClusters),
+                      topicGroups: container.decode([TopicVariantGroup].self, forKey: .topicGroups),
+                      topicMergedFacts: container.decodeIfPresent(Int.self, forKey: .topicMergedFacts) ?? 0,
+                      dryRun: container.decode(Bool.self, forKey: .dryRun))
+    }
+
+    /// Encodes the stored properties and ``mergedFacts``, the total a script wants.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(factClusters, forKey: .factClusters)
+        try container.encode(topicGroups, forKey: .topicGroups)
+        try container.encode(topicMergedFacts, forKey: .topicMergedFacts)
+        try container.encode(mergedFacts, forKey: .mergedFacts)
+        try container.encode(dryRun, forKey: .dryRun)
+    }
 }

@@ -18,29 +18,50 @@ struct NearDuplicateMatcher {
         self.rule = rule
     }
 
+    /// What the rule says about a fact and the stored facts closest to it.
+    struct Judgement {
+        /// The stored fact that the new one duplicates, with their similarity.
+        var duplicate: (fact: Fact, similarity: Double)?
+        /// Stored facts close to the new one that the rule says differ from it.
+        var conflicts: [(id: Int64, reason: String, similarity: Double)] = []
+    }
+
     /// The stored fact that `fact` duplicates, with their similarity, if any.
     func match(_ db: Database, namespace: String, fact: ValidatedFact) throws -> (fact: Fact, similarity: Double)? {
-        guard let vector = fact.embedding else { return nil }
+        try judge(db, namespace: namespace, fact: fact).duplicate
+    }
+
+    /// The stored fact that `fact` duplicates, or else the stored facts it conflicts with.
+    func judge(_ db: Database, namespace: String, fact: ValidatedFact) throws -> Judgement {
+        var judgement = Judgement()
+        guard let vector = fact.embedding else { return judgement }
         var candidates: [(id: Int64, similarity: Float)] = []
         if let code = store.namespaceCode(namespace) {
             let filter = VectorFilter(FactFilter(types: [fact.type]), namespaceCode: code, topicIDs: nil)
-            candidates = store.nearest(to: vector, k: 5, filter: filter, minSimilarity: Float(rule.threshold), threads: 1)
+            candidates = store.nearest(to: vector, k: 5, filter: filter, minSimilarity: Float(rule.minimumSimilarity), threads: 1)
                 .map { ($0.id, $0.similarity) }
         }
         for added in pending where added.namespace == namespace && added.type == fact.type {
             let similarity = added.vector.withUnsafeBufferPointer { a in
                 vector.withUnsafeBufferPointer { VectorMath.dot(a.baseAddress!, $0.baseAddress!, count: vector.count) }
             }
-            if Double(similarity) >= rule.threshold { candidates.append((added.id, similarity)) }
+            if Double(similarity) >= rule.minimumSimilarity { candidates.append((added.id, similarity)) }
         }
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
             // Content and type, all the rule reads, never change within a transaction.
-            guard let stored = try pendingFacts[candidate.id] ?? FactTable.find(db, namespace: namespace, id: candidate.id),
-                  rule.isDuplicate(stored.content, fact.content, typeA: stored.type, typeB: fact.type,
-                                   similarity: Double(candidate.similarity)) else { continue }
-            return (stored, Double(candidate.similarity))
+            guard let stored = try pendingFacts[candidate.id] ?? FactTable.find(db, namespace: namespace, id: candidate.id) else { continue }
+            switch rule.verdict(stored.content, fact.content, typeA: stored.type, typeB: fact.type, similarity: Double(candidate.similarity)) {
+            case .duplicate:
+                judgement.duplicate = (stored, Double(candidate.similarity))
+                judgement.conflicts = []
+                return judgement
+            case let .conflict(reason) where stored.isActive && fact.isActive:
+                judgement.conflicts.append((stored.id, reason, Double(candidate.similarity)))
+            case .conflict, .distinct:
+                continue
+            }
         }
-        return nil
+        return judgement
     }
 
     /// Makes a fact added in this transaction visible to later matches.

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 
 /// Merges one topic into another inside the caller's transaction: facts and children move into
-/// the target, and children with the same name are merged recursively.
+/// the target, and children with the same name are merged recursively. ``movedFacts`` counts
+/// every fact that ends up under another topic path: the source's own, those of merged
+/// children, and those in the subtrees of children that move whole.
 struct TopicMerger {
     let db: Database
     let namespace: String
@@ -23,6 +25,10 @@ struct TopicMerger {
                 .first(where: { TopicPath.key(ofSegment: $0.name) == childKey }) {
                 try merge(child, into: twin)
             } else {
+                // The child's whole subtree moves with it: its facts are moved facts too.
+                for topic in try TopicTable.subtree(db, namespace: namespace, root: child) {
+                    movedFacts += try TopicTable.factCount(db, topicID: topic.id)
+                }
                 try TopicTable.relocate(db, topic: child, newName: child.name, newParent: target)
             }
         }

@@ -35,7 +35,7 @@ public struct NewFact: Hashable, Sendable {
     /// The statement. Leading and trailing whitespace is trimmed; it must not be empty.
     public var content: String
     /// The topic path; missing topics (and their ancestors) are created.
-    public var topicPath: String
+    public var topicPath: TopicPath
     public var type: FactType
     public var importance: Importance
     /// How sure the extractor was, from 0 to 1.
@@ -50,7 +50,7 @@ public struct NewFact: Hashable, Sendable {
     /// Creates a fact to add. Defaults: a medium-importance ``FactType/fact`` with confidence 1.
     public init(
         content: String,
-        topicPath: String,
+        topicPath: TopicPath,
         type: FactType = .fact,
         importance: Importance = .medium,
         confidence: Double = 1,
@@ -78,7 +78,7 @@ public struct FactUpdate: Hashable, Sendable {
     public var importance: Importance?
     public var confidence: Double?
     /// Moves the fact to this topic path, creating it if needed.
-    public var topicPath: String?
+    public var topicPath: TopicPath?
 
     /// Creates an update; pass only the fields to change.
     public init(
@@ -86,7 +86,7 @@ public struct FactUpdate: Hashable, Sendable {
         type: FactType? = nil,
         importance: Importance? = nil,
         confidence: Double? = nil,
-        topicPath: String? = nil
+        topicPath: TopicPath? = nil
     ) {
         self.content = content
         self.type = type

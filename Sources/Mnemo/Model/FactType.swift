@@ -20,3 +20,6 @@ public enum FactType: String, CaseIterable, Codable, Sendable, Hashable, Compara
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+/// Dictionaries keyed by type encode as JSON objects keyed by the type's name.
+extension FactType: CodingKeyRepresentable {}

@@ -12,10 +12,12 @@ public struct KnowledgeBaseStats: Hashable, Sendable, Codable {
     public var topics: Int
     /// The depth of the deepest topic; 0 when there are none.
     public var maxTopicDepth: Int
-    /// Facts per type name; every type is present, possibly with 0.
-    public var byType: [String: Int]
-    /// Facts per importance name; every importance is present, possibly with 0.
-    public var byImportance: [String: Int]
+    /// Facts per type; every type is present, possibly with 0. (JSON: an object keyed by the
+    /// type's name.)
+    public var byType: [FactType: Int]
+    /// Facts per importance; every importance is present, possibly with 0. (JSON: an object
+    /// keyed by the importance's name, `none` included.)
+    public var byImportance: [Importance: Int]
     /// The topics with the most facts, largest first (at most 5).
     public var largestTopics: [TopicSize]
 }

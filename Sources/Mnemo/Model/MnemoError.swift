@@ -1,56 +1,143 @@
 import Foundation
 
-/// A failure of a knowledge-base operation caused by data or environment, never by misuse.
+/// A failure of a knowledge-base operation, in cases an app can act on.
+///
+/// Every error a ``KnowledgeBase`` throws is a `MnemoError` (or Swift's `CancellationError`
+/// from a cancelled task that had stored nothing yet), so an app never needs to import GRDB to
+/// handle one:
+///
+/// ```swift
+/// do {
+///     try await kb.deleteFact(id: id)
+/// } catch MnemoError.notFound(.fact) {
+///     // already gone: refresh the list
+/// } catch let MnemoError.invalidInput(field, reason) {
+///     form.show(reason, on: field)
+/// } catch let MnemoError.storageFailure(failure) where failure.isBusy {
+///     // another process holds the write lock: retry later
+/// }
+/// ```
 ///
 /// Every case prints as one line that says what went wrong and, where there is one, the fix.
 public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    case invalidTopicPath(String, reason: String)
-    case topicNotFound(String)
-    case topicNotEmpty(String, facts: Int, children: Int)
-    case topicExists(String)
-    case factNotFound(Int64)
-    case invalidFact(String)
-    case duplicateFact(existingID: Int64)
-    case invalidNamespace(String)
-    case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
-    case invalidArgument(String)
+    /// What an operation looked for and did not find in the namespace.
+    public enum Missing: Sendable, Hashable {
+        /// No fact with this id (in this namespace: another namespace's facts do not exist here).
+        case fact(Int64)
+        /// No topic at this path.
+        case topic(String)
+        /// No operation with this id in the operation log (see ``KnowledgeBase/undo(_:)``).
+        case operation(Int64)
+        /// No operation left to undo.
+        case undoableOperation
+    }
+
+    /// How an operation contradicts what is stored.
+    public enum Conflict: Sendable, Hashable {
+        /// Another fact already has this content (same folded form); its id is given.
+        case duplicateFact(existingID: Int64)
+        /// A topic already exists at this path (merge instead of renaming or moving onto it).
+        case topicExists(String)
+        /// The topic has facts or subtopics; delete with `cascade` to remove them too.
+        case topicNotEmpty(String, facts: Int, children: Int)
+        /// The database's vectors were made by another model: run ``KnowledgeBase/reembed(batchSize:progress:)``.
+        case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
+        /// The operation was already undone, by the operation given.
+        case alreadyUndone(operation: Int64, by: Int64)
+        /// A row the operation changed has changed again since: undo the later operations first.
+        case changedSince(operation: Int64, table: String, row: Int64)
+    }
+
+    /// The thing named does not exist.
+    case notFound(Missing)
+    /// An argument, or a field of a value passed in, is invalid; `field` names it (`content`,
+    /// `confidence`, `topicPath`, `namespace`, `limit`, `offset`, `minSimilarity`, `mode`…).
+    case invalidInput(field: String, reason: String)
+    /// The operation contradicts what is stored.
+    case conflict(Conflict)
+    /// The database failed: I/O error, full disk, corrupt or foreign file, lock held too long.
+    case storageFailure(StorageFailure)
+    /// The embedder threw, or returned the wrong number or size of vectors.
+    case embedderFailure(model: EmbeddingModelIdentity, reason: String)
     /// An ingest input that cannot be read at all: unreadable, not JSON, or not shaped like its
     /// format. Nothing of it was stored. (Bad records in a readable input are rejected one by one.)
     case unreadableInput(String)
-    /// A failure of the database (or of the embedder) stopped an ingest. The batch being
-    /// written was rolled back; the `stored` records of earlier batches are kept.
-    case ingestInterrupted(stored: Int, reason: String)
+    /// An ingest or re-embedding stopped before the end: the batches committed before the
+    /// failure stay (`stored` records or facts), the batch in progress was rolled back, and
+    /// `cause` says why (a ``storageFailure(_:)``, an ``embedderFailure(model:reason:)``, or
+    /// ``cancelled`` when the task was cancelled).
+    indirect case interrupted(stored: Int, cause: MnemoError)
+    /// The task was cancelled. Appears as the cause of ``interrupted(stored:cause:)``.
+    case cancelled
 
     public var description: String {
         switch self {
-        case let .invalidTopicPath(path, reason):
-            "invalid topic path \(Self.quoted(path)): \(reason)"
-        case let .topicNotFound(path):
-            "no topic at \(Self.quoted(path))"
-        case let .topicNotEmpty(path, facts, children):
-            "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
-        case let .topicExists(path):
-            "a topic already exists at \(Self.quoted(path))"
-        case let .factNotFound(id):
+        case let .notFound(.fact(id)):
             "no fact with id \(id)"
-        case let .invalidFact(reason):
-            "invalid fact: \(reason)"
-        case let .duplicateFact(existingID):
+        case let .notFound(.topic(path)):
+            "no topic at \(Self.quoted(path))"
+        case let .notFound(.operation(id)):
+            "no operation #\(id)"
+        case .notFound(.undoableOperation):
+            "nothing to undo"
+        case let .invalidInput(field, reason):
+            "invalid \(field): \(reason)"
+        case let .conflict(.duplicateFact(existingID)):
             "the same fact is already stored (id \(existingID))"
-        case let .invalidNamespace(namespace):
-            "invalid namespace \(Self.quoted(namespace)): it must not be empty"
-        case let .embedderMismatch(stored, given):
+        case let .conflict(.topicExists(path)):
+            "a topic already exists at \(Self.quoted(path))"
+        case let .conflict(.topicNotEmpty(path, facts, children)):
+            "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
+        case let .conflict(.embedderMismatch(stored, given)):
             "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
-        case let .invalidArgument(reason):
-            reason
+        case let .conflict(.alreadyUndone(operation, undo)):
+            "operation #\(operation) was already undone by #\(undo); `mnemo undo \(undo)` redoes it"
+        case let .conflict(.changedSince(operation, table, row)):
+            "cannot undo #\(operation): \(table) row \(row) has changed since; undo the later operations first"
+        case let .storageFailure(failure):
+            "database error: \(failure)"
+        case let .embedderFailure(model, reason):
+            "embedder \(model) failed: \(reason)"
         case let .unreadableInput(reason):
             "cannot read the input: \(reason)"
-        case let .ingestInterrupted(stored, reason):
-            "ingest stopped after \(stored) records were stored; the failing batch was rolled back: \(reason)"
+        case let .interrupted(stored, .cancelled):
+            "cancelled after \(stored) records were stored; the batch in progress was rolled back"
+        case let .interrupted(stored, cause):
+            "stopped after \(stored) records were stored; the failing batch was rolled back: \(cause)"
+        case .cancelled:
+            "cancelled"
         }
     }
 
     public var errorDescription: String? { description }
 
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}
+
+/// A database failure, described without GRDB's types.
+public struct StorageFailure: Sendable, Hashable, CustomStringConvertible {
+    /// SQLite's primary result code (`SQLITE_BUSY` is 5, `SQLITE_IOERR` 10, `SQLITE_CORRUPT` 11,
+    /// `SQLITE_FULL` 13, `SQLITE_NOTADB` 26…).
+    public var resultCode: Int32
+    /// SQLite's extended result code, which refines ``resultCode``.
+    public var extendedResultCode: Int32
+    /// SQLite's message.
+    public var message: String
+
+    public init(resultCode: Int32, extendedResultCode: Int32, message: String) {
+        self.resultCode = resultCode
+        self.extendedResultCode = extendedResultCode
+        self.message = message
+    }
+
+    /// Another connection or process held a lock longer than the busy timeout: worth retrying.
+    public var isBusy: Bool { resultCode == 5 || resultCode == 6 }
+    /// The file is damaged or not a SQLite database.
+    public var isCorrupt: Bool { resultCode == 11 || resultCode == 26 }
+    /// The disk (or the database's size limit) is full.
+    public var isFull: Bool { resultCode == 13 }
+    /// The operating system failed to read or write the file.
+    public var isIOError: Bool { resultCode == 10 }
+
+    public var description: String { "\(message) (SQLite code \(extendedResultCode))" }
 }

@@ -6,22 +6,56 @@ import Foundation
 /// an empty segment (`a//b`, `/`, or an empty path) is invalid. Two paths that differ only in
 /// case or diacritics name the same topic: ``key`` is the folded form used for lookups, while
 /// ``segments`` keep the spelling given for display.
-public struct TopicPath: Hashable, Sendable, CustomStringConvertible {
+///
+/// Every API that takes a topic takes a `TopicPath`. A string literal is one
+/// (`kb.topic(at: "Technology/iOS Development")`); text from a user goes through the throwing
+/// ``init(_:)``, so a bad path is an ``MnemoError/invalidInput(field:reason:)``, never a crash.
+public struct TopicPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
     /// The display segments, trimmed and whitespace-collapsed.
     public let segments: [String]
 
+    /// A path written in the source code. An invalid literal (empty, or with an empty segment)
+    /// is a programming error and stops the program.
+    public init(stringLiteral text: String) {
+        do {
+            try self.init(text)
+        } catch {
+            preconditionFailure("invalid topic path literal \"\(text)\": \(error)")
+        }
+    }
+
+    /// Decodes a path from its text, validating it.
+    public init(from decoder: any Decoder) throws {
+        try self.init(decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the path as its display text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
     /// Parses and validates a path.
-    /// - Throws: ``MnemoError/invalidTopicPath(_:reason:)`` when the path or a segment is empty.
-    public init(_ text: String) throws {
-        let rawSegments = text.split(separator: "/", omittingEmptySubsequences: false)
-        let segments = rawSegments.map { TextNormalization.collapsingWhitespace(String($0)) }
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw MnemoError.invalidTopicPath(text, reason: "the path is empty")
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` when the path or a segment is empty.
+    public init(_ text: String) throws(MnemoError) {
+        switch Self.parse(text) {
+        case let .success(segments): self.segments = segments
+        case let .failure(problem): throw MnemoError.invalidInput(field: "topicPath", reason: "\"\(text)\": \(problem.reason)")
         }
-        if segments.contains(where: \.isEmpty) {
-            throw MnemoError.invalidTopicPath(text, reason: "it has an empty segment")
-        }
-        self.segments = segments
+    }
+
+    /// Why a text is not a topic path.
+    struct Problem: Error {
+        var reason: String
+    }
+
+    /// The display segments of `text`, or why it is not a path.
+    static func parse(_ text: String) -> Result<[String], Problem> {
+        guard !TextNormalization.trimmed(text).isEmpty else { return .failure(Problem(reason: "the path is empty")) }
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false)
+            .map { TextNormalization.collapsingWhitespace(String($0)) }
+        if segments.contains(where: \.isEmpty) { return .failure(Problem(reason: "it has an empty segment")) }
+        return .success(segments)
     }
 
     init(validSegments: [String]) {

@@ -18,13 +18,12 @@ struct ValidatedFact: Sendable {
     /// The content's unit vector, when the knowledge base has an embedder.
     var embedding: [Float]?
 
-    init(_ fact: NewFact) throws {
-        let content = fact.content.trimmingCharacters(in: .whitespacesAndNewlines)
-        try Self.validate(content: content)
+    init(_ fact: NewFact) throws(MnemoError) {
+        let content = try Self.validate(content: fact.content)
         try Self.validate(confidence: fact.confidence)
         self.content = content
         self.contentKey = TextNormalization.factKey(content)
-        self.topicPath = try TopicPath(fact.topicPath)
+        self.topicPath = fact.topicPath
         self.type = fact.type
         self.importance = fact.importance
         self.confidence = fact.confidence
@@ -34,16 +33,20 @@ struct ValidatedFact: Sendable {
         self.isActive = fact.isActive
     }
 
-    static func validate(content: String) throws {
-        if content.isEmpty { throw MnemoError.invalidFact("content is empty") }
-        if content.count > Fact.maximumContentLength {
-            throw MnemoError.invalidFact("content has \(content.count) characters; the maximum is \(Fact.maximumContentLength)")
+    /// The trimmed content, checked by ``FactContent``.
+    static func validate(content: String) throws(MnemoError) -> String {
+        do {
+            return try FactContent.validated(content)
+        } catch {
+            throw error.mnemoError
         }
     }
 
-    static func validate(confidence: Double) throws {
-        guard confidence.isFinite, (0...1).contains(confidence) else {
-            throw MnemoError.invalidFact("confidence \(confidence) is outside 0…1")
+    static func validate(confidence: Double) throws(MnemoError) {
+        do {
+            try FactContent.validate(confidence: confidence)
+        } catch {
+            throw error.mnemoError
         }
     }
 }

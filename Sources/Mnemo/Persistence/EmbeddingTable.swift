@@ -40,7 +40,7 @@ enum EmbeddingTable {
     /// model are stored: mixing them would make similarities meaningless.
     static func adopt(_ db: Database, identity: EmbeddingModelIdentity) throws {
         if let stored = try storedIdentity(db), stored != identity, try vectorCount(db) > 0 {
-            throw MnemoError.embedderMismatch(stored: stored, given: identity)
+            throw MnemoError.conflict(.embedderMismatch(stored: stored, given: identity))
         }
         try setIdentity(db, identity)
     }
@@ -75,12 +75,6 @@ enum EmbeddingTable {
         return (vector, VectorSnapshot.Attributes(
             namespace: row["namespace"], topicID: row["topic_id"],
             type: FactType(rawValue: row["type"]) ?? .fact,
-            importance: Importance(rank: row["importance"]) ?? .none, isActive: row["is_active"]))
-    }
-}
-
-extension Array {
-    func chunked(into size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+            importance: Importance(rank: row["importance"]) ?? .negligible, isActive: row["is_active"]))
     }
 }

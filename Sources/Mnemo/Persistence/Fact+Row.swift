@@ -23,7 +23,7 @@ extension Fact {
             topicPath: row[3],
             content: row[4],
             type: FactType(rawValue: row[5]) ?? .fact,
-            importance: Importance(rank: row[6]) ?? .none,
+            importance: Importance(rank: row[6]) ?? .negligible,
             confidence: row[7],
             isActive: row[8],
             sources: SourceList.decode(row[9]),

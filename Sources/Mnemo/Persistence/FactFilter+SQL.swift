@@ -26,7 +26,7 @@ extension FactFilter {
         case .all: break
         }
         if let topicPath {
-            let key = try TopicPath(topicPath).key
+            let key = topicPath.key
             clauses.append(TopicTable.subtreeCondition(pathKey: "topic.path_key"))
             arguments += TopicTable.subtreeArguments(key)
         }

@@ -14,7 +14,7 @@ enum FactTable {
     }
 
     static func require(_ db: Database, namespace: String, id: Int64) throws -> Fact {
-        guard let fact = try find(db, namespace: namespace, id: id) else { throw MnemoError.factNotFound(id) }
+        guard let fact = try find(db, namespace: namespace, id: id) else { throw MnemoError.notFound(.fact(id)) }
         return fact
     }
 

@@ -22,11 +22,10 @@ struct FactUpdater {
         }
 
         if let content = update.content {
-            let content = content.trimmingCharacters(in: .whitespacesAndNewlines)
-            try ValidatedFact.validate(content: content)
+            let content = try ValidatedFact.validate(content: content)
             let key = TextNormalization.factKey(content)
             if let other = try FactTable.find(db, namespace: fact.namespace, contentKey: key), other.id != fact.id {
-                throw MnemoError.duplicateFact(existingID: other.id)
+                throw MnemoError.conflict(.duplicateFact(existingID: other.id))
             }
             change("content", "content", old: fact.content, new: content, value: content)
             if content != fact.content {
@@ -46,7 +45,7 @@ struct FactUpdater {
             change("confidence", "confidence", old: "\(fact.confidence)", new: "\(confidence)", value: confidence)
         }
         if let topicPath = update.topicPath {
-            let topic = try TopicTable.ensure(db, namespace: fact.namespace, path: TopicPath(topicPath), at: now)
+            let topic = try TopicTable.ensure(db, namespace: fact.namespace, path: topicPath, at: now)
             change("topic_id", "topic", old: fact.topicPath, new: topic.path, value: topic.id)
         }
         guard !assignments.isEmpty else { return fact }

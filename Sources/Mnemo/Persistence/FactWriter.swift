@@ -4,20 +4,7 @@ import GRDB
 /// The one path by which new facts enter the database: exact-duplicate detection, near-duplicate
 /// merging, topic creation, insertion and history, inside the caller's transaction.
 enum FactWriter {
-    enum Outcome: Sendable {
-        /// A new fact was stored.
-        case added(Fact)
-        /// An exact duplicate of a stored fact: its mention count went up.
-        case unchanged(Fact)
-        /// A near duplicate of a stored fact, merged into it.
-        case merged(Fact)
-
-        var fact: Fact {
-            switch self {
-            case let .added(fact), let .unchanged(fact), let .merged(fact): fact
-            }
-        }
-    }
+    typealias Outcome = AddFactOutcome
 
     /// Stores facts as if one after the other, inside the caller's transaction, and returns each
     /// one's outcome in order.
@@ -37,6 +24,7 @@ enum FactWriter {
         var addedIDs: [String: Int64] = [:]
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(batch.count)
+        var conflicts = PendingConflicts()
         for (namespace, fact) in batch {
             let key = namespace + "\u{1F}" + fact.contentKey
             if let id = storedIDs[key] ?? addedIDs[key] {
@@ -46,20 +34,26 @@ enum FactWriter {
                 outcomes.append(.unchanged(try FactTable.require(db, namespace: namespace, id: id)))
                 continue
             }
-            if let (match, similarity) = try matcher?.match(db, namespace: namespace, fact: fact) {
+            let judgement = try matcher?.judge(db, namespace: namespace, fact: fact)
+            if let (match, similarity) = judgement?.duplicate {
                 // A fact added in this batch may be queued, or have changed since it was added.
                 if queue.contains(match.id) { try queue.flush(db, now: now) }
                 let survivor = try FactTable.require(db, namespace: namespace, id: match.id)
-                outcomes.append(.merged(try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)))
+                let summary = "merged \"\(fact.content)\" into fact #\(survivor.id)"
+                outcomes.append(.merged(into: try OperationLog.record(db, namespace: namespace, kind: .ingestMerge, summary: summary) {
+                    try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)
+                }))
                 continue
             }
             let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
             let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
             addedIDs[key] = added.id
             matcher?.didAdd(added, vector: fact.embedding)
+            conflicts.note(added, judgement)
             outcomes.append(.added(added))
         }
         try queue.flush(db, now: now)
+        try conflicts.write(db, now: now)
         return outcomes
     }
 
@@ -88,14 +82,25 @@ extension KnowledgeBase {
         }
     }
 
-    /// Adds embeddings to facts that lack one, in one call to the embedder.
+    /// Adds embeddings to facts that lack one, ``embeddingChunkSize`` texts per call to the
+    /// embedder, checking between calls whether the task was cancelled (then it throws
+    /// ``MnemoError/cancelled`` rather than encode texts nobody will store).
     func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(namespace: String, fact: ValidatedFact)] {
+        guard embedder != nil else { return facts }
         let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
-        guard let vectors = try await embed(missing.map { facts[$0].fact.content }) else { return facts }
         var embedded = facts
-        for (index, vector) in zip(missing, vectors) { embedded[index].fact.embedding = vector }
+        for chunk in missing.chunked(into: Self.embeddingChunkSize) {
+            if Task.isCancelled { throw MnemoError.cancelled }
+            guard let vectors = try await embed(chunk.map { facts[$0].fact.content }) else { break }
+            for (index, vector) in zip(chunk, vectors) { embedded[index].fact.embedding = vector }
+        }
         return embedded
     }
+
+    /// Texts per call to the embedder: large enough for its own batching (the sentence
+    /// encoder runs 32 at a time), small enough that a cancellation is noticed within a
+    /// second or two.
+    static let embeddingChunkSize = 128
 }
 
 /// Topics already found or created in the current transaction, so that a batch of facts looks

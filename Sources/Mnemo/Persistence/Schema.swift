@@ -8,6 +8,8 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: topics, facts, history, full-text index", migrate: createV1)
+        migrator.registerMigration("v2: fact conflicts", migrate: createConflicts)
+        migrator.registerMigration("v3: operation log for undo", migrate: createOperationLog)
         return migrator
     }
 

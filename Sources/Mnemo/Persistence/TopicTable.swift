@@ -22,6 +22,11 @@ enum TopicTable {
             """), arguments: [namespace] + subtreeArguments(key)))
     }
 
+    /// The namespaces that hold at least one topic, sorted.
+    static func namespaces(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM topic ORDER BY namespace")
+    }
+
     static func find(_ db: Database, namespace: String, path: TopicPath) throws -> Topic? {
         try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND path_key = ?
@@ -30,7 +35,7 @@ enum TopicTable {
 
     static func require(_ db: Database, namespace: String, path: TopicPath) throws -> Topic {
         guard let topic = try find(db, namespace: namespace, path: path) else {
-            throw MnemoError.topicNotFound(path.description)
+            throw MnemoError.notFound(.topic(path.description))
         }
         return topic
     }
@@ -117,5 +122,16 @@ enum TopicTable {
             WHERE id = ?
             """, arguments: [newName, TopicPath.key(ofSegment: newName), newPath, newPathKey,
                              topic.depth + depthChange, newParent?.id, topic.id])
+    }
+
+    /// The namespace's topic tree with fact counts, children sorted by name.
+    static func tree(_ db: Database, namespace: String) throws -> [TopicNode] {
+        let topics = try Row.fetchAll(db, sql: """
+            SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
+            """, arguments: [namespace]).map(Topic.init(row:))
+        let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+            SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
+            """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
+        return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
     }
 }

@@ -16,7 +16,7 @@ public struct FactFilter: Hashable, Sendable {
     /// Only facts at least this important.
     public var minimumImportance: Importance?
     /// Only facts in this topic or its descendants.
-    public var topicPath: String?
+    public var topicPath: TopicPath?
     public var activity: Activity
 
     /// Creates a filter; every criterion left out lets all facts through.
@@ -24,7 +24,7 @@ public struct FactFilter: Hashable, Sendable {
         types: Set<FactType>? = nil,
         importances: Set<Importance>? = nil,
         minimumImportance: Importance? = nil,
-        topicPath: String? = nil,
+        topicPath: TopicPath? = nil,
         activity: Activity = .activeOnly
     ) {
         self.types = types

@@ -8,19 +8,51 @@ extension KnowledgeBase {
     /// no input ever raises a full-text syntax error. Semantic and hybrid modes need an
     /// ``embedder``; every filter is applied during the vector scan, so `limit` results come
     /// back whenever that many facts pass it.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`,
+    ///   a `minSimilarity` outside -1…1, or a semantic or hybrid ``SearchQuery/mode`` on a
+    ///   knowledge base without an embedder.
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
-        guard query.limit > 0 else { return [] }
-        switch query.mode {
-        case .text: return try await textSearch(query)
-        case .semantic: return try await semanticSearch(query)
-        case .hybrid: return try await hybridSearch(query)
+        try Self.validatePage(limit: query.limit, offset: query.offset)
+        if let minSimilarity = query.minSimilarity, !(minSimilarity.isFinite && (-1...1).contains(minSimilarity)) {
+            throw MnemoError.invalidInput(field: "minSimilarity", reason: "\(minSimilarity) is not a cosine similarity (-1…1)")
         }
+        let mode = resolvedMode(query.mode)
+        if mode != .text, vectorIndex == nil {
+            throw MnemoError.invalidInput(
+                field: "mode", reason: "\(mode.rawValue) search needs an embedder: open the knowledge base with one, or search in text mode")
+        }
+        if let floor = query.relativeScoreFloor, !(floor.isFinite && (0...1).contains(floor)) {
+            throw MnemoError.invalidInput(field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
+        }
+        guard query.limit > 0 else { return [] }
+        let hits: [SearchHit]
+        switch mode {
+        case .text: hits = try await textSearch(query)
+        case .semantic: hits = try await semanticSearch(query)
+        case .hybrid: hits = try await hybridSearch(query)
+        }
+        return try withConflicts(hits)
     }
 
     /// Searches with default options: the 10 best active facts for `text`, hybrid when the
     /// knowledge base has an embedder and text otherwise.
     public func search(_ text: String, mode: SearchMode? = nil, limit: Int = 10) async throws -> [SearchHit] {
-        try await search(SearchQuery(text, mode: mode ?? (embedder == nil ? .text : .hybrid), limit: limit))
+        try await search(SearchQuery(text, mode: mode, limit: limit))
+    }
+
+    /// The mode a query runs in: the one asked for, else hybrid with an embedder and text without.
+    public func resolvedMode(_ mode: SearchMode?) -> SearchMode {
+        mode ?? (embedder == nil ? .text : .hybrid)
+    }
+
+    /// Checks a page's bounds.
+    static func validatePage(limit: Int, offset: Int) throws(MnemoError) {
+        guard limit >= 0 else { throw MnemoError.invalidInput(field: "limit", reason: "\(limit) is negative") }
+        guard offset >= 0 else { throw MnemoError.invalidInput(field: "offset", reason: "\(offset) is negative") }
+        // Depths are computed from offset + limit (tripled for hybrid search): keep them far from overflow.
+        guard offset <= Int(Int32.max) - min(limit, Int(Int32.max)) else {
+            throw MnemoError.invalidInput(field: "offset", reason: "offset + limit exceeds \(Int32.max)")
+        }
     }
 
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
@@ -32,9 +64,12 @@ extension KnowledgeBase {
     }
 
     func semanticSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+        // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
+        guard TextQuery(query.text) != nil else { return [] }
         let vector = try await queryEmbedding(query.text)
         let matches = try nearestFacts(query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
-        let page = Array(matches.dropFirst(query.offset))
+        let floor = Self.scoreFloor(best: matches.first.map { Double($0.similarity) }, share: query.relativeScoreFloor)
+        let page = Array(matches.dropFirst(query.offset).prefix { Double($0.similarity) >= floor })
         let facts = try facts(ids: page.map(\.id))
         return page.compactMap { match in
             facts[match.id].map {
@@ -45,25 +80,30 @@ extension KnowledgeBase {
     }
 
     func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
-        let depth = max(50, 3 * (query.offset + query.limit))
-        let textQuery = TextQuery(query.text, matching: query.matching)
+        let depth = query.hybridCandidateDepth
+        // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
+        guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         let namespace = namespace, writer = writer
         let queryVector = try await queryEmbedding(query.text)
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
-        var textRanking: Result<[TextSearcher.Match], any Error> = .success([])
-        let rankText = textQuery.map { textQuery in
-            {
-                textRanking = Result {
-                    try writer.read { db in
-                        try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: query.filter, limit: depth, offset: 0)
-                    }
-                }
+        let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: Double), any Error>>(.success(([], 0)))
+        let filter = query.filter
+        let rankText: @Sendable () -> Void = {
+            let ranking: Result<(matches: [TextSearcher.Match], coverage: Double), any Error>
+            do {
+                ranking = .success(try writer.read { (db: Database) -> (matches: [TextSearcher.Match], coverage: Double) in
+                    (try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0),
+                     try TextSearcher.wordCoverage(db, query: textQuery))
+                })
+            } catch {
+                ranking = .failure(error)
             }
+            textRanking.withLock { $0 = ranking }
         }
         let store = try await vectorSnapshot()
         let semantic = try nearestFacts(query, vector: queryVector, count: depth, in: store, alongside: rankText)
-        let text = try textRanking.get()
+        let (text, wordCoverage) = try textRanking.withLock { $0 }.get()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
@@ -74,11 +114,13 @@ extension KnowledgeBase {
             candidates[match.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
             candidates[match.id]?.textScore = match.relevance
         }
-        let page = Array(query.fusion.fuse(candidates).dropFirst(query.offset).prefix(query.limit))
+        let fused = query.fusion.fuse(candidates, wordCoverage: wordCoverage)
+        let floor = Self.scoreFloor(best: fused.first?.score, share: query.relativeScoreFloor)
+        let page = Array(fused.dropFirst(query.offset).prefix(query.limit).prefix { $0.score >= floor })
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
         let (facts, snippets) = try readNow { db in
             let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
-            let maker = textIDs.isEmpty ? nil : try textQuery.map { try SnippetMaker(db, query: $0) }
+            let maker = textIDs.isEmpty ? nil : try SnippetMaker(db, query: textQuery)
             return (facts, facts.filter { textIDs.contains($0.key) }.compactMapValues { maker?.snippet($0.content) })
         }
         return page.compactMap { entry in
@@ -89,11 +131,18 @@ extension KnowledgeBase {
         }
     }
 
+    /// The lowest score a hit may have: `share` of the best score. With a best score at or
+    /// below zero nothing is similar at all, and no hit passes.
+    static func scoreFloor(best: Double?, share: Double?) -> Double {
+        guard let share, share > 0, let best else { return -.infinity }
+        return best > 0 ? share * best : .infinity
+    }
+
     /// The best `count` facts of `store` by cosine similarity that pass the query's filter.
     ///
     /// `work` runs as one task of the scan (see `VectorSnapshot.nearest(to:k:filter:alongside:)`).
     func nearestFacts(
-        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot, alongside work: (() -> Void)? = nil
+        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot, alongside work: (@Sendable () -> Void)? = nil
     ) throws -> [VectorSnapshot.Match] {
         let topicIDs = try topicIDs(inSubtreeOf: query.filter.topicPath)
         guard let namespaceCode = store.namespaceCode(namespace) else {
@@ -108,9 +157,13 @@ extension KnowledgeBase {
 
     func vectorSnapshot() async throws -> VectorSnapshot {
         guard let vectorIndex else {
-            throw MnemoError.invalidArgument("semantic search needs an embedder: open the knowledge base with one")
+            throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
-        return try await vectorIndex.snapshot(writer)
+        do {
+            return try await vectorIndex.snapshot(writer.base)
+        } catch {
+            throw MnemoError(error)
+        }
     }
 
     func queryEmbedding(_ text: String) async throws -> [Float] {
@@ -118,9 +171,9 @@ extension KnowledgeBase {
     }
 
     /// The ids of the topic at `path` and its descendants; `nil` when `path` is `nil`.
-    func topicIDs(inSubtreeOf path: String?) throws -> Set<Int64>? {
+    func topicIDs(inSubtreeOf path: TopicPath?) throws -> Set<Int64>? {
         guard let path else { return nil }
-        let key = try TopicPath(path).key
+        let key = path.key
         return try readNow { db in try TopicTable.subtreeIDs(db, namespace: namespace, pathKey: key) }
     }
 
@@ -149,4 +202,10 @@ extension VectorSnapshot {
             query.withUnsafeBufferPointer { Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count)) }
         }
     }
+}
+
+extension SearchQuery {
+    /// How many candidates each list of a hybrid search holds (the best word matches and the
+    /// nearest facts) before fusion; `mnemo repl`'s `:explain` ranks a hit in the same lists.
+    package var hybridCandidateDepth: Int { max(50, 3 * (offset + limit)) }
 }

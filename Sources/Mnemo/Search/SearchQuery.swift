@@ -22,11 +22,15 @@ public enum VectorScan: String, CaseIterable, Hashable, Sendable, Codable {
 /// A search request: the text, the mode, the filter and the page.
 public struct SearchQuery: Hashable, Sendable {
     public var text: String
-    public var mode: SearchMode
+    /// The mode; `nil` (the default) means hybrid when the knowledge base has an embedder and
+    /// text otherwise, so a query never fails for want of an embedder it did not ask for.
+    public var mode: SearchMode?
     public var filter: FactFilter
     /// How text terms combine in ``SearchMode/text`` and the text half of hybrid.
     public var matching: TextQuery.Matching
+    /// The most hits to return; 0 returns none. Must not be negative.
     public var limit: Int
+    /// How many of the best hits to skip, for paging. Must not be negative.
     public var offset: Int
     /// Semantic hits below this cosine similarity are dropped.
     public var minSimilarity: Double?
@@ -34,18 +38,30 @@ public struct SearchQuery: Hashable, Sendable {
     public var vectorScan: VectorScan
     /// How hybrid mode combines text and semantic candidates.
     public var fusion: HybridFusion
+    /// Semantic and hybrid hits scoring below this fraction of the query's best hit are left
+    /// out, so a query that matches little returns little instead of filling `limit` with
+    /// unrelated facts. `nil` or 0 keeps every hit up to `limit`; the default is
+    /// ``defaultRelativeScoreFloor``. Text mode returns only facts that match the words anyway.
+    public var relativeScoreFloor: Double?
 
-    /// Creates a query; by default a hybrid search for the 10 best active facts.
+    /// The share of the best hit's score below which semantic and hybrid hits are too weak to
+    /// show, chosen on LoCoMo and the fixture queries: the highest share that cuts no relevant
+    /// hit from any of their top 10s (README, "Weak hits").
+    public static let defaultRelativeScoreFloor = 0.4
+
+    /// Creates a query; by default the 10 best active facts, hybrid when the knowledge base
+    /// has an embedder and text otherwise.
     public init(
         _ text: String,
-        mode: SearchMode = .hybrid,
+        mode: SearchMode? = nil,
         filter: FactFilter = FactFilter(),
         matching: TextQuery.Matching = .anyTerm,
         limit: Int = 10,
         offset: Int = 0,
         minSimilarity: Double? = nil,
         vectorScan: VectorScan = .exact,
-        fusion: HybridFusion = .standard
+        fusion: HybridFusion = .standard,
+        relativeScoreFloor: Double? = SearchQuery.defaultRelativeScoreFloor
     ) {
         self.text = text
         self.mode = mode
@@ -56,6 +72,7 @@ public struct SearchQuery: Hashable, Sendable {
         self.minSimilarity = minSimilarity
         self.vectorScan = vectorScan
         self.fusion = fusion
+        self.relativeScoreFloor = relativeScoreFloor
     }
 }
 
@@ -71,4 +88,7 @@ public struct SearchHit: Hashable, Sendable {
     public var similarity: Double?
     /// The content with matched terms marked by `[` and `]`, for text matches.
     public var snippet: String?
+    /// The ids of facts this one is in conflict with (see ``KnowledgeBase/conflicts(limit:offset:)``),
+    /// so that an app can ask its user which one holds.
+    public var conflictsWith: [Int64] = []
 }

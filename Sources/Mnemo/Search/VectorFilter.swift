@@ -19,7 +19,7 @@ struct VectorFilter: Sendable {
         self.typeMask = typeMask
         var importanceMask: UInt8 = 0
         for importance in Importance.allCases
-        where (filter.importances?.contains(importance) ?? true) && importance >= (filter.minimumImportance ?? .none) {
+        where (filter.importances?.contains(importance) ?? true) && importance >= (filter.minimumImportance ?? .negligible) {
             importanceMask |= 1 << importance.rank
         }
         self.importanceMask = importanceMask

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 extension VectorSnapshot {
     /// A scored row of a vector search.
@@ -16,6 +17,10 @@ extension VectorSnapshot {
         case quantized(rescoreFactor: Int)
     }
 
+    /// The threads of a scan: every core the system lets the process use, so an 8-core Mac
+    /// scans on 8 (it was fixed at 2, the development machine's count).
+    static let defaultThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     /// Rows below this count are scanned on one thread: splitting costs more than it saves.
     static let parallelThreshold = 8_192
 
@@ -29,7 +34,8 @@ extension VectorSnapshot {
     /// for two.
     func nearest(
         to query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float? = nil,
-        precision: Precision = .exact, threads: Int = 2, alongside work: (() -> Void)? = nil
+        precision: Precision = .exact, threads: Int = VectorSnapshot.defaultThreads,
+        alongside work: (@Sendable () -> Void)? = nil
     ) -> [Match] {
         precondition(query.count == dimension, "query has \(query.count) components, index has \(dimension)")
         guard k > 0, count > 0 else {
@@ -67,7 +73,7 @@ extension VectorSnapshot {
     /// Runs `work`, then `scan` over chunks of `count` positions, on all cores, and merges the
     /// per-chunk heaps.
     private func parallelTopK(
-        k: Int, count: Int, threads: Int, alongside work: (() -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
+        k: Int, count: Int, threads: Int, alongside work: (@Sendable () -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
     ) -> [TopK.Entry] {
         let ranges = chunks(count, threads: threads)
         var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
@@ -75,10 +81,9 @@ extension VectorSnapshot {
             let heaps = UnsafeSendable(heaps)
             withoutActuallyEscaping(scan) { scan in
                 let scan = UnsafeSendable(scan)
-                let work = UnsafeSendable(work)
-                let first = work.value == nil ? 0 : 1
+                let first = work == nil ? 0 : 1
                 DispatchQueue.concurrentPerform(iterations: first + ranges.count) { task in
-                    if task < first { work.value?() } else { scan.value(ranges[task - first], &heaps.value[task - first]) }
+                    if task < first { work?() } else { scan.value(ranges[task - first], &heaps.value[task - first]) }
                 }
             }
         }
@@ -88,7 +93,7 @@ extension VectorSnapshot {
     }
 
     private func scanFloat(
-        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int, alongside work: (() -> Void)?
+        _ query: [Float], k: Int, filter: VectorFilter, floor: Float, threads: Int, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
         return withRows(of: filter) { members, count in
@@ -108,7 +113,7 @@ extension VectorSnapshot {
     }
 
     private func scanInt8(
-        _ query: [Float], k: Int, filter: VectorFilter, threads: Int, alongside work: (() -> Void)?
+        _ query: [Float], k: Int, filter: VectorFilter, threads: Int, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
         return withRows(of: filter) { members, count in QuantizedQuery(query).withKernel { kernel in
@@ -149,7 +154,9 @@ extension VectorSnapshot {
     }
 }
 
-/// Hands a buffer to `concurrentPerform`, whose iterations each write a distinct element.
+/// Hands the per-chunk heaps and the scan closure to `concurrentPerform`, whose iterations each
+/// write a distinct heap and only read the snapshot. (The work run alongside is `@Sendable`
+/// and needs no such wrapper.)
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

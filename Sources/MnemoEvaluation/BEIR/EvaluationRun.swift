@@ -57,6 +57,8 @@ public enum EvaluationRun {
         public var cacheFile: URL?
         public var indexingTime: Duration
         public var searchTime: Duration
+        /// Each judged query's outcome, in the dataset's order.
+        public var queries: [QueryOutcome]
     }
 
     /// `~/.cache/mnemo/eval`, or `$XDG_CACHE_HOME/mnemo/eval`.
@@ -93,7 +95,7 @@ public enum EvaluationRun {
         let kb = try KnowledgeBase(path: databaseURL.path, embedder: embedding)
 
         let indexingStart = clock.now
-        let topic = "BEIR/\(dataset.name)"
+        let topic = try TopicPath("BEIR/\(dataset.name)")
         var indexed = 0
         progress?(Progress(phase: .indexing, done: 0, total: documents.count))
         for batch in stride(from: 0, to: documents.count, by: max(1, configuration.batchSize)) {
@@ -117,8 +119,9 @@ public enum EvaluationRun {
         let searchStart = clock.now
         var results: [String: [ScoredDocument]] = [:]
         for (index, query) in dataset.queries.enumerated() {
+            // Whole rankings, as BEIR scores them: no weak-hit floor.
             let hits = try await kb.search(SearchQuery(query.text, mode: configuration.mode, limit: depth,
-                                                       fusion: configuration.fusion))
+                                                       fusion: configuration.fusion, relativeScoreFloor: nil))
             results[query.id] = documentRanking(hits)
             progress?(Progress(phase: .searching, done: index + 1, total: dataset.queries.count))
         }
@@ -130,7 +133,8 @@ public enum EvaluationRun {
             metrics: RetrievalMetrics.evaluate(results, qrels: dataset.qrels.filter { judged.contains($0.key) }),
             documents: documents.count, truncatedDocuments: documents.filter(\.isTruncated).count,
             encodedTexts: embedding?.misses ?? 0, cacheFile: embedding?.cache.fileURL,
-            indexingTime: indexingTime, searchTime: searchTime)
+            indexingTime: indexingTime, searchTime: searchTime,
+            queries: QueryOutcome.outcomes(dataset, results: results))
     }
 
     /// Hits turned into BEIR document ids, best first; a fact that stands for several identical
@@ -150,7 +154,7 @@ public enum EvaluationRun {
         _ embedder: (any Embedder)?, for documents: [PreparedDocument], dataset: BEIRDataset, directory: URL?
     ) throws -> CachingEmbedder {
         guard let embedder else {
-            throw MnemoError.invalidArgument("semantic and hybrid evaluation need an embedder")
+            throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid evaluation need an embedder")
         }
         var key = EmbeddingCache.hash(embedder.identity.description)
         for document in documents { key = EmbeddingCache.hash(document.content + "\u{1F}", into: key) }

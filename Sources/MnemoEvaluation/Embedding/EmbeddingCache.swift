@@ -128,7 +128,7 @@ public struct CachingEmbedder: Embedder {
         if !missing.isEmpty {
             let computed = try await base.embed(missing.map { texts[$0] })
             guard computed.count == missing.count else {
-                throw MnemoError.invalidArgument("embedder \(base.identity) returned \(computed.count) vectors for \(missing.count) texts")
+                throw MnemoError.embedderFailure(model: base.identity, reason: "returned \(computed.count) vectors for \(missing.count) texts")
             }
             for (index, vector) in zip(missing, computed) {
                 vectors[index] = vector

@@ -100,7 +100,7 @@ public enum SearchBenchmark {
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         let path = configuration.databasePath ?? scratch!.appendingPathComponent("bench.sqlite").path
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw MnemoError.invalidArgument("\(path) already exists; the benchmark writes a new database")
+            throw MnemoError.invalidInput(field: "path", reason: "\(path) already exists; the benchmark writes a new database")
         }
         let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
 

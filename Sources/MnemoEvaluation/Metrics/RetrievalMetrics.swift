@@ -48,19 +48,24 @@ public struct RetrievalMetrics: Hashable, Sendable {
         var totals = (ndcg: 0.0, recall10: 0.0, recall100: 0.0, mrr: 0.0)
         for (queryID, judgements) in qrels {
             let retrieved = (results[queryID] ?? []).filter { $0.id != queryID }
-            let trecOrder = retrieved.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }.map(\.id)
+            let trecRanking = Self.trecOrder(retrieved)
             // Swift's sort is not stable: keep retrieval order among equal scores explicitly.
             let beirOrder = retrieved.enumerated()
                 .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
                 .map(\.element.id)
-            totals.ndcg += ndcg(trecOrder, judgements: judgements, k: 10)
-            totals.recall10 += recall(trecOrder, judgements: judgements, k: 10)
-            totals.recall100 += recall(trecOrder, judgements: judgements, k: 100)
+            totals.ndcg += ndcg(trecRanking, judgements: judgements, k: 10)
+            totals.recall10 += recall(trecRanking, judgements: judgements, k: 10)
+            totals.recall100 += recall(trecRanking, judgements: judgements, k: 100)
             totals.mrr += reciprocalRank(beirOrder, judgements: judgements, k: 10)
         }
         let count = Double(max(qrels.count, 1))
         return RetrievalMetrics(queries: qrels.count, ndcgAt10: totals.ndcg / count, recallAt10: totals.recall10 / count,
                                 recallAt100: totals.recall100 / count, mrrAt10: totals.mrr / count)
+    }
+
+    /// Document ids sorted as trec_eval sorts a run: by score, ties by id in decreasing order.
+    static func trecOrder(_ retrieved: [ScoredDocument]) -> [String] {
+        retrieved.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }.map(\.id)
     }
 
     /// nDCG@k of one ranking (best first) against graded judgements.

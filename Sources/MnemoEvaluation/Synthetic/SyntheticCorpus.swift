@@ -94,7 +94,7 @@ public struct SyntheticCorpus: Sendable {
             let index = facts.count
             facts.append(NewFact(
                 content: text.prefix(1).uppercased() + text.dropFirst() + ".",
-                topicPath: topics.paths[topic],
+                topicPath: try! TopicPath(topics.paths[topic]),
                 type: Self.pick(Self.typeWeights, &factStream),
                 importance: Self.pick(Self.importanceWeights, &factStream),
                 confidence: 0.5 + 0.5 * factStream.uniform(),
@@ -166,7 +166,7 @@ public struct SyntheticCorpus: Sendable {
 
     // Proportions of a typical extracted memory: mostly plain facts, few goals.
     static let typeWeights: [(FactType, Int)] = [(.fact, 50), (.preference, 20), (.goal, 10), (.experience, 20)]
-    static let importanceWeights: [(Importance, Int)] = [(.high, 15), (.medium, 40), (.low, 30), (.none, 15)]
+    static let importanceWeights: [(Importance, Int)] = [(.high, 15), (.medium, 40), (.low, 30), (.negligible, 15)]
 
     static func pick<Value>(_ weights: [(Value, Int)], _ generator: inout SplitMix64) -> Value {
         var draw = generator.below(weights.reduce(0) { $0 + $1.1 })
@@ -183,7 +183,7 @@ public struct SyntheticCorpus: Sendable {
         [
             FactFilter(types: [.preference]),
             FactFilter(minimumImportance: .high),
-            FactFilter(topicPath: topics.roots[0]),
+            FactFilter(topicPath: try! TopicPath(topics.roots[0])),
             FactFilter(types: [.goal, .experience], minimumImportance: .medium),
         ]
     }

@@ -34,7 +34,7 @@ enum FixtureKnowledgeBase {
         let text = try String(contentsOf: ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl"), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let record = try decoder.decode(Line.self, from: Data(line.utf8))
-            return NewFact(content: record.content, topicPath: record.topic, type: record.type,
+            return NewFact(content: record.content, topicPath: try TopicPath(record.topic), type: record.type,
                            importance: record.importance, confidence: record.confidence,
                            sources: [record.source], createdAt: Timestamp.parse(record.createdAt))
         }

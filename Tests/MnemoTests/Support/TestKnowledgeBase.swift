@@ -17,8 +17,13 @@ enum TestKnowledgeBase {
 
     /// A path for a database file in a fresh temporary folder.
     static func temporaryPath() throws -> String {
+        try temporaryFolder().appendingPathComponent("kb.sqlite").path
+    }
+
+    /// A fresh, empty temporary folder.
+    static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("kb.sqlite").path
+        return folder
     }
 }

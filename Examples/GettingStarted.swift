@@ -1,0 +1,44 @@
+import Foundation
+import Mnemo
+import MnemoEncoder
+
+/// The README's first example, compiled and run by `ExamplesTests` (which also checks that the
+/// README quotes it exactly: the text between the `example:` markers).
+public enum GettingStarted {
+    /// Runs the example with its database in `folder`.
+    public static func run(in folder: URL) async throws {
+        // example: getting-started
+        // The embedder is optional: without one, Mnemo is a full-text knowledge base.
+        // SentenceEncoder (MnemoEncoder) runs all-MiniLM-L6-v2 when the model is installed;
+        // HashingEmbedder is the dependency-free fallback.
+        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
+        let kb = try KnowledgeBase(url: folder.appendingPathComponent("memory.sqlite"),
+                                   configuration: .init(namespace: "user-42", embedder: embedder))
+
+        let outcome = try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit",
+                                                   topicPath: "Technology/iOS Development",
+                                                   type: .preference, importance: .high, confidence: 0.95,
+                                                   sources: ["conv-17"]))
+        print(outcome.id, outcome.isAdded)  // .added(fact), .merged(into:) or .unchanged(fact)
+        try await kb.addFact(NewFact(content: "Ran a half marathon in May",
+                                     topicPath: "Health and Fitness", type: .experience))
+
+        // Hybrid search (words and meaning) with filters; text search without an embedder.
+        let hits = try await kb.search(SearchQuery("what do I like to code with?",
+                                                   filter: FactFilter(minimumImportance: .medium),
+                                                   limit: 5))
+        for hit in hits { print(hit.fact.content, hit.fact.topicPath, hit.score) }
+
+        // Topics, history, maintenance.
+        let tree = try await kb.topicTree()
+        print(tree.map(\.topic.path))
+        if let best = hits.first {
+            print(try await kb.history(ofFact: best.fact.id).map(\.kind))
+        }
+        try await kb.createTopic("Health & Fitness")
+        try await kb.mergeTopics(["Health and Fitness"], into: "Health & Fitness")
+        let report = try await kb.dedupe(dryRun: true)
+        print(report.factClusters.count, "duplicate clusters")
+        // end example
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+extension KnowledgeBase {
+    /// How a knowledge base opens its database and whose memory it serves.
+    ///
+    /// ```swift
+    /// var configuration = KnowledgeBase.Configuration(namespace: "user-42", embedder: HashingEmbedder())
+    /// configuration.observesSuspensionNotifications = true   // database in an App Group container
+    /// let kb = try KnowledgeBase(url: containerURL.appendingPathComponent("memory.sqlite"),
+    ///                            configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The namespace every operation reads and writes (see ``KnowledgeBase/inNamespace(_:)``).
+        public var namespace: String
+        /// Enables semantic and hybrid search and near-duplicate merging; `nil` for a text-only
+        /// knowledge base.
+        public var embedder: (any Embedder)?
+        /// Opens a database whose vectors were made by another model, in order to call
+        /// ``KnowledgeBase/reembed(batchSize:progress:)``; semantic search is meaningless until
+        /// it has run. Otherwise such a database is a
+        /// ``MnemoError/Conflict/embedderMismatch(stored:given:)``.
+        public var acceptsOtherEmbedder: Bool
+        /// How many bytes of the file SQLite reads through a memory map instead of `read()`
+        /// calls. Full-text search at 100k facts is about twice as fast with the map, but an
+        /// I/O error on a mapped page (a removed volume, a file truncated by another process)
+        /// is a `SIGBUS` that kills the process instead of an error. 0 turns it off. The
+        /// default, ``defaultMmapSize``, is 1 GiB on macOS and Linux and 0 on iOS, tvOS,
+        /// watchOS and visionOS, where a database often lives in a shared container.
+        public var mmapSize: Int
+        /// How long a write waits for another connection's or process's lock before failing
+        /// with a busy ``MnemoError/storageFailure(_:)``.
+        public var busyTimeout: TimeInterval
+        /// Lets GRDB suspend the database when an iOS app is about to be suspended, and resume
+        /// it on demand, so the system does not kill the app (`0xdead10cc`) for holding a lock on
+        /// a file in an App Group container that an extension also opens. When true, the app
+        /// posts GRDB's `Database.suspendNotification` from
+        /// `applicationDidEnterBackground` and `Database.resumeNotification` when it returns to
+        /// the foreground; see GRDB's "Sharing a Database" guide. Off by default.
+        public var observesSuspensionNotifications: Bool
+        /// The GRDB configuration the file is opened with: set a passphrase hook, a label, a
+        /// read-only flag or `prepareDatabase` steps of your own here. Mnemo adds its own
+        /// steps (``KnowledgeBase/prepare(_:mmapSize:)``) after yours.
+        public var database: GRDB.Configuration
+
+        /// ``mmapSize``'s default: 1 GiB on macOS and Linux, 0 (no map) on iOS, tvOS, watchOS
+        /// and visionOS.
+        public static var defaultMmapSize: Int {
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            0
+            #else
+            1 << 30
+            #endif
+        }
+
+        /// Creates a configuration; every argument has a default.
+        public init(
+            namespace: String = KnowledgeBase.defaultNamespace,
+            embedder: (any Embedder)? = nil,
+            acceptsOtherEmbedder: Bool = false,
+            mmapSize: Int = Configuration.defaultMmapSize,
+            busyTimeout: TimeInterval = 10,
+            observesSuspensionNotifications: Bool = false,
+            database: GRDB.Configuration = GRDB.Configuration()
+        ) {
+            self.namespace = namespace
+            self.embedder = embedder
+            self.acceptsOtherEmbedder = acceptsOtherEmbedder
+            self.mmapSize = mmapSize
+            self.busyTimeout = busyTimeout
+            self.observesSuspensionNotifications = observesSuspensionNotifications
+            self.database = database
+        }
+
+        /// ``database`` with Mnemo's settings added.
+        func preparedDatabaseConfiguration() -> GRDB.Configuration {
+            var configuration = database
+            configuration.busyMode = .timeout(busyTimeout)
+            configuration.observesSuspensionNotifications = observesSuspensionNotifications
+            DatabaseFactory.prepare(&configuration, mmapSize: mmapSize)
+            return configuration
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import GRDB
+
+/// The knowledge base's database writer, with every failure turned into a ``MnemoError``:
+/// GRDB's `DatabaseError` becomes ``MnemoError/storageFailure(_:)``, so an app handles every
+/// error of the library without importing GRDB. The methods mirror `DatabaseWriter`'s.
+struct StorageWriter: Sendable {
+    /// The GRDB writer: a `DatabasePool` on disk, a `DatabaseQueue` in memory, or the app's own.
+    let base: any DatabaseWriter
+
+    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await base.read(value) } catch { throw MnemoError(error) }
+    }
+
+    /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`).
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        do { return try base.read(value) } catch { throw MnemoError(error) }
+    }
+
+    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await base.write(updates) } catch { throw MnemoError(error) }
+    }
+
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do { return try base.write(updates) } catch { throw MnemoError(error) }
+    }
+}
+
+extension MnemoError {
+    /// `error` as a Mnemo error: itself when it is one, ``cancelled`` for a cancellation, a
+    /// ``storageFailure(_:)`` for a database error (or anything else a database access threw).
+    init(_ error: any Error) {
+        switch error {
+        case let error as MnemoError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as DatabaseError:
+            self = .storageFailure(StorageFailure(
+                resultCode: error.resultCode.rawValue, extendedResultCode: error.extendedResultCode.rawValue,
+                message: error.message ?? "\(error.resultCode)"))
+        default:
+            self = .storageFailure(StorageFailure(resultCode: -1, extendedResultCode: -1, message: "\(error)"))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Mnemo
+import MnemoExamples
+
+/// The Swift code of the README and the DocC articles is the code of `Examples/`, compiled
+/// with the package and run here; these tests also check that each document quotes it exactly.
+@Suite("Documentation examples")
+struct ExamplesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The documents whose ```swift blocks must each be an example of `Examples/`.
+    static let documents = ["README.md", "Sources/Mnemo/Mnemo.docc/Mnemo.md", "Sources/Mnemo/Mnemo.docc/Ingestion.md"]
+
+    /// Every `// example: NAME` … `// end example` region of `Examples/`, dedented, by name.
+    static func examples() throws -> [String: String] {
+        let folder = root.appendingPathComponent("Examples")
+        var regions: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let lines = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var current: (name: String, lines: [String])?
+            for line in lines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("// example: ") {
+                    current = (String(trimmed.dropFirst("// example: ".count)), [])
+                } else if trimmed == "// end example", let region = current {
+                    regions[region.name] = dedented(region.lines)
+                    current = nil
+                } else {
+                    current?.lines.append(line)
+                }
+            }
+        }
+        return regions
+    }
+
+    static func dedented(_ lines: [String]) -> String {
+        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        return lines.map { String($0.dropFirst(min(indent, $0.prefix(while: { $0 == " " }).count))) }
+            .joined(separator: "\n")
+    }
+
+    /// The ```swift blocks of a Markdown document.
+    static func swiftBlocks(_ text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test(arguments: documents)
+    func everySwiftBlockIsACompiledExample(_ document: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let examples = Set(try Self.examples().values)
+        let blocks = Self.swiftBlocks(text)
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(examples.contains(block), "\(document) quotes Swift that is not an example of Examples/:\n\(block)")
+        }
+    }
+
+    @Test func theGettingStartedExampleRuns() async throws {
+        let folder = try TestKnowledgeBase.temporaryFolder()
+        try await GettingStarted.run(in: folder)
+        let kb = try KnowledgeBase(url: folder.appendingPathComponent("memory.sqlite"),
+                                   configuration: .init(namespace: "user-42"))
+        #expect(try await kb.topic(at: "Health and Fitness") == nil)  // merged into "Health & Fitness"
+        #expect(try await kb.facts(matching: FactFilter(topicPath: "Health & Fitness")).count == 1)
+        #expect(try await kb.stats().facts == 2)
+    }
+
+    @Test func theIngestionExamplesRun() async throws {
+        let folder = try TestKnowledgeBase.temporaryFolder()
+        let url = folder.appendingPathComponent("facts.jsonl")
+        try Data("""
+            {"topic": "Food", "content": "Likes tea"}
+            {"topic": "Food", "content": "Likes coffee", "type": "opinion"}
+            """.utf8).write(to: url)
+        let kb = try KnowledgeBase.inMemory()
+        try await IngestionExamples.run(kb: kb, url: url, backupURL: folder.appendingPathComponent("backup.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("backup.jsonl").path))
+        try await IngestionExamples.article(kb: kb, folder: folder)
+        #expect(try await kb.stats().facts == 1)
+    }
+
+    @Test func theOverviewExampleRuns() async throws {
+        try await OverviewExample.run(in: TestKnowledgeBase.temporaryFolder())
+    }
+}
