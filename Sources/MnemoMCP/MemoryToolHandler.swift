@@ -55,7 +55,7 @@ struct MemoryToolHandler: Sendable {
             types: types,
             importances: try arguments.strings("importance").map { Set(try $0.map(ToolArguments.importance)) },
             minimumImportance: try arguments.importance("min_importance"),
-            topicPath: try arguments.string("topic"),
+            topicPath: try arguments.string("topic").map { try TopicPath($0) },
             activity: try arguments.bool("include_inactive") == true ? .all : .activeOnly)
         let limit = try arguments.int("limit") ?? 10
         guard (1...50).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 50") }
@@ -89,7 +89,7 @@ struct MemoryToolHandler: Sendable {
         let update = FactUpdate(
             content: try arguments.string("content"), type: try arguments.type("type"),
             importance: try arguments.importance("importance"), confidence: try arguments.double("confidence"),
-            topicPath: try arguments.string("topic"))
+            topicPath: try arguments.string("topic").map { try TopicPath($0) })
         guard update != FactUpdate() else {
             throw ToolInputError("give at least one of content, topic, type, importance, confidence")
         }
@@ -107,11 +107,11 @@ struct MemoryToolHandler: Sendable {
         let path = try arguments.requiredString("path")
         let limit = try arguments.int("limit") ?? 50
         guard (1...200).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 200") }
-        guard let topic = try await knowledgeBase.topic(at: path) else {
+        guard let topic = try await knowledgeBase.topic(at: TopicPath(path)) else {
             throw ToolInputError("no topic at \"\(path)\"; list_topics shows the tree")
         }
-        let children = try await knowledgeBase.children(of: topic.path)
-        let facts = try await knowledgeBase.facts(matching: FactFilter(topicPath: topic.path), limit: limit)
+        let children = try await knowledgeBase.children(of: TopicPath(topic.path))
+        let facts = try await knowledgeBase.facts(matching: FactFilter(topicPath: TopicPath(topic.path)), limit: limit)
         return TopicAnswer(path: topic.path, subtopics: children.map(\.path), facts: facts.map(FactAnswer.init))
     }
 

@@ -67,17 +67,18 @@ extension APIError {
     private static func from(_ error: MnemoError) -> APIError {
         let message = error.description
         switch error {
-        case .factNotFound: return .notFound(message)
-        case .topicNotFound: return .notFound(message)
-        case .invalidTopicPath: return .badRequest("bad_topic", message)
-        case .invalidFact: return .badRequest("invalid_fact", message)
-        case .duplicateFact: return APIError(.conflict, "duplicate_fact", message)
-        case .topicExists: return APIError(.conflict, "topic_exists", message)
-        case .topicNotEmpty: return APIError(.conflict, "topic_not_empty", message)
-        case .invalidNamespace: return .badRequest("invalid_user", message)
-        case .invalidArgument: return .badRequest("invalid_argument", message)
+        case .notFound:
+            return .notFound(message)
+        case let .invalidInput(field, _):
+            let field = field.lowercased()
+            if field.contains("topic") || field.contains("path") { return .badRequest("bad_topic", message) }
+            if field == "namespace" { return .badRequest("invalid_user", message) }
+            return .badRequest("invalid_\(field)", message)
+        case .conflict(.duplicateFact): return APIError(.conflict, "duplicate_fact", message)
+        case .conflict(.topicExists): return APIError(.conflict, "topic_exists", message)
+        case .conflict(.topicNotEmpty): return APIError(.conflict, "topic_not_empty", message)
         case .unreadableInput: return .badRequest("invalid_json", message)
-        case .embedderMismatch, .ingestInterrupted:
+        case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
             return APIError(.internalServerError, "internal_error", message)
         }
     }

@@ -52,15 +52,17 @@ struct LucidRoutes {
             types: try RequestValues.types(body.strings("type")),
             importances: try RequestValues.importances(body.strings("importance")),
             minimumImportance: try body.string("min_importance").map(RequestValues.importance),
-            topicPath: try body.string("topic"),
+            topicPath: try body.string("topic").map { try TopicPath($0) },
             activity: try body.bool("include_inactive") == true ? .all : .activeOnly)
         let query = SearchQuery(
             text, mode: try RequestValues.mode(body.string("mode"), default: .semantic), filter: filter,
             limit: try RequestValues.limit(body.int("limit"), default: 10, maximum: configuration.maximumPageSize),
-            minSimilarity: try RequestValues.minSimilarity(body.double("min_similarity")))
+            minSimilarity: try RequestValues.minSimilarity(body.double("min_similarity")),
+            // Lucid's contract is `limit` and `min_similarity`: no relative cut on top of them.
+            relativeScoreFloor: nil)
         let hits = try await kb.search(query)
         let results = hits.map { LucidSearchResponse.Result(fact: LucidFact($0.fact), similarity: $0.similarity ?? 0, score: $0.score) }
-        return try JSONResponse.make(LucidSearchResponse(results: results, count: results.count, query: text, mode: query.mode.rawValue))
+        return try JSONResponse.make(LucidSearchResponse(results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue))
     }
 
     /// `POST /v1/facts/extract`: stores the `extracted` records the app's extractor produced,

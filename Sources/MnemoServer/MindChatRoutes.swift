@@ -42,8 +42,8 @@ struct MindChatRoutes {
         guard let path = request.uri.queryParameters.get("path"), !path.isEmpty else {
             throw APIError.badRequest("missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
         }
-        guard let topic = try await kb.topic(at: path), let node = try await kb.topicTree().node(id: topic.id) else {
-            throw MnemoError.topicNotFound(path)
+        guard let topic = try await kb.topic(at: TopicPath(path)), let node = try await kb.topicTree().node(id: topic.id) else {
+            throw MnemoError.notFound(.topic(path))
         }
         return try await detail(node, kb: kb, request: request)
     }
@@ -59,7 +59,7 @@ struct MindChatRoutes {
             types: try RequestValues.types(query.getAll("type").map { String($0) }.nonEmpty),
             importances: try RequestValues.importances(query.getAll("importance").map { String($0) }.nonEmpty),
             minimumImportance: try query.get("min_importance").map(RequestValues.importance),
-            topicPath: query.get("topic"),
+            topicPath: try query.get("topic").map { try TopicPath($0) },
             activity: try RequestValues.boolean(query.get("include_inactive"), name: "include_inactive") == true ? .all : .activeOnly)
         let search = SearchQuery(
             text, mode: try RequestValues.mode(query.get("mode"), default: .hybrid), filter: filter,
@@ -73,7 +73,7 @@ struct MindChatRoutes {
                 return value
             }))
         let hits = try await kb.search(search)
-        return try JSONResponse.make(SearchBody(query: text, mode: search.mode.rawValue, results: hits.map(SearchResultBody.init)))
+        return try JSONResponse.make(SearchBody(query: text, mode: (search.mode ?? .hybrid).rawValue, results: hits.map(SearchResultBody.init)))
     }
 
     /// `GET /api/topics/stats`
@@ -95,7 +95,7 @@ struct MindChatRoutes {
             throw APIError.badRequest("wrong_field_type", "\"target\" must name the topic that receives the others (a path or an id)")
         }
         let target = try Self.topicPath(targetValue, field: "target", in: tree)
-        let report = try await kb.mergeTopics(sources, into: target, dryRun: try body.bool("dry_run") ?? false)
+        let report = try await kb.mergeTopics(sources.map { try TopicPath($0) }, into: TopicPath(target), dryRun: try body.bool("dry_run") ?? false)
         return try JSONResponse.make(report)
     }
 
@@ -121,7 +121,7 @@ struct MindChatRoutes {
         let limit = try RequestValues.limit(RequestValues.integer(query.get("limit"), name: "limit"),
                                             default: 100, maximum: configuration.maximumPageSize)
         let facts = try await kb.facts(
-            matching: FactFilter(topicPath: node.topic.path, activity: includeInactive ? .all : .activeOnly), limit: limit)
+            matching: FactFilter(topicPath: TopicPath(node.topic.path), activity: includeInactive ? .all : .activeOnly), limit: limit)
         let children = node.children.map {
             TopicDetailBody.Child(id: $0.topic.id, name: $0.topic.name, path: $0.topic.path,
                                   factCount: $0.factCount, subtreeFactCount: $0.subtreeFactCount)

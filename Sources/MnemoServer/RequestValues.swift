@@ -115,7 +115,7 @@ enum RequestValues {
             }
             update.confidence = confidence
         }
-        update.topicPath = try body.string("topic") ?? body.string("category")
+        update.topicPath = try (body.string("topic") ?? body.string("category")).map { try TopicPath($0) }
         let isActive = try body.bool("is_active")
         let editable = ["content", "type", "importance", "confidence", "topic", "category", "is_active"]
         guard editable.contains(where: body.has) else {
@@ -136,7 +136,7 @@ extension KnowledgeBase {
         case nil: break
         }
         if let fact { return fact }
-        guard let fact = try await self.fact(id: id) else { throw MnemoError.factNotFound(id) }
+        guard let fact = try await self.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
         return fact
     }
 }

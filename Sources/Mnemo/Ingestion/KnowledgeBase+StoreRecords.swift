@@ -40,7 +40,7 @@ extension KnowledgeBase {
         data: Data, format: IngestFormat, completing: (inout IngestRecord) throws -> Void
     ) async throws -> StoreOutcome {
         guard format.isWholeDocument else {
-            throw MnemoError.invalidArgument("storeAllOrNothing reads the extracted and topics formats, not \(format.rawValue)")
+            throw MnemoError.invalidInput(field: "format", reason: "storeAllOrNothing reads the extracted and topics formats, not \(format.rawValue)")
         }
         var reader = try DocumentReader(data: data, format: format)
         var items: [ReadItem] = []

@@ -43,7 +43,7 @@ struct ServerFixture {
 
     private static func seed(_ kb: KnowledgeBase, _ facts: [NewFact]) async throws -> [String: Fact] {
         var stored: [String: Fact] = [:]
-        for fact in facts { stored[fact.content] = try await kb.addFact(fact) }
+        for fact in facts { stored[fact.content] = try await kb.addFact(fact).fact }
         return stored
     }
 
