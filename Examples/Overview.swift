@@ -9,7 +9,7 @@ public enum OverviewExample {
                                    configuration: .init(namespace: "user-42", embedder: HashingEmbedder()))
         try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit",
                                      topicPath: "Technology/iOS Development", type: .preference))
-        let hits = try await kb.search("what do I like to code with?")
+        let hits = try await kb.search("which UI framework do I prefer?")
         // end example
         precondition(!hits.isEmpty)
     }

@@ -15,7 +15,7 @@ struct ExportCommand: AsyncParsableCommand {
             Examples:
               mnemo export > backup.jsonl
               mnemo export --all-namespaces --output backup.jsonl
-              mnemo ingest backup.jsonl --db restored.sqlite
+              mnemo ingest backup.jsonl --db restored.sqlite --namespaces-from-records
             """
     )
 

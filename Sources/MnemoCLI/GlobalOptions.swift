@@ -13,6 +13,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
     var json = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Open the database read-only and immutable (a file on a read-only volume or shipped with an app): searches work, writes fail, no -wal or -shm file is created."))
+    var readOnly = false
+
     /// The database path: `--db`, else `$MNEMO_DB`, else `./mnemo.sqlite`.
     var databasePath: String {
         db ?? ProcessInfo.processInfo.environment["MNEMO_DB"] ?? "mnemo.sqlite"
@@ -23,7 +27,11 @@ struct GlobalOptions: ParsableArguments {
     /// Opens (creating if needed) the database; with `embedding`, with the CLI's embedder, so
     /// semantic search and near-duplicate merging work.
     func openKnowledgeBase(embedding: Bool = false) throws -> KnowledgeBase {
-        try KnowledgeBase(path: databasePath, namespace: namespaceName, embedder: embedding ? EmbedderLoader.load() : nil)
+        let embedder = embedding ? try EmbedderLoader.load() : nil
+        if readOnly {
+            return try KnowledgeBase(readingOnly: databasePath, namespace: namespaceName, embedder: embedder)
+        }
+        return try KnowledgeBase(path: databasePath, namespace: namespaceName, embedder: embedder)
     }
 
     /// Opens the database only if its file exists, so read-only commands never create one.

@@ -19,7 +19,9 @@ struct IngestCommand: AsyncParsableCommand {
             stored (same text, ignoring case, accents, spacing and final punctuation) is not \
             added again: its mention count goes up. Each fact is embedded and a near duplicate \
             (same meaning, same identifying details) is merged into the stored fact; \
-            --no-embeddings skips both. `-` reads standard input. `mnemo export` writes a file \
+            --no-embeddings skips both. Every record goes to --namespace (default "default"); \
+            a record naming another namespace is rejected unless --namespaces-from-records is \
+            given. `-` reads standard input. `mnemo export` writes a file \
             this command reads back unchanged.
 
             Exit status: 0 when every file was read and each stored or recognised at least one \
@@ -42,6 +44,10 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(
         "Store facts without vectors: much faster, but near duplicates are not merged, and semantic search misses these facts until `mnemo reembed`."))
     var noEmbeddings = false
+
+    @Flag(help: ArgumentHelp(
+        "Store each record in the namespace its \"namespace\" field names, as when restoring `mnemo export --all-namespaces`. Without it every record goes to --namespace, and a record naming another namespace is rejected (foreign_namespace). Use it for trusted files only."))
+    var namespacesFromRecords = false
 
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
     var batchSize: Int?
@@ -72,7 +78,8 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func ingest(_ file: String, into knowledgeBase: KnowledgeBase) async -> IngestOutput.File {
         let progressBar = IngestProgressBar.forInput(file)
-        var options = IngestOptions(format: format, strict: strict, defaultNamespace: global.namespace, batchSize: batchSize)
+        var options = IngestOptions(format: format, strict: strict,
+                                    namespacePolicy: namespacesFromRecords ? .fromRecords : .pinned, batchSize: batchSize)
         if let progressBar {
             options.progress = { progressBar.update($0) }
         }

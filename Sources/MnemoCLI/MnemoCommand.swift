@@ -1,4 +1,6 @@
 import ArgumentParser
+import Mnemo
+import Foundation
 
 @main
 struct MnemoCommand: AsyncParsableCommand {
@@ -26,6 +28,7 @@ struct MnemoCommand: AsyncParsableCommand {
             DedupeCommand.self,
             ExportCommand.self,
             ReembedCommand.self,
+            CheckCommand.self,
             ReplCommand.self,
             ServeCommand.self,
             MCPCommand.self,
@@ -37,4 +40,20 @@ struct MnemoCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
+
+    /// Runs the command line. A write past the file size limit (`ulimit -f`) then fails with an
+    /// error that is reported and rolled back, instead of SIGXFSZ killing the process mid-write.
+    static func main() async {
+        signal(SIGXFSZ, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: MnemoError.explaining(error))
+        }
+    }
 }

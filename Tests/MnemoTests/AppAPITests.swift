@@ -52,8 +52,9 @@ struct AppAPITests {
         do {
             _ = try KnowledgeBase(url: file)
             Issue.record("opened a file that is not a database")
-        } catch let MnemoError.storageFailure(failure) {
-            #expect(failure.isCorrupt)
+        } catch let MnemoError.databaseUnusable(_, reason) {
+            // Refused before SQLite touches it (issue 14), still without a GRDB type.
+            #expect(reason.contains("not an SQLite database"))
         }
     }
 

@@ -13,7 +13,7 @@ import Testing
             {"topic": "Technology/iOS Development", "content": "Prefers SwiftUI over UIKit", "type": "preference", "namespace": "user-2"}
             {"topic": "Technology/iOS Development", "content": "Uses Xcode 16", "created_at": "2024-12-31T23:59:59.999Z"}
             {"topic": "Technology/iOS Development", "content": "uses xcode 16.", "source": "conv-9"}
-            """.utf8))
+            """.utf8), options: IngestOptions(namespacePolicy: .fromRecords))
         let facts = try await kb.facts(matching: FactFilter(activity: .all))
         let xcode = try #require(facts.first { $0.content == "Uses Xcode 16" })
         try await kb.deactivateFact(id: xcode.id)
@@ -34,7 +34,7 @@ import Testing
     @Test func exportThenIngestIntoAnEmptyDatabaseThenExportGivesTheSameBytes() async throws {
         let original = try await Self.export(Self.populated())
         let restored = try KnowledgeBase.inMemory()
-        let report = try await restored.ingest(data: original)
+        let report = try await restored.ingest(data: original, options: IngestOptions(namespacePolicy: .fromRecords))
         #expect(report.rejected.isEmpty && report.added == 4)
         let again = try await Self.export(restored)
         #expect(String(decoding: again, as: UTF8.self) == String(decoding: original, as: UTF8.self))
@@ -77,7 +77,7 @@ import Testing
     @Test func ingestingAnExportIntoItsOwnDatabaseOnlyCountsMentions() async throws {
         let kb = try await Self.populated()
         let export = try await Self.export(kb)
-        let report = try await kb.ingest(data: export)
+        let report = try await kb.ingest(data: export, options: IngestOptions(namespacePolicy: .fromRecords))
         #expect(report.added == 0 && report.unchanged == 4)
         let facts = try await kb.facts(matching: FactFilter(activity: .all))
         #expect(facts.count == 3)

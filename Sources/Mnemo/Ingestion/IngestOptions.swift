@@ -6,8 +6,13 @@ public struct IngestOptions: Sendable {
     /// is written in one transaction. Strict ingest holds the input's records in memory until
     /// they are written; without it, memory stays bounded whatever the input's size.
     public var strict: Bool
-    /// The namespace of records that name none; the knowledge base's own when `nil`.
+    /// The namespace of records that name none, with ``NamespacePolicy/fromRecords``; the
+    /// knowledge base's own when `nil`. With ``NamespacePolicy/pinned`` it must be `nil` or the
+    /// knowledge base's own namespace.
     public var defaultNamespace: String?
+    /// Whether a record's `namespace` field may send it to another namespace than the knowledge
+    /// base's. Pinned by default: records often come from a model reading untrusted text.
+    public var namespacePolicy: NamespacePolicy
     /// Records written per transaction (without ``strict``), or `nil` for the default: 5,000,
     /// or 500 when the knowledge base has an embedder. Each batch is committed whole or not at
     /// all, so a failure never leaves part of one visible.
@@ -37,6 +42,7 @@ public struct IngestOptions: Sendable {
         format: IngestFormat? = nil,
         strict: Bool = false,
         defaultNamespace: String? = nil,
+        namespacePolicy: NamespacePolicy = .pinned,
         batchSize: Int? = nil,
         maximumReportedRejections: Int = 10_000,
         maximumLineLength: Int = 1 << 20,
@@ -46,6 +52,7 @@ public struct IngestOptions: Sendable {
         self.format = format
         self.strict = strict
         self.defaultNamespace = defaultNamespace
+        self.namespacePolicy = namespacePolicy
         self.batchSize = batchSize
         self.maximumReportedRejections = maximumReportedRejections
         self.maximumLineLength = maximumLineLength

@@ -14,6 +14,8 @@ struct IngestPipeline {
     private let knowledgeBase: KnowledgeBase
     private let options: IngestOptions
     private let defaultNamespace: String
+    /// The one namespace records may go to, unless the options let them choose.
+    private let pinnedNamespace: String?
     private let totalBytes: Int?
     private let batchSize: Int
     private(set) var report: IngestReport
@@ -25,10 +27,15 @@ struct IngestPipeline {
     private var inFlight: Task<[FactWriter.Outcome], any Error>?
     private var bytesRead = 0
 
-    init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) {
+    init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) throws {
+        if options.namespacePolicy == .pinned, let other = options.defaultNamespace, other != knowledgeBase.namespace {
+            throw MnemoError.invalidInput(field: "defaultNamespace", reason:
+                "this ingest is pinned to namespace \"\(knowledgeBase.namespace)\" and cannot default to \"\(other)\": ingest through inNamespace(\"\(other)\") instead, or let records choose with NamespacePolicy.fromRecords")
+        }
         self.knowledgeBase = knowledgeBase
         self.options = options
         self.defaultNamespace = options.defaultNamespace ?? knowledgeBase.namespace
+        self.pinnedNamespace = options.namespacePolicy == .pinned ? knowledgeBase.namespace : nil
         self.totalBytes = totalBytes
         self.batchSize = options.resolvedBatchSize(embedding: knowledgeBase.embedder != nil)
         self.report = IngestReport(format: format)
@@ -45,7 +52,7 @@ struct IngestPipeline {
             report.reject(rejection, keepingAtMost: options.maximumReportedRejections)
         case let .record(record, position, nodeTopic):
             do {
-                batch.append(try record.pending(defaultNamespace: defaultNamespace, nodeTopic: nodeTopic, topics: &topics))
+                batch.append(try record.pending(defaultNamespace: defaultNamespace, pinned: pinnedNamespace, nodeTopic: nodeTopic, topics: &topics))
             } catch {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }

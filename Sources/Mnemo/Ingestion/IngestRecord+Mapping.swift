@@ -10,10 +10,11 @@ extension IngestRecord {
     /// Applies the mapping rules (see ``IngestRecord``) and checks every value.
     /// - Parameters:
     ///   - defaultNamespace: the namespace of a record that names none.
+    ///   - pinned: when set, the only namespace a record may name; others are rejected.
     ///   - nodeTopic: in the `topics` format, the topic of the fact's tree node (or why it is bad);
     ///     it replaces the record's own topic and category.
     ///   - topics: the topic paths this ingest already resolved.
-    func pending(defaultNamespace: String, nodeTopic: Result<TopicPath, RecordProblem>? = nil,
+    func pending(defaultNamespace: String, pinned: String? = nil, nodeTopic: Result<TopicPath, RecordProblem>? = nil,
                  topics: inout TopicPathCache) throws(RecordProblem) -> PendingFact {
         let content = try Self.checked(content: content)
         if let confidence { try Self.check(confidence: confidence) }
@@ -21,6 +22,9 @@ extension IngestRecord {
         let namespace = namespace ?? defaultNamespace
         guard !TextNormalization.trimmed(namespace).isEmpty else {
             throw RecordProblem(.wrongFieldType, #""namespace" must not be empty"#)
+        }
+        if let pinned, namespace != pinned {
+            throw RecordProblem(.foreignNamespace, #"namespace "\#(namespace)" is not this ingest's ("\#(pinned)"); records choose their namespace only when the ingest allows it"#)
         }
         if let createdAt, let updatedAt, updatedAt < createdAt {
             throw RecordProblem(.badDate, "updated_at \(Timestamp.format(updatedAt)) is before created_at \(Timestamp.format(createdAt))")

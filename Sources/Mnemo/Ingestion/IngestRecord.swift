@@ -16,8 +16,9 @@ import Foundation
 ///   ``Importance/none``; else ``Importance/medium`` (the default of ``NewFact``).
 /// - **Dates**: ``createdAt``, else ``updatedAt``, else the time of the ingest; ``updatedAt``, else
 ///   the creation date. An update before the creation is rejected.
-/// - **Namespace**: ``namespace``, else ``IngestOptions/defaultNamespace``, else the knowledge
-///   base's own.
+/// - **Namespace**: the knowledge base's own. A record whose ``namespace`` names another is
+///   rejected, unless ``IngestOptions/namespacePolicy`` is ``NamespacePolicy/fromRecords``: then
+///   ``namespace``, else ``IngestOptions/defaultNamespace``, else the knowledge base's own.
 /// - ``isActive`` (default true), ``mentionCount`` (default 1) and ``id`` restore what `export`
 ///   wrote; the id is reused only where no fact, past or present, had it.
 public struct IngestRecord: Hashable, Sendable {

@@ -32,6 +32,9 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
         /// The topic path (`topic`, `category`, or a tree node's `path` or `name`) is empty, has an
         /// empty segment (`a//b`, `/`), or a node name contains `/`.
         case badTopic = "bad_topic"
+        /// The record names a namespace other than the one the ingest is pinned to (see
+        /// ``NamespacePolicy/pinned``).
+        case foreignNamespace = "foreign_namespace"
         /// The line is not valid UTF-8.
         case invalidUTF8 = "invalid_utf8"
         /// The line is longer than ``IngestOptions/maximumLineLength`` bytes; it is skipped unread.

@@ -9,7 +9,7 @@ extension KnowledgeBase {
     /// ``IngestRejection``); with ``IngestOptions/strict``, any rejection means nothing is stored.
     /// See ``IngestRecord`` for how fields map to facts.
     /// - Throws: ``MnemoError/unreadableInput(_:)`` when the input is not readable as its format
-    ///   (nothing is stored), ``MnemoError/ingestInterrupted(stored:reason:)`` on a database failure.
+    ///   (nothing is stored), ``MnemoError/interrupted(stored:cause:)`` on a database failure.
     @discardableResult
     public func ingest(data: Data, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
         try await ingest(ByteChunks(data: data), totalBytes: data.count, options: options)
@@ -48,7 +48,7 @@ extension KnowledgeBase {
     public func ingest<Records: AsyncSequence>(
         records: Records, options: IngestOptions = IngestOptions()
     ) async throws -> IngestReport where Records.Element == IngestRecord {
-        var pipeline = IngestPipeline(knowledgeBase: self, options: options, format: nil, totalBytes: nil)
+        var pipeline = try IngestPipeline(knowledgeBase: self, options: options, format: nil, totalBytes: nil)
         var index = 0
         do {
             for try await record in records {
@@ -65,7 +65,7 @@ extension KnowledgeBase {
     private func ingest(_ chunks: ByteChunks, totalBytes: Int?, options: IngestOptions) async throws -> IngestReport {
         var chunks = chunks
         let format = try options.format ?? IngestFormat.detect(chunks.peek().prefix(4_096))
-        var pipeline = IngestPipeline(knowledgeBase: self, options: options, format: format, totalBytes: totalBytes)
+        var pipeline = try IngestPipeline(knowledgeBase: self, options: options, format: format, totalBytes: totalBytes)
         do {
             var reader: any RecordReader = format.isWholeDocument
                 ? try DocumentReader(data: chunks.readAll(), format: format)

@@ -35,8 +35,10 @@ public final class KnowledgeBase: Sendable {
     /// The file is opened as a GRDB `DatabasePool` (WAL mode: readers never wait for the
     /// writer) with ``Configuration/database`` plus what Mnemo needs, and the schema migrations
     /// run before this returns.
-    /// - Throws: ``MnemoError/storageFailure(_:)`` when the file cannot be opened or is not a
-    ///   Mnemo database; ``MnemoError/conflict(_:)`` with
+    /// - Throws: ``MnemoError/databaseUnusable(path:reason:)`` when the file is not a Mnemo
+    ///   database, was written by a newer version, or cannot be opened for writing (nothing is
+    ///   written to it then); ``MnemoError/storageFailure(_:)`` for another database failure;
+    ///   ``MnemoError/conflict(_:)`` with
     ///   ``MnemoError/Conflict/embedderMismatch(stored:given:)`` when its vectors were made by
     ///   another model (open it with ``Configuration/acceptsOtherEmbedder`` and run
     ///   ``reembed(batchSize:progress:)``); ``MnemoError/invalidInput(field:reason:)`` for an
@@ -44,7 +46,7 @@ public final class KnowledgeBase: Sendable {
     public convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: url.path, configuration: configuration.preparedDatabaseConfiguration())
+            pool = try DatabaseFactory.openPool(atPath: url.path, configuration: configuration.preparedDatabaseConfiguration())
         } catch {
             throw MnemoError(error)
         }
@@ -114,22 +116,33 @@ public final class KnowledgeBase: Sendable {
         return try KnowledgeBase(migrating: queue, configuration: configuration)
     }
 
-    private init(migrating writer: any DatabaseWriter, configuration: Configuration) throws {
+    /// - Parameters:
+    ///   - readOnly: the database is never written (see ``init(readingOnly:namespace:embedder:)``):
+    ///     no migration runs, and the stored model identity is only compared.
+    ///   - followsChanges: false when no other connection can change the database.
+    init(migrating writer: any DatabaseWriter, configuration: Configuration,
+         readOnly: Bool = false, followsChanges: Bool = true) throws {
         try Self.validate(namespace: configuration.namespace)
-        do {
-            try Schema.migrator.migrate(writer)
-        } catch {
-            throw MnemoError(error)
+        if !readOnly {
+            do {
+                try Schema.migrator.migrate(writer)
+            } catch {
+                throw MnemoError(error)
+            }
         }
         self.writer = StorageWriter(base: writer)
         self.namespace = configuration.namespace
         self.embedder = configuration.embedder
         if let embedder = configuration.embedder {
-            if !configuration.acceptsOtherEmbedder {
+            if readOnly {
+                try self.writer.read { db in try EmbeddingTable.check(db, identity: embedder.identity) }
+            } else if !configuration.acceptsOtherEmbedder {
                 try self.writer.write { db in try EmbeddingTable.adopt(db, identity: embedder.identity) }
             }
-            let index = VectorIndex(dimension: embedder.identity.dimension)
-            writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
+            let index = VectorIndex(dimension: embedder.identity.dimension, followsChanges: followsChanges)
+            if !readOnly {
+                writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
+            }
             self.vectorIndex = index
         } else {
             self.vectorIndex = nil

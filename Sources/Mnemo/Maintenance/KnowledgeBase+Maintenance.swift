@@ -13,8 +13,11 @@ extension KnowledgeBase {
         let sourcePaths = sources
         let targetPath = target
         let namespace = namespace
-        let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
+        let vectorIndex = vectorIndex
         let work: @Sendable (Database) throws -> TopicMergeReport = { db in
+            // Taken inside the write transaction: it catches the index up to the latest state,
+            // including facts another process or instance added a moment ago.
+            let snapshot = try vectorIndex?.snapshot(in: db)
             let now = Date()
             let sourceTopics = try sourcePaths.map { path in
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {

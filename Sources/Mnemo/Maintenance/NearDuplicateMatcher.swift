@@ -3,7 +3,7 @@ import GRDB
 
 /// Finds, for a fact about to be stored, a stored fact it is a near duplicate of.
 ///
-/// It looks in a snapshot of the vector index taken before the write transaction, and in the
+/// It looks in a snapshot of the vector index as of the write transaction's start, and in the
 /// facts added earlier in the same transaction (which the index cannot see until the commit).
 /// Those are judged as they were added, so they need not be in the database yet: the writer
 /// inserts new facts in bulk, and only a merge into one of them needs it stored first.

@@ -69,6 +69,9 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     indirect case interrupted(stored: Int, cause: MnemoError)
     /// The task was cancelled. Appears as the cause of ``interrupted(stored:cause:)``.
     case cancelled
+    /// The database file cannot be used: it is not a Mnemo database, was written by a newer
+    /// version, or cannot be opened (for writing). Nothing was written to it.
+    case databaseUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -95,7 +98,7 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .conflict(.changedSince(operation, table, row)):
             "cannot undo #\(operation): \(table) row \(row) has changed since; undo the later operations first"
         case let .storageFailure(failure):
-            "database error: \(failure)"
+            failure.explanation.map { "database error: \($0)" } ?? "database error: \(failure)"
         case let .embedderFailure(model, reason):
             "embedder \(model) failed: \(reason)"
         case let .unreadableInput(reason):
@@ -106,6 +109,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "stopped after \(stored) records were stored; the failing batch was rolled back: \(cause)"
         case .cancelled:
             "cancelled"
+        case let .databaseUnusable(path, reason):
+            "cannot use the database \(Self.quoted(path)): \(reason)"
         }
     }
 
@@ -140,4 +145,21 @@ public struct StorageFailure: Sendable, Hashable, CustomStringConvertible {
     public var isIOError: Bool { resultCode == 10 }
 
     public var description: String { "\(message) (SQLite code \(extendedResultCode))" }
+
+    /// One line a user can act on for the failures that have a fix (a lock held by another
+    /// process past the busy timeout, a full disk, a failing write, a read-only file), else nil.
+    public var explanation: String? {
+        switch resultCode {
+        case 5, 6:
+            "the database is locked: another process held its write lock past the busy timeout; nothing was written, try again"
+        case 13:
+            "the disk is full (or the file reached its size limit); nothing of the failing transaction was written"
+        case 10:
+            "writing to the disk failed (a full disk, a file size limit or a failing device: \(message)); nothing of the failing transaction was written"
+        case 8:
+            "the database is read-only here; nothing was written"
+        default:
+            nil
+        }
+    }
 }

@@ -3,6 +3,23 @@ import GRDB
 
 /// What every connection to a Mnemo database needs.
 enum DatabaseFactory {
+    /// Opens the database file for reading and writing, creating it if needed, after checking
+    /// that it is a Mnemo database this version can use (see `DatabaseFactory+Safety.swift`),
+    /// and brings its schema up to date. `configuration` must have been prepared.
+    static func openPool(atPath path: String, configuration: Configuration) throws -> DatabasePool {
+        try checkIsSQLite(atPath: path)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in try checkSchema(db, path: path) }
+            try Schema.migrator.migrate(pool)
+            return pool
+        } catch let error as MnemoError {
+            throw error
+        } catch {
+            throw openingError(error, path: path)
+        }
+    }
+
     /// Adds Mnemo's connection setup to `configuration`, after any steps already there.
     static func prepare(_ configuration: inout Configuration, mmapSize: Int) {
         configuration.foreignKeysEnabled = true

@@ -36,12 +36,17 @@ enum EmbeddingTable {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fact_embedding") ?? 0
     }
 
-    /// Records `identity` as the model of this database, or throws when vectors of another
-    /// model are stored: mixing them would make similarities meaningless.
-    static func adopt(_ db: Database, identity: EmbeddingModelIdentity) throws {
+    /// Throws when vectors of another model than `identity` are stored, without writing.
+    static func check(_ db: Database, identity: EmbeddingModelIdentity) throws {
         if let stored = try storedIdentity(db), stored != identity, try vectorCount(db) > 0 {
             throw MnemoError.conflict(.embedderMismatch(stored: stored, given: identity))
         }
+    }
+
+    /// Records `identity` as the model of this database, or throws when vectors of another
+    /// model are stored: mixing them would make similarities meaningless.
+    static func adopt(_ db: Database, identity: EmbeddingModelIdentity) throws {
+        try check(db, identity: identity)
         try setIdentity(db, identity)
     }
 

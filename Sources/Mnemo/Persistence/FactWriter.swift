@@ -75,9 +75,11 @@ extension KnowledgeBase {
     /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
     /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
     func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
-        let snapshot = try await vectorIndex == nil || rule == nil ? nil : vectorSnapshot()
+        let vectorIndex = rule == nil ? nil : vectorIndex
         return try await writer.write { db in
-            var matcher = snapshot.map { NearDuplicateMatcher(store: $0, rule: rule!) }
+            // The near-duplicate check reads the index as of this transaction, so that a fact
+            // committed by another task or process just before is found as a sequential add would.
+            var matcher = try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: rule!) }
             return try FactWriter.store(db, batch: facts, now: Date(), matcher: &matcher)
         }
     }

@@ -10,6 +10,7 @@ enum Schema {
         migrator.registerMigration("v1: topics, facts, history, full-text index", migrate: createV1)
         migrator.registerMigration("v2: fact conflicts", migrate: createConflicts)
         migrator.registerMigration("v3: operation log for undo", migrate: createOperationLog)
+        migrator.registerMigration("v4: change log of the vector index", migrate: ChangeLog.create)
         return migrator
     }
 

@@ -160,7 +160,7 @@ extension KnowledgeBase {
             throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
         do {
-            return try await vectorIndex.snapshot(writer.base)
+            return try vectorIndex.snapshot(writer.base)
         } catch {
             throw MnemoError(error)
         }
@@ -207,5 +207,10 @@ extension VectorSnapshot {
 extension SearchQuery {
     /// How many candidates each list of a hybrid search holds (the best word matches and the
     /// nearest facts) before fusion; `mnemo repl`'s `:explain` ranks a hit in the same lists.
-    package var hybridCandidateDepth: Int { max(50, 3 * (offset + limit)) }
+    ///
+    /// The fusion scales both lists by their best scores, so a fact tied with the text list's
+    /// last candidate weighs as much as the candidate itself: a depth that moved with every page
+    /// would let page 2 differ from results 11–20 of one longer search. Every search whose
+    /// offset + limit is at most 33 therefore fuses lists of one fixed depth.
+    package var hybridCandidateDepth: Int { max(100, 3 * (offset + limit)) }
 }

@@ -2,81 +2,140 @@ import Foundation
 import GRDB
 
 /// The in-memory vector index of a database: loaded on first use, then kept in step with every
-/// committed write by ``VectorIndexObserver``.
+/// commit, made by this process or any other, through the database's change log (``ChangeLog``).
 ///
 /// Searches take a snapshot (a copy-on-write value) under a short lock and scan it without
-/// holding the lock, so they run in parallel with each other and with writers.
+/// holding the lock, so they run in parallel with each other and with writers. Before handing
+/// out a snapshot, ``snapshot(_:)`` reads the number of the latest change (one B-tree descent)
+/// and, when the index is behind, catches up from the rows changed since (see
+/// ``VectorIndexUpdate``): a commit made anywhere before a search starts is in what it scans.
 final class VectorIndex: @unchecked Sendable {
     let dimension: Int
     private let lock = NSLock()
-    private var store: VectorSnapshot?
+    /// The rows and the number of the last change they include; `nil` until first loaded.
+    private var state: (store: VectorSnapshot, sequence: Int64)?
+    /// How the index kept up so far, for tests and benchmarks.
+    struct Statistics: Sendable {
+        /// Times every row was read: the first load, and catch-ups over too large a gap.
+        var fullLoads = 0
+        /// Changed facts applied one by one.
+        var changedRows = 0
+    }
+    private var _statistics = Statistics()
+    var statistics: Statistics { lock.withLock { _statistics } }
+    /// Held while a search catches up, so that searches arriving together read the changes once.
+    private let catchUpLock = NSLock()
 
-    init(dimension: Int) {
+    /// False for a database no one can change while it is open (an immutable file): the index
+    /// is then loaded once and never checked again.
+    let followsChanges: Bool
+
+    init(dimension: Int, followsChanges: Bool = true) {
         self.dimension = dimension
+        self.followsChanges = followsChanges
     }
 
-    var isLoaded: Bool { lock.withLock { store != nil } }
+    var isLoaded: Bool { lock.withLock { state != nil } }
 
-    /// The current rows, loading them from the database the first time.
-    func snapshot(_ writer: any DatabaseWriter) async throws -> VectorSnapshot {
-        if let store = lock.withLock({ store }) { return store }
-        // Load on the writer's queue so no commit can slip between the read and the install.
-        return try await writer.writeWithoutTransaction { db in
-            if let store = self.lock.withLock({ self.store }) { return store }
-            var loaded = VectorSnapshot(dimension: self.dimension)
-            try EmbeddingTable.forEachIndexRow(db, dimension: self.dimension) { id, vector, attributes in
-                loaded.upsert(id: id, vector: vector, attributes: attributes)
+    /// The number of the last change the index holds and its row count; `nil` before it is loaded.
+    private var position: VectorIndexUpdate.Position? {
+        lock.withLock { state.map { .init(sequence: $0.sequence, rows: $0.store.count) } }
+    }
+
+    /// The rows as of at least the latest commit, caught up from the change log (or loaded) on
+    /// one of `reader`'s connections first if needed.
+    func snapshot(_ reader: any DatabaseReader) throws -> VectorSnapshot {
+        if !followsChanges, let store = lock.withLock({ state?.store }) { return store }
+        let latest = try reader.read(ChangeLog.latestSequence)
+        if let store = store(asOf: latest) { return store }
+        return try catchUpLock.withLock {
+            // Another search may have caught up while this one waited.
+            if let store = store(asOf: latest) { return store }
+            while true {
+                let position = position
+                let update = try reader.read { db in try VectorIndexUpdate.read(db, from: position, dimension: self.dimension) }
+                if let store = install(update) { return store }
             }
-            self.lock.withLock { self.store = loaded }
-            return loaded
+        }
+    }
+
+    /// The rows as of the state `db` sees, caught up within its transaction: a write transaction
+    /// sees the latest commit, and no other can happen before it ends. Call it before the
+    /// transaction writes anything: the index must only ever hold committed state.
+    func snapshot(in db: Database) throws -> VectorSnapshot {
+        if let store = store(asOf: try ChangeLog.latestSequence(db)) { return store }
+        while true {
+            if let store = install(try VectorIndexUpdate.read(db, from: position, dimension: dimension)) { return store }
         }
     }
 
-    /// Applies committed changes: facts with a row are upserted, the others removed.
-    func apply(changedIDs: Set<Int64>, rows: [Int64: (vector: [Float], attributes: VectorSnapshot.Attributes)]) {
-        lock.withLock {
-            guard store != nil else { return }
-            for id in changedIDs {
-                if let row = rows[id] {
-                    store!.upsert(id: id, vector: row.vector, attributes: row.attributes)
-                } else {
-                    store!.remove(id: id)
-                }
-            }
-        }
+    /// After a commit on this process's writer connection: applies the changes, if the index is
+    /// loaded, so that the next search does not have to.
+    func catchUpAfterCommit(_ db: Database) throws {
+        guard let position else { return }
+        _ = install(try VectorIndexUpdate.read(db, from: position, dimension: dimension))
     }
 
     /// Forgets every row; the next search reloads from the database.
     func invalidate() {
-        lock.withLock { store = nil }
+        lock.withLock { state = nil }
+    }
+
+    private func store(asOf sequence: Int64) -> VectorSnapshot? {
+        lock.withLock { state.flatMap { $0.sequence >= sequence ? $0.store : nil } }
+    }
+
+    /// Installs an update read from the database and returns the rows it leaves, or `nil` when
+    /// the index was dropped meanwhile and a delta no longer applies.
+    ///
+    /// Updates read on different connections may arrive out of order. One that is older than
+    /// the index is dropped. A delta applies to any index at or after its base: it holds every
+    /// fact changed since the base, each as of the update's own state.
+    private func install(_ update: VectorIndexUpdate) -> VectorSnapshot? {
+        lock.withLock {
+            switch update {
+            case let .full(store, sequence):
+                if let state, state.sequence >= sequence { return state.store }
+                state = (store, sequence)
+                _statistics.fullLoads += 1
+                return store
+            case let .delta(base, sequence, changes):
+                guard var current = state, current.sequence >= base else { return nil }
+                guard current.sequence < sequence else { return current.store }
+                state = nil  // Leave `current` the only owner, so the store is changed in place when no search holds it.
+                changes.apply(to: &current.store)
+                current.sequence = sequence
+                state = current
+                _statistics.changedRows += changes.rows.count
+                return current.store
+            }
+        }
     }
 }
 
-/// Watches the `fact` and `fact_embedding` tables and, after each commit, hands the changed
-/// facts' new state to the vector index. Every write path is covered, including ones added later.
+/// Watches this connection's commits that change facts or vectors and brings the vector index up
+/// to date right after each, so that a process's own writes cost its searches nothing.
 final class VectorIndexObserver: TransactionObserver, @unchecked Sendable {
     private let index: VectorIndex
-    private var changedIDs = Set<Int64>()
+    private var changed = false
 
     init(index: VectorIndex) {
         self.index = index
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        eventKind.tableName == "fact" || eventKind.tableName == "fact_embedding"
+        ["fact", "fact_embedding", "fact_change"].contains(eventKind.tableName)
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
-        // Both tables use the fact id as their rowid.
-        changedIDs.insert(event.rowID)
+        changed = true
     }
 
     func databaseDidCommit(_ db: Database) {
-        defer { changedIDs.removeAll() }
-        guard !changedIDs.isEmpty, index.isLoaded else { return }
+        defer { changed = false }
+        guard changed else { return }
         do {
-            let rows = try EmbeddingTable.indexRows(db, ids: changedIDs, dimension: index.dimension)
-            index.apply(changedIDs: changedIDs, rows: rows)
+            try index.catchUpAfterCommit(db)
         } catch {
             // The index cannot be brought up to date: drop it so the next search reloads it.
             index.invalidate()
@@ -84,6 +143,6 @@ final class VectorIndexObserver: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidRollback(_ db: Database) {
-        changedIDs.removeAll()
+        changed = false
     }
 }

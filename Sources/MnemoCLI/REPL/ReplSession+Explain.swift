@@ -20,8 +20,9 @@ extension ReplSession {
             let depth = query.hybridCandidateDepth
             var words = query
             (words.mode, words.limit, words.offset, words.minSimilarity) = (.text, depth, 0, nil)
+            // Hybrid search fuses whole candidate lists: the weak-hit floor applies after fusion.
             var meaning = query
-            (meaning.mode, meaning.limit, meaning.offset) = (.semantic, depth, 0)
+            (meaning.mode, meaning.limit, meaning.offset, meaning.relativeScoreFloor) = (.semantic, depth, 0, nil)
             explanation.place(in: try await kb.search(words), list: \.text)
             explanation.place(in: try await kb.search(meaning), list: \.semantic)
         }

@@ -5,6 +5,8 @@ import Testing
 enum ReplFixture {
     /// The fixture facts ingested once, with vectors from the hashing fallback embedder (the
     /// runner hides the model), so that hybrid search, `:explain` and `:dedupe` have vectors.
+    /// 349 lines: 6 exact duplicates, and 4 planted paraphrases that share their values ("15 km",
+    /// "6b", "2021", "December 2025") merge even at the hashing fallback's lower similarities.
     static let database: String = {
         let path = try! TestKnowledgeBase.temporaryPath()
         let result = try! CLIRunner.run(["ingest", ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl").path, "--db", path])

@@ -39,7 +39,8 @@ struct ReplPipeTests {
         #expect(searches[0].0["query"] as? String == "marathon")
         #expect(!searches[0].1.isEmpty && searches[0].1.allSatisfy { $0["type"] as? String == "goal" })
         #expect(searches[1].0["query"] as? String == "marathon")
-        #expect(searches[1].1.count == 10 && searches[1].1.allSatisfy { ["goal", "experience"].contains($0["type"] as? String) })
+        // At most the limit: the weak-hit floor may leave out the tail.
+        #expect((1...10).contains(searches[1].1.count) && searches[1].1.allSatisfy { ["goal", "experience"].contains($0["type"] as? String) })
         #expect(!searches[2].1.isEmpty && searches[2].1.allSatisfy { $0["importance"] as? String == "high" })
         #expect(!searches[3].1.isEmpty && searches[3].1.allSatisfy { ["low", "none"].contains($0["importance"] as? String) })
         #expect(!searches[4].1.isEmpty && searches[4].1.allSatisfy { ($0["topic"] as? String)?.hasPrefix("Health & Fitness/Running") == true })
@@ -99,7 +100,7 @@ struct ReplPipeTests {
         #expect(out.range(of: #"Health & Fitness/Running\n +1\. "#, options: .regularExpression) != nil)
         #expect(out.contains("Technology (0, "))
         #expect(out.contains("  Programming Languages ("))
-        #expect(out.contains("343 facts (343 active, 0 inactive) in "))
+        #expect(out.contains("339 facts (339 active, 0 inactive) in "))
         #expect(out.contains("by type        fact "))
         for command in ReplHelp.commands { #expect(out.contains(command), "help lacks \(command)") }
         for filter in ["type:goal,fact", "importance:>=medium", #"topic:"Work/Projects""#, "active:all", "limit:20", "mode:semantic", "min:0.5"] {
@@ -119,9 +120,9 @@ struct ReplPipeTests {
         #expect(((documents[1] as? [[String: Any]])?.first)?["event"] as? String == "added")
         #expect((documents[2] as? [String: Any])?["path"] as? String == "Pets")
         #expect((documents[3] as? [[String: Any]])?.isEmpty == false)
-        #expect((documents[4] as? [String: Any])?["active_facts"] as? Int == 343)
+        #expect((documents[4] as? [String: Any])?["active_facts"] as? Int == 339)
         #expect((documents[5] as? [String: Any])?["dry_run"] as? Bool == true)
-        #expect(result.stdout.contains("343 facts (343 active"))
+        #expect(result.stdout.contains("339 facts (339 active"))
     }
 
     @Test func dedupeIsADryRun() throws {
@@ -156,20 +157,20 @@ struct ReplPipeTests {
         #expect(out.contains("is result 1 of 5 (hybrid, score "), "\(out)")
         #expect(out.contains("  words    porto, marathon: matched Porto, Marathon"))
         #expect(out.range(of: #"text     BM25 [0-9.]+, rank \d+ of \d+ word matches"#, options: .regularExpression) != nil)
-        #expect(out.range(of: #"meaning  cosine [0-9.]+, rank \d+ of the 50 nearest"#, options: .regularExpression) != nil)
-        #expect(out.range(of: #"fusion   cosine \+ 0\.6 × bm25 / \(bm25 \+ 32\) = [0-9.]+ \+ 0\.6 × [0-9.]+ / \([0-9.]+ \+ 32\) = [0-9.]+ \+ [0-9.]+ = [0-9.]+"#,
-                                options: .regularExpression) != nil)
+        #expect(out.range(of: #"meaning  cosine [0-9.]+, rank \d+ of the 100 nearest"#, options: .regularExpression) != nil)
+        #expect(out.range(of: #"fusion   \(1 − 0\.35·c²\) × cosine / best cosine \+ 0\.35·c² × bm25 / best bm25, c = share of the query's words in the memory; cosine [0-9.]+, bm25 [0-9.]+ → [0-9.]+"#,
+                                options: .regularExpression) != nil, "\(out)")
         #expect(out.contains("  below    result 2 #"))
         let documents = try ReplFixture.jsonDocuments(String(out[out.range(of: "JSON output on (:json again for text).")!.upperBound...]))
         let explanation = try #require(documents.first as? [String: Any])
         let search = try ReplFixture.results(try #require(documents.dropFirst().first))
         #expect(explanation["result"] as? Int == 2)
         #expect(explanation["mode"] as? String == "hybrid")
-        let similarity = try #require(explanation["similarity"] as? Double)
-        let textScore = explanation["text_score"] as? Double ?? 0
+        // The standard fusion scales each list by its best score for the query: a hit scores at
+        // most 1.
         let score = try #require(explanation["score"] as? Double)
-        #expect(abs(similarity + 0.6 * textScore / (textScore + 32) - score) < 1e-9)
-        #expect((explanation["semantic"] as? [String: Any])?["candidates"] as? Int == 50)
+        #expect(score > 0 && score <= 1 + 1e-9)
+        #expect((explanation["semantic"] as? [String: Any])?["candidates"] as? Int == 100)
         #expect((explanation["above"] as? [String: Any])?["result"] as? Int == 1)
         let textExplanation = try #require(documents.last as? [String: Any])
         #expect(textExplanation["mode"] as? String == "text")

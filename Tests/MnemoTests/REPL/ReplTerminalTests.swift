@@ -100,7 +100,7 @@ struct ReplTerminalTests {
         #expect(LibEditProbe.isAvailable, "libedit is not installed (apt-get install libedit2)")
         let terminal = try Self.start(history: try Self.historyFile(), arguments: ["--mode", "text"])
         terminal.send(":sta" + PseudoTerminal.tab + "\r")
-        try terminal.waitFor("343 facts (343 active")
+        try terminal.waitFor("339 facts (339 active")
         try terminal.waitFor("mnemo> ")
         terminal.send(":topic Transp" + PseudoTerminal.tab + "\r")
         try terminal.waitFor(pattern: #"Transportation\n *1\. "#)

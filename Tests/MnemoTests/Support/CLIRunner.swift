@@ -20,11 +20,13 @@ enum CLIRunner {
         return folder.appendingPathComponent("mnemo")
     }
 
-    /// Runs `mnemo` with `arguments`; `input`, when given, is its standard input (else none).
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Result {
+    /// Runs `mnemo`, or `executable` (such as a shell) with `arguments` that end up running it;
+    /// `input`, when given, is its standard input (else none).
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+                    executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        process.executableURL = executable ?? binary
+        process.arguments = executable == nil ? arguments : Array(arguments.dropFirst())
         // No model: commands that embed fall back to the hashing embedder, so runs are fast and
         // the same on every machine.
         var env = ProcessInfo.processInfo.environment

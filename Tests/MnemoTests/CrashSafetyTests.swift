@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// The short form of `Scripts/crash-safety/crash-test.sh`: a few SIGKILLs of `mnemo ingest`,
+/// `merge`, `dedupe` and `reembed` at random moments, `mnemo check` after each, then a rerun
+/// that must converge to the export of one clean run. The long form (≥ 50 kills) is the script.
+@Suite("Crash safety (short form)")
+struct CrashSafetyTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func killedJobsLeaveACleanDatabaseThatConverges() throws {
+        let script = Self.repository.appendingPathComponent("Scripts/crash-safety/crash-test.sh")
+        try #require(FileManager.default.fileExists(atPath: script.path))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "8", "400"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MNEMO"] = CLIRunner.binary.path
+        environment["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+        environment["MAX_DELAY_MS"] = "600"
+        environment["SEED"] = "7"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("converged"), "\(text)")
+    }
+}
