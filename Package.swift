@@ -24,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Used by the command line only; an app embedding the library never builds it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Used by the HTTP and MCP servers only (`mnemo serve`, `mnemo mcp`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .target(
@@ -50,12 +55,33 @@ let package = Package(
             name: "MnemoEvaluation",
             dependencies: ["Mnemo"]
         ),
+        // The HTTP server of `mnemo serve`: the Lucid and MindChat memory APIs over Hummingbird.
+        .target(
+            name: "MnemoServer",
+            dependencies: [
+                "Mnemo",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("openapi.json")]
+        ),
+        // The Model Context Protocol server of `mnemo mcp`.
+        .target(
+            name: "MnemoMCP",
+            dependencies: [
+                "Mnemo",
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
+        ),
         .executableTarget(
             name: "MnemoCLI",
             dependencies: [
                 "Mnemo",
                 "MnemoEncoder",
                 "MnemoEvaluation",
+                "MnemoServer",
+                "MnemoMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +96,17 @@ let package = Package(
             name: "MnemoTests",
             // The CLI target for its model installer, which only the command line ships.
             dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI", "MnemoExamples"]
+        ),
+        .testTarget(
+            name: "MnemoServerTests",
+            dependencies: [
+                "Mnemo",
+                "MnemoServer",
+                "MnemoMCP",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
         ),
     ]
 )

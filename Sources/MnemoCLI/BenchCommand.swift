@@ -25,6 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
               mnemo bench --facts 100000 --queries 1000
               mnemo bench --facts 10000 --json
               mnemo bench --facts 100000 --dedupe 1000
+              mnemo bench --tenants 1000 --facts 500     # one user's semantic search among 1,000 users
               mnemo bench --encoder --json
               mnemo bench --encoder --texts facts.txt --batch 32 --kernels portable
             """
@@ -46,6 +47,11 @@ struct BenchCommand: AsyncParsableCommand {
         "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
         valueName: "variant"))
     var variants: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Instead: time one user's semantic search in a database of this many users with --facts each, against a lone user's.",
+        valueName: "n"))
+    var tenants: Int?
 
     @Flag(inversion: .prefixedNo, help: "Run the numpy brute-force baseline (default: when python3 has numpy).")
     var numpy: Bool?
@@ -88,6 +94,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         guard facts > 0 else { throw ValidationError("--facts must be at least 1") }
         guard queries > 0 else { throw ValidationError("--queries must be at least 1") }
+        guard tenants.map({ $0 > 0 }) ?? true else { throw ValidationError("--tenants must be at least 1") }
         guard (1...4096).contains(dimension) else { throw ValidationError("--dimension must be between 1 and 4096") }
     }
 
@@ -98,6 +105,7 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         if encoder { return try runEncoder() }
         if let dedupe { return try await runDedupe(plantedPairs: dedupe) }
+        if let tenants { return try await TenantBenchOutput.run(tenants: tenants, facts: facts, queries: queries, seed: seed, json: global.json) }
         let status = StatusLine.forTerminal()
         let clock = ContinuousClock()
         status?.show("generating \(facts.formatted()) facts…", force: true)

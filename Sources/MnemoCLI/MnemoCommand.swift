@@ -30,6 +30,8 @@ struct MnemoCommand: AsyncParsableCommand {
             ReembedCommand.self,
             CheckCommand.self,
             ReplCommand.self,
+            ServeCommand.self,
+            MCPCommand.self,
             ModelCommand.self,
             BenchCommand.self,
             EvalCommand.self,

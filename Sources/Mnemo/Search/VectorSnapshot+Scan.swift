@@ -63,7 +63,7 @@ extension VectorSnapshot {
     /// process, or a hybrid search's text ranking running beside the scan), while the few large
     /// chunks keep the per-chunk heaps few. Equal chunks of a quarter of a thread's share left
     /// a hybrid search's text ranking adding most of its length to the scan's end.
-    private func chunks(threads: Int) -> [Range<Int>] {
+    private func chunks(_ count: Int, threads: Int) -> [Range<Int>] {
         guard count >= Self.parallelThreshold, threads > 1 else { return [0..<count] }
         var ranges: [Range<Int>] = []
         var start = 0
@@ -75,11 +75,12 @@ extension VectorSnapshot {
         return ranges
     }
 
-    /// Runs `work`, then `scan` over the chunks, on all cores, and merges the per-chunk heaps.
+    /// Runs `work`, then `scan` over chunks of `count` positions, on all cores, and merges the
+    /// per-chunk heaps.
     private func parallelTopK(
-        k: Int, threads: Int, alongside work: (@Sendable () -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
+        k: Int, count: Int, threads: Int, alongside work: (@Sendable () -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
     ) -> [TopK.Entry] {
-        let ranges = chunks(threads: threads)
+        let ranges = chunks(count, threads: threads)
         var heaps = [TopK](repeating: TopK(capacity: k), count: ranges.count)
         heaps.withUnsafeMutableBufferPointer { heaps in
             let heaps = UnsafeSendable(heaps)
@@ -101,15 +102,19 @@ extension VectorSnapshot {
         instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
-        return vectors.withUnsafeBufferPointer { vectors in
+        return withRows(of: filter) { members, count in
+            vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
-                parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
-                    for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
+                    for position in range {
+                        let row = members.map { Int($0[position]) } ?? position
+                        guard filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) else { continue }
                         let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension,
                                                    using: instructionSet)
                         if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
                     }
                 }
+            }
             }
         }
     }
@@ -119,21 +124,31 @@ extension VectorSnapshot {
         instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
         let dimension = dimension
-        return QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
+        return withRows(of: filter) { members, count in QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
-                    parallelTopK(k: k, threads: threads, alongside: work) { range, heap in
+                    parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
                         let last = range.upperBound - 1
-                        for row in range where filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) {
+                        for position in range {
+                            let row = members.map { Int($0[position]) } ?? position
+                            guard filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) else { continue }
                             // The query's own scale is the same for every row, so it can be left out of the ranking.
-                            let upcoming = codes.baseAddress! + Swift.min(row + Self.prefetchDistance, last) * dimension
+                            let ahead = Swift.min(position + Self.prefetchDistance, last)
+                            let upcoming = codes.baseAddress! + (members.map { Int($0[ahead]) } ?? ahead) * dimension
                             let score = Float(kernel.dot(codes.baseAddress! + row * dimension, prefetching: upcoming)) * scales[row]
                             if score > heap.threshold { heap.insert(score: score, row: row) }
                         }
                     }
                 }
             }
-        }
+        } }
+    }
+
+    /// Calls `body` with the rows the filter's namespace holds (`nil`: every row, in order) and
+    /// their number.
+    private func withRows<Result>(of filter: VectorFilter, _ body: (UnsafeBufferPointer<Int32>?, Int) -> Result) -> Result {
+        guard let members = rows(ofNamespace: filter.namespaceCode) else { return body(nil, count) }
+        return members.withUnsafeBufferPointer { body($0, $0.count) }
     }
 
     private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float,

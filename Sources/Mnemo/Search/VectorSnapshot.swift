@@ -23,6 +23,12 @@ struct VectorSnapshot: Sendable {
     private(set) var flags: [UInt8] = []
     private(set) var rowOfID: [Int64: Int] = [:]
     private(set) var namespaceTable: [String: Int32] = [:]
+    /// The rows of each namespace, by namespace code, so that a search scans its namespace's
+    /// rows only: on a server holding many users, one user's search costs what that user's facts
+    /// cost, not what the whole file's do.
+    private(set) var rowsOfNamespace: [[Int32]] = []
+    /// Each row's position in its namespace's entry of ``rowsOfNamespace``.
+    private var positionInNamespace: [Int32] = []
 
     init(dimension: Int) {
         self.dimension = dimension
@@ -40,6 +46,7 @@ struct VectorSnapshot: Sendable {
         let namespace = namespaceTable[attributes.namespace] ?? {
             let code = Int32(namespaceTable.count)
             namespaceTable[attributes.namespace] = code
+            rowsOfNamespace.append([])
             return code
         }()
         let flag = Self.flag(attributes)
@@ -51,11 +58,17 @@ struct VectorSnapshot: Sendable {
             vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vector)
             codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: quantized)
             scales[row] = scale
+            if namespaceCodes[row] != namespace {
+                leaveNamespace(row: row)
+                joinNamespace(namespace, row: row)
+            }
             namespaceCodes[row] = namespace
             topicIDs[row] = attributes.topicID
             flags[row] = flag
         } else {
             rowOfID[id] = ids.count
+            positionInNamespace.append(0)
+            joinNamespace(namespace, row: ids.count)
             ids.append(id)
             vectors.append(contentsOf: vector)
             codes.append(contentsOf: quantized)
@@ -69,10 +82,13 @@ struct VectorSnapshot: Sendable {
     /// Removes the row of fact `id`, moving the last row into its place.
     mutating func remove(id: Int64) {
         guard let row = rowOfID.removeValue(forKey: id) else { return }
+        leaveNamespace(row: row)
         let last = ids.count - 1
         if row != last {
             ids[row] = ids[last]
             rowOfID[ids[row]] = row
+            positionInNamespace[row] = positionInNamespace[last]
+            rowsOfNamespace[Int(namespaceCodes[last])][Int(positionInNamespace[row])] = Int32(row)
             vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vectors[last * dimension..<(last + 1) * dimension])
             codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: codes[last * dimension..<(last + 1) * dimension])
             scales[row] = scales[last]
@@ -85,8 +101,32 @@ struct VectorSnapshot: Sendable {
         codes.removeLast(dimension)
         scales.removeLast()
         namespaceCodes.removeLast()
+        positionInNamespace.removeLast()
         topicIDs.removeLast()
         flags.removeLast()
+    }
+
+    /// The rows of the namespace with this code, or `nil` when it holds every row (scan them all,
+    /// in order).
+    func rows(ofNamespace code: Int32) -> [Int32]? {
+        guard Int(code) < rowsOfNamespace.count else { return [] }
+        let rows = rowsOfNamespace[Int(code)]
+        return rows.count == count ? nil : rows
+    }
+
+    private mutating func joinNamespace(_ code: Int32, row: Int) {
+        positionInNamespace[row] = Int32(rowsOfNamespace[Int(code)].count)
+        rowsOfNamespace[Int(code)].append(Int32(row))
+    }
+
+    /// Takes `row` out of its namespace's rows, moving that list's last row into its place.
+    private mutating func leaveNamespace(row: Int) {
+        let code = Int(namespaceCodes[row]), position = Int(positionInNamespace[row])
+        let moved = rowsOfNamespace[code].removeLast()
+        if Int(moved) != row {
+            rowsOfNamespace[code][position] = moved
+            positionInNamespace[Int(moved)] = Int32(position)
+        }
     }
 
     /// The stored vector of fact `id`.

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Mnemo
+import MnemoMCP
+
+struct MCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve the knowledge base to an AI assistant: a Model Context Protocol server on stdio.",
+        discussion: """
+            Tools: search_memory, remember_fact, update_fact, forget_fact, show_topic, list_topics, \
+            memory_stats; resource: mnemo://topics (the topic tree). Everything acts on one namespace \
+            (--namespace). An MCP host starts it; add to the host's configuration:
+
+              {"mcpServers": {"mnemo": {"command": "mnemo",
+                "args": ["mcp", "--db", "/path/to/memory.sqlite", "--namespace", "me"]}}}
+            """
+    )
+
+    @Option(help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
+    var queryCacheSize = 256
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
+        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
+        try await MnemoMCPServer(knowledgeBase: kb).runOnStandardIO()
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Mnemo
+import MnemoServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the knowledge base over HTTP: the Lucid and MindChat memory APIs.",
+        discussion: """
+            Routes: Lucid's /v1/users/{user_id}/facts, /v1/facts/{id}, /v1/facts/search and \
+            /v1/facts/extract; MindChat's /api/topics… and /api/facts/{id}; GET /healthz and \
+            GET /openapi.json (the OpenAPI 3.1 description of every route).
+
+            A user is a namespace. --auth tokens reads `TOKEN NAMESPACE` lines from --tokens-file; \
+            --auth jwt verifies HS256 tokens signed with the secret in --jwt-secret-file, whose `sub` \
+            is the namespace. --auth none (the default) is allowed on a loopback host only; requests \
+            then act on the user their path or body names, else on --namespace.
+
+            SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
+
+            Example: mnemo serve --db kb.sqlite --auth tokens --tokens-file tokens.txt --port 8080
+            """
+    )
+
+    enum AuthMode: String, ExpressibleByArgument, CaseIterable {
+        case none, tokens, jwt
+    }
+
+    @Option(help: "The interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "How requests prove their user: none, tokens or jwt.")
+    var auth: AuthMode = .none
+
+    @Option(help: ArgumentHelp("With --auth tokens: a file of `TOKEN NAMESPACE` lines.", valueName: "file"))
+    var tokensFile: String?
+
+    @Option(help: ArgumentHelp("With --auth jwt: a file holding the HS256 secret.", valueName: "file"))
+    var jwtSecretFile: String?
+
+    @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
+    var maxBodyBytes = 1 << 20
+
+    @Option(help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
+    var queryCacheSize = 1_024
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if auth == .tokens, tokensFile == nil { throw ValidationError("--auth tokens needs --tokens-file FILE") }
+        if auth == .jwt, jwtSecretFile == nil { throw ValidationError("--auth jwt needs --jwt-secret-file FILE") }
+        if auth != .tokens, tokensFile != nil { throw ValidationError("--tokens-file goes with --auth tokens") }
+        if auth != .jwt, jwtSecretFile != nil { throw ValidationError("--jwt-secret-file goes with --auth jwt") }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
+    }
+
+    func run() async throws {
+        let authentication: Authentication = switch auth {
+        case .none: .none
+        case .tokens: try Authentication.tokens(fromFile: tokensFile!)
+        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!)
+        }
+        let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
+        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
+        let configuration = ServerConfiguration(
+            host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName)
+        let server: MnemoHTTPServer
+        do {
+            server = try MnemoHTTPServer(knowledgeBase: kb, configuration: configuration, authentication: authentication)
+        } catch let error as ServerSetupError {
+            throw CLIError(error.description)
+        }
+        let host = host, database = global.databasePath, auth = auth, model = embedder.identity.name
+        try await server.run { port in
+            Output.note("mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
+        }
+        Output.note("mnemo serve: stopped")
+    }
+}

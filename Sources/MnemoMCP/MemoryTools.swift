@@ -1,0 +1,132 @@
+import MCP
+
+/// The tools `mnemo mcp` offers, with JSON schemas and descriptions written for an assistant.
+enum MemoryTools {
+    static let search = "search_memory"
+    static let remember = "remember_fact"
+    static let update = "update_fact"
+    static let forget = "forget_fact"
+    static let showTopic = "show_topic"
+    static let listTopics = "list_topics"
+    static let stats = "memory_stats"
+
+    private static let types: Value = ["fact", "preference", "goal", "experience"]
+    private static let importances: Value = ["high", "medium", "low", "none"]
+
+    static let all: [Tool] = [
+        Tool(
+            name: search,
+            title: "Search memory",
+            description: """
+                Search what you remember about the user, by words and by meaning. Use it before answering \
+                anything that depends on the user's preferences, history, goals or circumstances. Returns \
+                the best facts with their id, topic, type, importance and score; use the ids with \
+                update_fact or forget_fact.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "query": ["type": "string", "description": "What to look for, in plain words: \"favourite programming language\"."],
+                    "mode": ["type": "string", "enum": ["hybrid", "semantic", "text"],
+                             "description": "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only."],
+                    "types": ["type": "array", "items": ["type": "string", "enum": types],
+                              "description": "Only facts of these types."],
+                    "importance": ["type": "array", "items": ["type": "string", "enum": importances],
+                                   "description": "Only facts of these importances."],
+                    "min_importance": ["type": "string", "enum": importances, "description": "Only facts at least this important."],
+                    "topic": ["type": "string", "description": "Only facts in this topic or below it, by path: \"Health & Fitness\"."],
+                    "limit": ["type": "integer", "minimum": 1, "maximum": 50, "description": "How many facts to return (default 10)."],
+                    "min_similarity": ["type": "number", "minimum": -1, "maximum": 1,
+                                       "description": "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict)."],
+                    "include_inactive": ["type": "boolean", "description": "Also return forgotten (deactivated) facts."],
+                ],
+                "required": ["query"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Search memory", readOnlyHint: true, openWorldHint: false)),
+        Tool(
+            name: remember,
+            title: "Remember a fact",
+            description: """
+                Remember one durable fact about the user: a stable preference, a goal, something about \
+                their life or work. State it as a short, self-contained sentence in the third person \
+                ("Prefers tea to coffee"). A fact already remembered is not stored twice: the answer says \
+                whether it was added, merged into a similar fact, or already known.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "content": ["type": "string", "maxLength": 4096, "description": "The fact, one sentence."],
+                    "topic": ["type": "string", "description": "Where it belongs in the topic tree, as a path: \"Technology/iOS Development\". Missing topics are created; list_topics shows the existing ones."],
+                    "type": ["type": "string", "enum": types, "description": "fact (default), preference, goal or experience."],
+                    "importance": ["type": "string", "enum": importances, "description": "How much it matters (default medium)."],
+                    "confidence": ["type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1 (default 1)."],
+                    "source": ["type": "string", "description": "Where it came from, such as a conversation id."],
+                ],
+                "required": ["content"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Remember a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false)),
+        Tool(
+            name: update,
+            title: "Correct a fact",
+            description: """
+                Correct a remembered fact when the user says it changed or was wrong. Give the fact's id \
+                (from search_memory) and only the fields to change. Every change is kept in the fact's history.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "id": ["type": "integer", "description": "The fact's id."],
+                    "content": ["type": "string", "maxLength": 4096, "description": "The new wording."],
+                    "topic": ["type": "string", "description": "Move it to this topic path."],
+                    "type": ["type": "string", "enum": types],
+                    "importance": ["type": "string", "enum": importances],
+                    "confidence": ["type": "number", "minimum": 0, "maximum": 1],
+                ],
+                "required": ["id"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Correct a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false)),
+        Tool(
+            name: forget,
+            title: "Forget a fact",
+            description: """
+                Forget a fact the user asks you to forget or that is no longer true. It is deactivated: \
+                hidden from search, but kept so the user can restore it.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": ["id": ["type": "integer", "description": "The fact's id (from search_memory)."]],
+                "required": ["id"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Forget a fact", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)),
+        Tool(
+            name: showTopic,
+            title: "Show a topic",
+            description: "Show one topic of the memory: its subtopics and the facts in it and below it, most important first.",
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "path": ["type": "string", "description": "The topic's path, matched ignoring case and accents: \"technology/ios development\"."],
+                    "limit": ["type": "integer", "minimum": 1, "maximum": 200, "description": "How many facts to show (default 50)."],
+                ],
+                "required": ["path"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Show a topic", readOnlyHint: true, openWorldHint: false)),
+        Tool(
+            name: listTopics,
+            title: "List topics",
+            description: "List the whole topic tree of the memory with how many facts each topic holds. Use it to choose a topic for remember_fact or show_topic.",
+            inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
+            annotations: .init(title: "List topics", readOnlyHint: true, openWorldHint: false)),
+        Tool(
+            name: stats,
+            title: "Memory statistics",
+            description: "Count the remembered facts (active and forgotten), topics, and facts by type and importance.",
+            inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
+            annotations: .init(title: "Memory statistics", readOnlyHint: true, openWorldHint: false)),
+    ]
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mnemo
+
+/// An error answered as JSON: `{"error": {"code": "...", "message": "..."}}`, with the rejected
+/// records when facts were refused.
+package struct APIError: Error, HTTPResponseError, CustomStringConvertible {
+    package var status: HTTPResponse.Status
+    /// A stable, machine-readable code such as `not_found` or `unknown_type`.
+    package var code: String
+    /// What went wrong, for a person.
+    package var message: String
+    /// Each refused record with its position and ingest reason code.
+    package var rejected: [IngestRejection]?
+    package var headers: HTTPFields = [:]
+
+    package init(_ status: HTTPResponse.Status, _ code: String, _ message: String, rejected: [IngestRejection]? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rejected = rejected
+    }
+
+    package var description: String { "\(status.code) \(code): \(message)" }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try JSONResponse.make(Body(error: .init(code: code, message: message, rejected: rejected)), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+            var rejected: [IngestRejection]?
+        }
+
+        var error: Detail
+    }
+}
+
+extension APIError {
+    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
+
+    static func forbidden(_ requested: String) -> APIError {
+        APIError(.forbidden, "forbidden", "this token belongs to another user than \"\(requested)\"")
+    }
+
+    /// The answer to a thrown error: as is when it is one already, else mapped from the library's
+    /// and Hummingbird's errors. Anything else is an internal error whose details stay in the log.
+    static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as MnemoError:
+            return from(error)
+        case let error as HTTPError:
+            return from(error)
+        default:
+            return APIError(.internalServerError, "internal_error", "the server failed to handle the request")
+        }
+    }
+
+    private static func from(_ error: MnemoError) -> APIError {
+        let message = error.description
+        switch error {
+        case .notFound:
+            return .notFound(message)
+        case let .invalidInput(field, _):
+            let field = field.lowercased()
+            if field.contains("topic") || field.contains("path") { return .badRequest("bad_topic", message) }
+            if field == "namespace" { return .badRequest("invalid_user", message) }
+            return .badRequest("invalid_\(field)", message)
+        case .conflict(.duplicateFact): return APIError(.conflict, "duplicate_fact", message)
+        case .conflict(.topicExists): return APIError(.conflict, "topic_exists", message)
+        case .conflict(.topicNotEmpty): return APIError(.conflict, "topic_not_empty", message)
+        case .unreadableInput: return .badRequest("invalid_json", message)
+        case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
+            return APIError(.internalServerError, "internal_error", message)
+        }
+    }
+
+    private static func from(_ error: HTTPError) -> APIError {
+        var answer = switch error.status {
+        case .notFound: APIError.notFound(error.body ?? "no such route")
+        case .contentTooLarge: APIError(.contentTooLarge, "body_too_large", error.body ?? "the request body is too large")
+        case .methodNotAllowed: APIError(.methodNotAllowed, "method_not_allowed", error.body ?? "this route does not take that method")
+        default:
+            APIError(error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                     error.body ?? error.status.reasonPhrase)
+        }
+        answer.headers = error.headers
+        return answer
+    }
+}

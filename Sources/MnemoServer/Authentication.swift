@@ -1,0 +1,109 @@
+import Foundation
+import JWTKit
+
+/// How the server learns a request's user, which is the namespace it may read and change.
+package enum Authentication: Sendable {
+    /// No credentials: a request's user is the one its path or body names, else the default
+    /// namespace. Allowed on a loopback host only.
+    case none
+    /// Opaque bearer tokens, each mapped to one namespace.
+    case tokens([String: String])
+    /// HS256 JSON Web Tokens whose `sub` claim is the namespace.
+    case jwt(JWTKeyCollection)
+
+    /// Whether requests must carry a bearer token.
+    package var requiresToken: Bool {
+        if case .none = self { return false }
+        return true
+    }
+
+    /// The namespace a bearer token grants, or `nil` when the token is not valid.
+    package func namespace(forBearer token: String) async -> String? {
+        switch self {
+        case .none:
+            return nil
+        case let .tokens(namespaces):
+            return namespaces[token]
+        case let .jwt(keys):
+            guard let payload = try? await keys.verify(token, as: NamespaceClaims.self) else { return nil }
+            let subject = payload.sub.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return subject.isEmpty ? nil : subject
+        }
+    }
+}
+
+/// The claims Mnemo reads from a JWT: the subject (the namespace) and an optional expiry.
+package struct NamespaceClaims: JWTPayload {
+    package var sub: SubjectClaim
+    package var exp: ExpirationClaim?
+
+    package init(sub: String, exp: Date? = nil) {
+        self.sub = SubjectClaim(value: sub)
+        self.exp = exp.map { ExpirationClaim(value: $0) }
+    }
+
+    package func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp?.verifyNotExpired()
+    }
+}
+
+/// A server that cannot start as configured: an unusable credentials file, an unsafe setup.
+package struct ServerSetupError: Error, CustomStringConvertible {
+    package var description: String
+}
+
+extension Authentication {
+    /// Reads a tokens file: one `TOKEN NAMESPACE` pair a line; blank lines and lines starting
+    /// with `#` are skipped.
+    package static func tokens(fromFile path: String) throws -> Authentication {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ServerSetupError(description: "cannot read the tokens file \(path): \(error.localizedDescription)")
+        }
+        return try tokens(parsing: text, file: path)
+    }
+
+    /// Parses the text of a tokens file; `file` names it in errors.
+    package static func tokens(parsing text: String, file: String) throws -> Authentication {
+        var namespaces: [String: String] = [:]
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let fields = line.split(whereSeparator: \.isWhitespace)
+            if fields.isEmpty || fields[0].hasPrefix("#") { continue }
+            guard fields.count == 2 else {
+                throw ServerSetupError(description: "\(file) line \(offset + 1): expected `TOKEN NAMESPACE`, found \(fields.count) fields")
+            }
+            let token = String(fields[0])
+            if let other = namespaces[token], other != String(fields[1]) {
+                throw ServerSetupError(description: "\(file) line \(offset + 1): the token is already given to \"\(other)\"")
+            }
+            namespaces[token] = String(fields[1])
+        }
+        guard !namespaces.isEmpty else {
+            throw ServerSetupError(description: "\(file) holds no `TOKEN NAMESPACE` lines")
+        }
+        return .tokens(namespaces)
+    }
+
+    /// Reads an HS256 secret from a file (surrounding whitespace is ignored).
+    package static func jwt(secretFile path: String) async throws -> Authentication {
+        let secret: String
+        do {
+            secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ServerSetupError(description: "cannot read the JWT secret file \(path): \(error.localizedDescription)")
+        }
+        return try await jwt(secret: secret)
+    }
+
+    /// Verifies HS256 tokens signed with `secret`.
+    package static func jwt(secret: String) async throws -> Authentication {
+        guard secret.utf8.count >= 16 else {
+            throw ServerSetupError(description: "the JWT secret is \(secret.utf8.count) bytes; use at least 16 (32 random bytes is usual)")
+        }
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        return .jwt(keys)
+    }
+}

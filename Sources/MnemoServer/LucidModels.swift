@@ -1,0 +1,72 @@
+import Foundation
+import Mnemo
+
+/// A fact as the Lucid client decodes it (`id` a string, `user_id`, `category`, ISO 8601
+/// dates), with Mnemo's other fields after it.
+struct LucidFact: Encodable {
+    var id: String
+    var userId: String
+    var content: String
+    /// The fact's topic path; an extracted fact's category becomes its topic (`profession` →
+    /// `Profession`).
+    var category: String?
+    var confidence: Double
+    var isActive: Bool
+    var createdAt: Date
+    var updatedAt: Date
+    var topic: String
+    var type: String
+    var importance: String
+    var sources: [String]
+    var mentionCount: Int
+
+    init(_ fact: Fact) {
+        id = String(fact.id)
+        userId = fact.namespace
+        content = fact.content
+        category = fact.topicPath
+        confidence = fact.confidence
+        isActive = fact.isActive
+        createdAt = fact.createdAt
+        updatedAt = fact.updatedAt
+        topic = fact.topicPath
+        type = fact.type.rawValue
+        importance = fact.importance.rawValue
+        sources = fact.sources
+        mentionCount = fact.mentionCount
+    }
+}
+
+struct LucidFactList: Encodable {
+    var facts: [LucidFact]
+    var count: Int
+    var limit: Int
+    var offset: Int
+}
+
+struct LucidSearchResponse: Encodable {
+    struct Result: Encodable {
+        var fact: LucidFact
+        /// The cosine similarity to the query; 0 for a text-mode hit, whose similarity is not computed.
+        var similarity: Double
+        /// The score the results are ordered by (the similarity in semantic mode).
+        var score: Double
+    }
+
+    var results: [Result]
+    var count: Int
+    var query: String
+    var mode: String
+}
+
+struct LucidExtractResponse: Encodable {
+    /// The records as the request sent them.
+    var extracted: JSONValue
+    /// Facts stored as new.
+    var created: [LucidFact]
+    /// Stored facts that records repeated or were merged into (their mention count went up).
+    var updated: [LucidFact]
+    /// The number of facts created.
+    var count: Int
+    var message: String
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import Logging
+import Mnemo
+
+/// The HTTP server of `mnemo serve`: Lucid's and MindChat's memory APIs over one knowledge base.
+///
+/// Each request acts on its user's namespace only (see ``Authentication``); errors are JSON.
+/// ``run()`` stops gracefully on SIGTERM or SIGINT: it stops accepting connections and lets
+/// the requests in flight, writes included, finish.
+package struct MnemoHTTPServer: Sendable {
+    package let configuration: ServerConfiguration
+    package let knowledgeBase: KnowledgeBase
+    package let authentication: Authentication
+
+    /// - Throws: when authentication is off on a host other machines can reach.
+    package init(knowledgeBase: KnowledgeBase, configuration: ServerConfiguration, authentication: Authentication) throws {
+        if !authentication.requiresToken, !configuration.isLoopback {
+            throw ServerSetupError(description: """
+                refusing to serve \(configuration.host) without authentication: anyone who can reach it \
+                would read every user's memory; use --auth tokens or --auth jwt, or a loopback host
+                """)
+        }
+        self.knowledgeBase = knowledgeBase
+        self.configuration = configuration
+        self.authentication = authentication
+    }
+
+    /// The routes of both APIs, `/healthz` and `/openapi.json`, behind the error and auth middleware.
+    package func router() -> Router<MnemoRequestContext> {
+        let router = Router(context: MnemoRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AuthMiddleware(authentication: authentication))
+        router.get("healthz") { _, _ in
+            try JSONResponse.make(["status": "ok"])
+        }
+        router.get("openapi.json") { _, _ in OpenAPIDocument.response() }
+        let tenancy = Tenancy(knowledgeBase: knowledgeBase, defaultNamespace: configuration.defaultNamespace)
+        LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
+        MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
+        return router
+    }
+
+    /// The Hummingbird application, for ``run()`` and for tests.
+    package func application(logger: Logger? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "mnemo"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger ?? Logger(label: "mnemo.serve"))
+    }
+
+    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
+    package func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onServerRunning: onServerRunning).runService()
+    }
+}

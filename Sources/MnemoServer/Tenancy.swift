@@ -1,0 +1,27 @@
+import Mnemo
+
+/// Maps a request to its user's knowledge base: a user is a namespace, and a request never
+/// reaches another's.
+struct Tenancy: Sendable {
+    let knowledgeBase: KnowledgeBase
+    let defaultNamespace: String
+
+    /// The knowledge base of the request's user.
+    ///
+    /// With a token, the user is the token's namespace and `named` (a user a path or body
+    /// names) must be that user, else 403. Without authentication, the user is `named`, else
+    /// the default namespace.
+    func knowledgeBase(_ context: MnemoRequestContext, naming named: String? = nil) throws -> KnowledgeBase {
+        let namespace: String
+        if let user = context.user {
+            if let named, named != user { throw APIError.forbidden(named) }
+            namespace = user
+        } else {
+            namespace = named ?? defaultNamespace
+        }
+        guard !namespace.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw APIError.badRequest("invalid_user", "the user id must not be empty")
+        }
+        return try knowledgeBase.inNamespace(namespace)
+    }
+}

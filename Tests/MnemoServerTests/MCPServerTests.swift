@@ -1,0 +1,142 @@
+import Foundation
+import MCP
+import Mnemo
+@testable import MnemoMCP
+import Testing
+
+/// The MCP server driven by the Swift SDK's own client over an in-memory transport.
+@Suite struct MCPServerTests {
+    private struct Session {
+        let client: Client
+        let server: Server
+        let knowledgeBase: KnowledgeBase
+
+        /// Calls a tool and returns its text and whether it is an error.
+        func call(_ name: String, _ arguments: [String: Value] = [:]) async throws -> (text: String, isError: Bool) {
+            let (content, isError) = try await client.callTool(name: name, arguments: arguments)
+            let text = content.compactMap { item -> String? in
+                if case let .text(text, _, _) = item { return text }
+                return nil
+            }.joined()
+            return (text, isError ?? false)
+        }
+
+        /// Calls a tool that must succeed and parses its JSON answer.
+        func json(_ name: String, _ arguments: [String: Value] = [:]) async throws -> Any {
+            let (text, isError) = try await call(name, arguments)
+            #expect(!isError, "\(name): \(text)")
+            return try JSONSerialization.jsonObject(with: Data(text.utf8))
+        }
+    }
+
+    private func session() async throws -> Session {
+        let root = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
+        let kb = try root.inNamespace("me")
+        try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference, importance: .high))
+        try await kb.addFact(NewFact(content: "Runs a marathon every spring", topicPath: "Health & Fitness", type: .experience))
+        try await root.inNamespace("someone-else").addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
+        let server = await MnemoMCPServer(knowledgeBase: kb).makeServer()
+        let (clientTransport, serverTransport) = await InMemoryTransport.createConnectedPair()
+        try await server.start(transport: serverTransport)
+        let client = Client(name: "mnemo-tests", version: "1.0")
+        let initialized = try await client.connect(transport: clientTransport)
+        #expect(initialized.capabilities.tools != nil)
+        #expect(initialized.capabilities.resources != nil)
+        return Session(client: client, server: server, knowledgeBase: kb)
+    }
+
+    @Test func listsEveryToolWithASchemaAndADescription() async throws {
+        let session = try await session()
+        let (tools, _) = try await session.client.listTools()
+        #expect(Set(tools.map(\.name)) == ["search_memory", "remember_fact", "update_fact", "forget_fact",
+                                           "show_topic", "list_topics", "memory_stats"])
+        for tool in tools {
+            #expect((tool.description ?? "").count > 40, "\(tool.name)")
+            #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
+        }
+        await session.client.disconnect()
+        await session.server.stop()
+    }
+
+    @Test func searchesRemembersUpdatesAndForgets() async throws {
+        let session = try await session()
+        let search = try #require(try await session.json("search_memory", ["query": "swiftui", "limit": 5]) as? [String: Any])
+        let hits = try #require(search["results"] as? [[String: Any]])
+        #expect(hits.first?["content"] as? String == "Prefers SwiftUI over UIKit")
+        #expect(!hits.contains { ($0["content"] as? String)?.contains("cello") == true })
+
+        let filtered = try #require(try await session.json("search_memory", ["query": "swiftui marathon", "types": ["experience"], "mode": "semantic"]) as? [String: Any])
+        #expect((filtered["results"] as? [[String: Any]])?.map { $0["content"] as? String } == ["Runs a marathon every spring"])
+
+        let added = try #require(try await session.json("remember_fact", [
+            "content": "Has a dog named Miso", "topic": "Pets", "type": "fact", "importance": "medium", "source": "chat-3",
+        ]) as? [String: Any])
+        #expect(added["outcome"] as? String == "added")
+        let fact = try #require(added["fact"] as? [String: Any])
+        let id = try #require(fact["id"] as? Int)
+        #expect(fact["sources"] as? [String] == ["chat-3"])
+
+        // Through ingest: the same fact again is recognised, not stored twice.
+        let again = try #require(try await session.json("remember_fact", ["content": "has a dog named Miso."]) as? [String: Any])
+        #expect(again["outcome"] as? String == "unchanged")
+        #expect((again["fact"] as? [String: Any])?["id"] as? Int == id)
+
+        let updated = try #require(try await session.json("update_fact", ["id": .int(id), "importance": "high"]) as? [String: Any])
+        #expect(updated["importance"] as? String == "high")
+
+        let forgotten = try #require(try await session.json("forget_fact", ["id": .int(id)]) as? [String: Any])
+        #expect(forgotten["is_active"] as? Bool == false)
+        let after = try #require(try await session.json("search_memory", ["query": "dog Miso", "mode": "text"]) as? [String: Any])
+        #expect((after["results"] as? [Any])?.isEmpty == true)
+        #expect(try await session.knowledgeBase.fact(id: Int64(id))?.isActive == false)
+        await session.client.disconnect()
+        await session.server.stop()
+    }
+
+    @Test func showsTopicsAndStatsAndTheTreeResource() async throws {
+        let session = try await session()
+        let topic = try #require(try await session.json("show_topic", ["path": "technology"]) as? [String: Any])
+        #expect(topic["path"] as? String == "Technology")
+        #expect(topic["subtopics"] as? [String] == ["Technology/iOS Development"])
+        #expect((topic["facts"] as? [[String: Any]])?.count == 1)
+
+        let tree = try #require(try await session.json("list_topics") as? [[String: Any]])
+        #expect(tree.compactMap { $0["path"] as? String }.sorted() == ["Health & Fitness", "Technology"])
+
+        let stats = try #require(try await session.json("memory_stats") as? [String: Any])
+        #expect(stats["facts"] as? Int == 2)
+
+        let (resources, _) = try await session.client.listResources()
+        #expect(resources.map(\.uri) == ["mnemo://topics"])
+        let contents = try await session.client.readResource(uri: "mnemo://topics")
+        let text = try #require(contents.first?.text)
+        #expect(text.contains("Technology/iOS Development"))
+        #expect(!text.contains("Music"))
+        await session.client.disconnect()
+        await session.server.stop()
+    }
+
+    @Test func mistakesComeBackAsToolErrorsTheAssistantCanRead() async throws {
+        let session = try await session()
+        let cases: [(String, [String: Value], String)] = [
+            ("search_memory", [:], "\"query\" is required"),
+            ("search_memory", ["query": "x", "mode": "fuzzy"], "unknown mode"),
+            ("search_memory", ["query": "x", "limit": 500], "between 1 and 50"),
+            ("remember_fact", ["content": "x", "type": "opinion"], "unknown type"),
+            ("remember_fact", ["content": "x", "confidence": 3], "confidence_out_of_range"),
+            ("remember_fact", ["content": "x", "topic": "a//b"], "bad_topic"),
+            ("update_fact", ["id": 999_999, "importance": "high"], "no fact with id 999999"),
+            ("update_fact", ["id": 1], "at least one"),
+            ("forget_fact", [:], "\"id\" is required"),
+            ("show_topic", ["path": "Nowhere"], "no topic"),
+            ("no_such_tool", [:], "unknown tool"),
+        ]
+        for (tool, arguments, message) in cases {
+            let (text, isError) = try await session.call(tool, arguments)
+            #expect(isError, "\(tool) \(arguments)")
+            #expect(text.contains(message), "\(tool): \(text)")
+        }
+        await session.client.disconnect()
+        await session.server.stop()
+    }
+}
