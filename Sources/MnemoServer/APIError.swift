@@ -78,6 +78,9 @@ extension APIError {
         case .conflict(.topicExists): return APIError(.conflict, "topic_exists", message)
         case .conflict(.topicNotEmpty): return APIError(.conflict, "topic_not_empty", message)
         case .unreadableInput: return .badRequest("invalid_json", message)
+        // The file itself is the problem (read-only, not a Mnemo database, from a newer
+        // version): no request can succeed until an operator acts, which is what 503 says.
+        case .databaseUnusable: return APIError(.serviceUnavailable, "database_unusable", message)
         case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
             return APIError(.internalServerError, "internal_error", message)
         }
