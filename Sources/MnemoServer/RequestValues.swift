@@ -126,17 +126,8 @@ enum RequestValues {
 }
 
 extension KnowledgeBase {
-    /// Applies a fact edit: the field changes, then the active state.
+    /// Applies a fact edit: the field changes and the active state, in one transaction.
     func apply(_ edit: (update: FactUpdate, isActive: Bool?), toFact id: Int64) async throws -> Fact {
-        var fact: Fact?
-        if edit.update != FactUpdate() { fact = try await updateFact(id: id, edit.update) }
-        switch edit.isActive {
-        case true?: fact = try await reactivateFact(id: id)
-        case false?: fact = try await deactivateFact(id: id)
-        case nil: break
-        }
-        if let fact { return fact }
-        guard let fact = try await self.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
-        return fact
+        try await updateFact(id: id, edit.update, isActive: edit.isActive)
     }
 }

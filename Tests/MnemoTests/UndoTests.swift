@@ -78,6 +78,20 @@ struct UndoTests {
         #expect(operations.first { $0.id == logged.id }?.undoneBy == undo.id, sourceLocation: sourceLocation)
     }
 
+    /// An edit of the fields and the active state together (an HTTP PATCH) is one operation:
+    /// one undo restores both.
+    @Test func anEditWithTheActiveStateIsOneOperation() async throws {
+        let kb = try await Self.knowledgeBase()
+        let fact = try #require(try await kb.facts(limit: 10).first { $0.content == "Ran 10 km on Sunday" })
+        let before = try await kb.operations().count
+        let edited = try await kb.updateFact(id: fact.id, FactUpdate(importance: .high), isActive: false)
+        #expect(edited.importance == .high && !edited.isActive)
+        #expect(try await kb.operations().count == before + 1)
+        try await kb.undo()
+        let restored = try #require(try await kb.fact(id: fact.id))
+        #expect(restored.importance == fact.importance && restored.isActive)
+    }
+
     @Test func undoATopicMerge() async throws {
         try await Self.expectUndoRestores(.mergeTopics) { kb in
             let report = try await kb.mergeTopics(["Cooking and Food", "Health"], into: "Life/Everything")

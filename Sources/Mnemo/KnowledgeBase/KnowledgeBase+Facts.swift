@@ -62,6 +62,29 @@ extension KnowledgeBase {
         }
     }
 
+    /// Changes a fact's fields and its active state in one transaction and one undoable
+    /// operation: both land or neither does (an HTTP `PATCH` may carry both).
+    package func updateFact(id: Int64, _ update: FactUpdate, isActive: Bool?) async throws -> Fact {
+        let namespace = namespace
+        let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
+        return try await writer.write { db in
+            let stored = try FactTable.require(db, namespace: namespace, id: id)
+            let (kind, verb): (OperationRecord.Kind, String) = switch (update.isEmpty, isActive) {
+            case (true, true?): (.reactivateFact, "reactivated")
+            case (true, false?): (.deactivateFact, "deactivated")
+            default: (.updateFact, "updated")
+            }
+            return try OperationLog.record(db, namespace: namespace, kind: kind, summary: "\(verb) fact #\(id)") {
+                var fact = stored
+                if !update.isEmpty {
+                    fact = try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+                }
+                if let isActive { fact = try FactTable.setActive(db, fact, isActive, now: Date()) }
+                return fact
+            }
+        }
+    }
+
     /// Hides a fact from search without losing it.
     @discardableResult
     public func deactivateFact(id: Int64) async throws -> Fact {
