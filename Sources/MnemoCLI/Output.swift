@@ -4,14 +4,7 @@ import Mnemo
 /// Printing helpers shared by the commands.
 enum Output {
     static func json(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(date))
-        }
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        print(String(decoding: try JSONEncoder.mnemoOutput(pretty: true).encode(value), as: UTF8.self))
     }
 
     /// Writes a line to standard error (warnings, progress, announcements).

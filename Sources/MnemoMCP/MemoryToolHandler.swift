@@ -116,13 +116,6 @@ struct MemoryToolHandler: Sendable {
     }
 
     static func json(_ value: any Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(date))
-        }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try JSONEncoder.mnemoOutput(pretty: true).encode(value), as: UTF8.self)
     }
 }

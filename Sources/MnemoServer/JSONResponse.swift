@@ -17,13 +17,6 @@ enum JSONResponse {
     /// Dates are whole seconds (`2024-01-15T10:30:00Z`): the apps decode with `JSONDecoder`'s
     /// `.iso8601` strategy, which refuses a fraction of a second.
     static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))))
-        }
-        return encoder
+        .mnemoOutput(pretty: false, wholeSeconds: true)
     }
 }
