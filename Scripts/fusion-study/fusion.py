@@ -65,6 +65,7 @@ def run(prep, fuse, depth=303, limit=101, mode='hybrid', subset=None):
         srank = np.array([v[1] if v[1] else 0 for v in arr], float)
         trank = np.array([v[2] if v[2] else 0 for v in arr], float)
         b_ = np.array([v[3] for v in arr], float)
+        fuse.ids = ids  # for fusions that look candidates up (matched.py)
         score = fuse(c_, b_, srank, trank, prep.bound[qi], qi)
         order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
         rankings[qid] = [(int(ids[i]), float(score[i])) for i in order[:limit]]

@@ -116,4 +116,37 @@ int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t coun
     return sum;
 }
 
+// How many rows ahead a block of listed rows asks memory for a row (consecutive rows are
+// prefetched by the hardware).
+#define MNEMO_PREFETCH_ROWS 8
+
+MNEMO_AVX2_INLINE const void *block_row(const void *base, size_t row_size, const int32_t *rows, ptrdiff_t first,
+                                        ptrdiff_t i) {
+    return (const char *)base + (size_t)(rows ? rows[i] : first + i) * row_size;
+}
+
+MNEMO_AVX2
+void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
+                          ptrdiff_t count, const int8_t *query, const float *scales, float *scores) {
+    for (ptrdiff_t i = 0; i < count; i++) {
+        const int8_t *prefetch = rows && i + MNEMO_PREFETCH_ROWS < count
+            ? block_row(codes, (size_t)dimension, rows, first, i + MNEMO_PREFETCH_ROWS) : NULL;
+        ptrdiff_t row = rows ? rows[i] : first + i;
+        scores[i] = (float)mnemo_avx2_dot_i8(codes + row * dimension, query, dimension, prefetch) * scales[row];
+    }
+}
+
+MNEMO_AVX2
+void mnemo_avx2_scores_f32(const float *vectors, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
+                           ptrdiff_t count, const float *query, float *scores) {
+    for (ptrdiff_t i = 0; i < count; i++) {
+        if (rows && i + MNEMO_PREFETCH_ROWS < count) {
+            const char *ahead = block_row(vectors, sizeof(float) * (size_t)dimension, rows, first, i + MNEMO_PREFETCH_ROWS);
+            for (ptrdiff_t line = 0; line < dimension * (ptrdiff_t)sizeof(float); line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
+        }
+        ptrdiff_t row = rows ? rows[i] : first + i;
+        scores[i] = mnemo_avx2_dot_f32(vectors + row * dimension, query, dimension);
+    }
+}
+
 #endif

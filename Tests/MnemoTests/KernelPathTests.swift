@@ -119,11 +119,31 @@ struct KernelPathTests {
         }
         let queryCodes = codes(of: query)
         #expect(reference == rows.map { row in zip(row, queryCodes).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) } })
+        // The block kernels over the rows as one matrix, consecutive and listed (reversed),
+        // with unit scales: the scores are the integers themselves (exact in Float below 2^24).
+        let matrix = rows.flatMap { $0 }
+        let scales = [Float](repeating: 1, count: rows.count)
+        let listed = (0..<Int32(rows.count)).reversed().map { $0 }
         for path in Self.paths {
             let dots = prepared.withKernel(using: path) { kernel in
                 rows.map { row in row.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
             }
             #expect(dots == reference, "\(path)")
+            for order in [nil, listed] {
+                var scores = [Float](repeating: .nan, count: rows.count)
+                prepared.withKernel(using: path) { kernel in
+                    matrix.withUnsafeBufferPointer { matrix in
+                        scales.withUnsafeBufferPointer { scales in
+                            (order ?? []).withUnsafeBufferPointer { listedRows in
+                                let block = ScanBlock(rows: order == nil ? nil : listedRows.baseAddress, first: 0, count: rows.count)
+                                kernel.scores(block, codes: matrix.baseAddress!, scales: scales.baseAddress!, into: &scores)
+                            }
+                        }
+                    }
+                }
+                let expected = (order.map { $0.map(Int.init) } ?? Array(rows.indices)).map { Float(reference[$0]) }
+                #expect(scores == expected, "\(path) \(order == nil ? "consecutive" : "listed") rows")
+            }
         }
     }
 

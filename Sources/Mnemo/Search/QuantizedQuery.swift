@@ -55,14 +55,29 @@ struct QuantizedQuery: Sendable {
         let dimension: Int
         let instructionSet: KernelInstructionSet
 
-        /// The dot product with `row`; `upcoming`, when given, is a row the caller reads a few
-        /// calls later, which the AVX2 path asks memory for now (the scan is bound by memory).
+        /// The exact dot product with `row`'s codes.
         @inline(__always)
-        func dot(_ row: UnsafePointer<Int8>, prefetching upcoming: UnsafePointer<Int8>? = nil) -> Int32 {
+        func dot(_ row: UnsafePointer<Int8>) -> Int32 {
             #if arch(x86_64)
-            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension, upcoming) }
+            if instructionSet.hasAVX2 { return mnemo_avx2_dot_i8(row, codes, dimension, nil) }
             #endif
             return portableDot(row)
+        }
+
+        /// The scores of a block of rows of the matrix `codes` (``dimension`` per row): each row's
+        /// dot product times its scale.
+        @inline(__always)
+        func scores(_ block: ScanBlock, codes matrix: UnsafePointer<Int8>, scales: UnsafePointer<Float>,
+                    into scores: UnsafeMutablePointer<Float>) {
+            #if arch(x86_64)
+            if instructionSet.hasAVX2 {
+                return mnemo_avx2_scores_i8(matrix, dimension, block.rows, block.first, block.count, codes, scales, scores)
+            }
+            #endif
+            for index in 0..<block.count {
+                let row = block.row(index)
+                scores[index] = Float(portableDot(matrix + row &* dimension)) * scales[row]
+            }
         }
 
         /// The plain-Swift dot product: the reference for the other paths.

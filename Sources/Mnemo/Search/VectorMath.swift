@@ -16,9 +16,24 @@ package enum VectorMath {
     package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
                             using instructionSet: KernelInstructionSet) -> Float {
         #if arch(x86_64)
-        if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
+        if instructionSet.hasAVX2 { return mnemo_avx2_dot_f32(a, b, count) }
         #endif
         return portableDot(a, b, count: count)
+    }
+
+    /// The dot products of a block of rows of the matrix `vectors` (`dimension` per row) with
+    /// `query`, on the given path.
+    @inline(__always)
+    static func scores(_ block: ScanBlock, vectors: UnsafePointer<Float>, dimension: Int, query: UnsafePointer<Float>,
+                       into scores: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet) {
+        #if arch(x86_64)
+        if instructionSet.hasAVX2 {
+            return mnemo_avx2_scores_f32(vectors, dimension, block.rows, block.first, block.count, query, scores)
+        }
+        #endif
+        for index in 0..<block.count {
+            scores[index] = portableDot(vectors + block.row(index) &* dimension, query, count: dimension)
+        }
     }
 
     /// The plain-Swift dot product: the reference for the other paths.

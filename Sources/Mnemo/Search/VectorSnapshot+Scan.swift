@@ -27,9 +27,6 @@ extension VectorSnapshot {
     /// The smallest chunk of a parallel scan (about a tenth of a millisecond of work).
     static let minimumChunkRows = 2_048
 
-    /// How many rows ahead the int8 scan asks memory for a row's codes.
-    static let prefetchDistance = 8
-
     /// The `k` best rows passing `filter`, by cosine similarity to the unit vector `query`.
     ///
     /// `work`, when given, runs as the first task of the scan's threads: a hybrid search ranks
@@ -106,12 +103,10 @@ extension VectorSnapshot {
             vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
                 parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
-                    for position in range {
-                        let row = members.map { Int($0[position]) } ?? position
-                        guard filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) else { continue }
-                        let score = VectorMath.dot(vectors.baseAddress! + row * dimension, query.baseAddress!, count: dimension,
-                                                   using: instructionSet)
-                        if score >= floor, score > heap.threshold { heap.insert(score: score, row: row) }
+                    ScanBlock.forEach(in: range, of: members) { block, scores in
+                        VectorMath.scores(block, vectors: vectors.baseAddress!, dimension: dimension, query: query.baseAddress!,
+                                          into: scores, using: instructionSet)
+                        select(block, scores, floor: floor, filter: filter, into: &heap)
                     }
                 }
             }
@@ -123,25 +118,33 @@ extension VectorSnapshot {
         _ query: [Float], k: Int, filter: VectorFilter, threads: Int,
         instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
-        let dimension = dimension
-        return withRows(of: filter) { members, count in QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
+        withRows(of: filter) { members, count in QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
                     parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
-                        let last = range.upperBound - 1
-                        for position in range {
-                            let row = members.map { Int($0[position]) } ?? position
-                            guard filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) else { continue }
-                            // The query's own scale is the same for every row, so it can be left out of the ranking.
-                            let ahead = Swift.min(position + Self.prefetchDistance, last)
-                            let upcoming = codes.baseAddress! + (members.map { Int($0[ahead]) } ?? ahead) * dimension
-                            let score = Float(kernel.dot(codes.baseAddress! + row * dimension, prefetching: upcoming)) * scales[row]
-                            if score > heap.threshold { heap.insert(score: score, row: row) }
+                        ScanBlock.forEach(in: range, of: members) { block, scores in
+                            // The query's own scale is the same for every row, so it is left out of the ranking.
+                            kernel.scores(block, codes: codes.baseAddress!, scales: scales.baseAddress!, into: scores)
+                            select(block, scores, floor: -.infinity, filter: filter, into: &heap)
                         }
                     }
                 }
             }
         } }
+    }
+
+    /// Offers a scored block's rows to `heap`. The filter is tested only for rows that would enter
+    /// it: once the heap is full, that is a small share of the rows.
+    @inline(__always)
+    private func select(_ block: ScanBlock, _ scores: UnsafeMutablePointer<Float>, floor: Float, filter: VectorFilter,
+                        into heap: inout TopK) {
+        for index in 0..<block.count {
+            let score = scores[index]
+            guard score >= floor, score > heap.threshold else { continue }
+            let row = block.row(index)
+            guard filter.accepts(namespace: namespaceCodes[row], flag: flags[row], topicID: topicIDs[row]) else { continue }
+            heap.insert(score: score, row: row)
+        }
     }
 
     /// Calls `body` with the rows the filter's namespace holds (`nil`: every row, in order) and

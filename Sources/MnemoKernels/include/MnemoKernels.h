@@ -47,6 +47,21 @@ float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count);
 /// on memory more than it computes.
 int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch);
 
+/// The scores of a block of rows of an int8 matrix with `dimension` codes per row: for `i` in
+/// `[0, count)`, `scores[i] = dot(codes + row·dimension, query) · scales[row]`, where `row` is
+/// `rows[i]` when `rows` is not NULL, else `first + i`. Codes are in -127…127 as for
+/// `mnemo_avx2_dot_i8`; the integer dot products are exact.
+///
+/// One call scores a whole block, so the scan pays one call (not one per row) and the rows
+/// stream through the cache in order; listed rows are prefetched a few ahead.
+void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
+                          ptrdiff_t count, const int8_t *query, const float *scales, float *scores);
+
+/// The scores of a block of rows of a float matrix: `scores[i] = dot(vectors + row·dimension,
+/// query)`, rows chosen as in `mnemo_avx2_scores_i8`.
+void mnemo_avx2_scores_f32(const float *vectors, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
+                           ptrdiff_t count, const float *query, float *scores);
+
 #endif
 
 #ifdef __cplusplus
