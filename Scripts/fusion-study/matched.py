@@ -16,9 +16,10 @@ def matched_shares(P):
             for p in ph:
                 rows = [r[0] - 1 for r in db.execute('select rowid from fact_fts where fact_fts match ?', ('"' + ' '.join(p) + '"',))]
                 m = len(rows)
-                idfs.append(max(math.log((n - m + 0.5) / (m + 0.5)), 1e-6) if m else 0.0)
+                # As Mnemo's TextSearcher.wordCoverage: an absent word weighs ln((N + 0.5) / 0.5).
+                idfs.append(max(math.log((n - m + 0.5) / (m + 0.5)), 1e-6))
                 sets.append(rows)
-            total = sum(max(math.log((n - 0.5) / 1.5), 1e-6) if i == 0 else i for i in idfs)  # unseen words count as rarest
+            total = sum(idfs)
             for i, rows in zip(idfs, sets):
                 for f in rows: shares[f] = shares.get(f, 0) + i / total
         P.match.append(shares)

@@ -97,6 +97,25 @@ struct HybridFusionTests {
         #expect(abs(none[0].score - 1) < 1e-12 && abs(none[1].score - 0.75) < 1e-12)
     }
 
+    /// A text hit's BM25 counts in proportion to the share of the query's words it holds,
+    /// relative to the hit holding most: the best BM25 earned on one word of two ranks below a
+    /// weaker BM25 earned on both.
+    @Test func wordShareWeighsEachTextHit() {
+        var oneWord = Self.both(0.50, semanticRank: 1, textRank: 1, bm25: 8)
+        oneWord.wordShare = 0.3
+        var bothWords = Self.both(0.50, semanticRank: 2, textRank: 2, bm25: 6)
+        bothWords.wordShare = 0.9
+        let fused = Self.fusion.fuse([1: oneWord, 2: bothWords], wordCoverage: 1)
+        #expect(fused.map(\.id) == [2, 1])
+        // (1 − 0.35) × 1 + 0.35 × 6/8 × 1, and (1 − 0.35) × 1 + 0.35 × 1 × 0.3/0.9.
+        #expect(abs(fused[0].score - (0.65 + 0.35 * 0.75)) < 1e-12)
+        #expect(abs(fused[1].score - (0.65 + 0.35 / 3)) < 1e-12)
+        // Without shares (unknown), the hits count as holding the most: the BM25 order decides.
+        oneWord.wordShare = nil
+        bothWords.wordShare = nil
+        #expect(Self.fusion.fuse([1: oneWord, 2: bothWords], wordCoverage: 1).map(\.id) == [1, 2])
+    }
+
     @Test func reciprocalRankIgnoresScores() {
         let fused = HybridFusion.reciprocalRank(k: 60).fuse([
             1: Self.both(0.9, semanticRank: 1, textRank: 2, bm25: 1),

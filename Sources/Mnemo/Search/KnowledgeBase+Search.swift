@@ -87,14 +87,15 @@ extension KnowledgeBase {
         let queryVector = try await queryEmbedding(query.text)
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
-        let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: Double), any Error>>(.success(([], 0)))
+        let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>>(
+            .success(([], .init(query: 0, facts: [:]))))
         let filter = query.filter
         let rankText: @Sendable () -> Void = {
-            let ranking: Result<(matches: [TextSearcher.Match], coverage: Double), any Error>
+            let ranking: Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>
             do {
-                ranking = .success(try writer.read { (db: Database) -> (matches: [TextSearcher.Match], coverage: Double) in
-                    (try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0),
-                     try TextSearcher.wordCoverage(db, query: textQuery))
+                ranking = .success(try writer.read { db in
+                    let matches = try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
+                    return (matches, try TextSearcher.wordCoverage(db, query: textQuery, facts: matches.map(\.id)))
                 })
             } catch {
                 ranking = .failure(error)
@@ -103,7 +104,7 @@ extension KnowledgeBase {
         }
         let store = try await vectorSnapshot()
         let semantic = try nearestFacts(query, vector: queryVector, count: depth, in: store, alongside: rankText)
-        let (text, wordCoverage) = try textRanking.withLock { $0 }.get()
+        let (text, coverage) = try textRanking.withLock { $0 }.get()
         var candidates: [Int64: HybridCandidate] = [:]
         for (rank, match) in semantic.enumerated() {
             candidates[match.id] = HybridCandidate(similarity: Double(match.similarity), semanticRank: rank + 1)
@@ -113,8 +114,9 @@ extension KnowledgeBase {
             // A text hit below the similarity floor is still kept: its words matched.
             candidates[match.id, default: HybridCandidate(similarity: similarity)].textRank = rank + 1
             candidates[match.id]?.textScore = match.relevance
+            candidates[match.id]?.wordShare = coverage.facts[match.id]
         }
-        let fused = query.fusion.fuse(candidates, wordCoverage: wordCoverage)
+        let fused = query.fusion.fuse(candidates, wordCoverage: coverage.query)
         let floor = Self.scoreFloor(best: fused.first?.score, share: query.relativeScoreFloor)
         let page = Array(fused.dropFirst(query.offset).prefix(query.limit).prefix { $0.score >= floor })
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
