@@ -1,5 +1,7 @@
 import sys
 from fusion import *
+import matched  # hit(): the standard fusion with per-hit word shares
+from matched import hit, matched_shares
 spec = sys.argv[1]
 loc = Dataset('/work/shared/data/locomo-dev', 'locomo-dev-*'); fix = Dataset(FIXTURES, 'fixtures-beir-*')
 sets = [('locomo', Prepared(loc), None, 303, 101)]
@@ -9,6 +11,7 @@ rhos = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
 for mode in ['hybrid', 'semantic']:
     for name, P, sub, depth, limit in sets:
         covered.P = P
+        if not hasattr(P, 'match'): matched_shares(P)
         r = run(P, eval(spec), depth=depth, limit=limit, mode=mode, subset=sub)
         rel_ratios, all_ratios = [], []
         for q, lst in r.items():

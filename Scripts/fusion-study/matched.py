@@ -39,15 +39,16 @@ def hit(w, p=2, q=1.0):
         return (1 - w * k) * cc + w * k * bb
     return f
 
-cands = sys.argv[2:] or ['gen(0.35,p=2)', 'hit(0.35)', 'hit(0.4)', 'hit(0.45)', 'hit(0.5)', 'hit(0.4,q=2)', 'hit(0.5,q=2)']
-which = sys.argv[1]
-if which == 'fixtures':
+if __name__ != '__main__': cands = []
+else: cands = sys.argv[2:] or ['gen(0.35,p=2)', 'hit(0.35)', 'hit(0.4)', 'hit(0.45)', 'hit(0.5)', 'hit(0.4,q=2)', 'hit(0.5,q=2)']
+which = sys.argv[1] if __name__ == '__main__' else None
+if which is None: pass
+elif which == 'fixtures':
     P = Prepared(Dataset(FIXTURES, 'fixtures-beir-*'))
 else:
     folder = {'locomo': '/work/shared/data/locomo-dev', 'scifact': '/work/shared/data/scifact'}[which]
     P = Prepared(Dataset(folder, which.replace('locomo', 'locomo-dev') + '-*'))
-covered.P = P
-matched_shares(P)
+if which: covered.P = P; matched_shares(P)
 for spec in cands:
     if which == 'fixtures':
         out = []

@@ -109,8 +109,9 @@ struct FixtureRetrievalTests {
     /// The README demo's questions should put the fact that answers them first. "where does my
     /// sister live?" does. "what do I like to code with?" does not: both lists rank "Prefers
     /// concise answers with code examples" first (semantic: cosine; text: the word "code"), and
-    /// neither has the Swift or SwiftUI preference in its top 6, so no fusion of the two can lift
-    /// it; recorded as a known issue until the ranking learns that "like" asks for preferences.
+    /// neither has the Swift or SwiftUI preference in its top 12 (checked 2026-11-24), so no
+    /// fusion of the two can lift it; recorded as a known issue until the ranking learns that
+    /// "like" asks for preferences.
     @Test func demoQuestionsRankTheAnswerFirst() async throws {
         let kb = try await Self.shared.value
         let sister = try await kb.search(SearchQuery("where does my sister live?", limit: 3))
@@ -119,7 +120,7 @@ struct FixtureRetrievalTests {
             "Ana, the user's sister, lives in Lisbon with her husband Rui.",
         ].contains($0.fact.content) } == true, "\(sister.map(\.fact.content))")
         let code = try await kb.search(SearchQuery("what do I like to code with?", limit: 3))
-        withKnownIssue("the answer is in neither list's top 6 (issue 12 note)") {
+        withKnownIssue("the answer is in neither list's top 12 (issue 12 note)") {
             #expect(code.first.map { [
                 "User prefers SwiftUI over UIKit for building new screens.",
                 "Swift is the language he knows best; he has written it almost daily since Swift 2.",

@@ -105,8 +105,8 @@ struct HitExplanation: Encodable {
             return "Σ 1 / (\(number(k)) + rank) over the two lists = \(number(hit.score))"
         case let .normalizedSum(textWeight):
             // The per-query scales (best cosine, best BM25, word coverage) are not part of a hit.
-            return "(1 − \(number(textWeight))·c²) × cosine / best cosine + \(number(textWeight))·c² × bm25 / best bm25, "
-                + "c = share of the query's words in the memory; cosine \(number(hit.similarity ?? 0)), "
+            return "(1 − \(number(textWeight))·c²) × cosine / best cosine + \(number(textWeight))·c² × bm25 / best bm25 × s / best s, "
+                + "c = share of the query's words in the memory, s = share in this fact; cosine \(number(hit.similarity ?? 0)), "
                 + "bm25 \(number(max(0, hit.textScore ?? 0))) → \(number(hit.score))"
         }
     }

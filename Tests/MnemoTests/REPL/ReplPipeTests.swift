@@ -158,7 +158,7 @@ struct ReplPipeTests {
         #expect(out.contains("  words    porto, marathon: matched Porto, Marathon"))
         #expect(out.range(of: #"text     BM25 [0-9.]+, rank \d+ of \d+ word matches"#, options: .regularExpression) != nil)
         #expect(out.range(of: #"meaning  cosine [0-9.]+, rank \d+ of the 100 nearest"#, options: .regularExpression) != nil)
-        #expect(out.range(of: #"fusion   \(1 − 0\.35·c²\) × cosine / best cosine \+ 0\.35·c² × bm25 / best bm25, c = share of the query's words in the memory; cosine [0-9.]+, bm25 [0-9.]+ → [0-9.]+"#,
+        #expect(out.range(of: #"fusion   \(1 − 0\.35·c²\) × cosine / best cosine \+ 0\.35·c² × bm25 / best bm25 × s / best s, c = share of the query's words in the memory, s = share in this fact; cosine [0-9.]+, bm25 [0-9.]+ → [0-9.]+"#,
                                 options: .regularExpression) != nil, "\(out)")
         #expect(out.contains("  below    result 2 #"))
         let documents = try ReplFixture.jsonDocuments(String(out[out.range(of: "JSON output on (:json again for text).")!.upperBound...]))
