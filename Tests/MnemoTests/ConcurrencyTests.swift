@@ -83,18 +83,22 @@ struct ConcurrencyTests {
         let kb = try KnowledgeBase(path: path, embedder: SeededEmbedder())
         try await kb.addFact(NewFact(content: "First", topicPath: "A"))
         let other = try DatabaseQueue(path: path)
+        // When the other connection took the write lock; it holds it for 1.5 s from then.
+        let lockedAt = Locked<Date?>(nil)
         let holding = ThreadJob {
             try other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
+                lockedAt.withLock { $0 = Date() }
                 Thread.sleep(forTimeInterval: 1.5)
                 try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('held', 'yes')")
                 try db.execute(sql: "COMMIT")
             }
         }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let start = Date()
+        // Wait for the lock to be taken (a fixed sleep lost the race on a loaded machine).
+        while lockedAt.withLock({ $0 }) == nil { try await Task.sleep(nanoseconds: 10_000_000) }
         let second = try await kb.addFact(NewFact(content: "Second", topicPath: "A"))
-        #expect(Date().timeIntervalSince(start) > 0.8)
+        let held = Date().timeIntervalSince(lockedAt.withLock { $0 }!)
+        #expect(held > 1.4, "the write finished \(held) s after the other transaction began")
         try await holding.value
         #expect(try await kb.search(SearchQuery("Second", mode: .semantic, limit: 1)).first?.fact.id == second.id)
     }

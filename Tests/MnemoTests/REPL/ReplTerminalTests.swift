@@ -138,7 +138,8 @@ struct ReplPlainTerminalTests {
         // A library that is not there stands for a machine without libedit.
         let terminal = try PseudoTerminal(["repl", "--db", ReplFixture.database, "--mode", "text"],
                                           environment: ["MNEMO_LIBEDIT": "/nonexistent/libedit.so.2",
-                                                        "MNEMO_HISTORY": try ReplTerminalTests.historyFile()])
+                                                        "MNEMO_HISTORY": try ReplTerminalTests.historyFile()],
+                                          lineEditing: false)
         try terminal.waitFor("No line editing: libedit was not found")
         try terminal.waitFor("mnemo> ")
         terminal.send("climbing\n")

@@ -26,12 +26,16 @@ final class PseudoTerminal {
 
     private let process = Process()
     private let master: Int32
+    /// Whether the program reads keys with a line editor, which takes the terminal out of
+    /// canonical mode while it reads a line (see ``send(_:)``).
+    private let lineEditing: Bool
     private var bytes: [UInt8] = []
     /// Where the last `waitFor` matched: each wait looks only at output after the previous match.
     private var consumed = 0
 
     /// Starts `mnemo arguments` with the terminal as its standard input, output and error.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], lineEditing: Bool = true) throws {
+        self.lineEditing = lineEditing
         master = PTY.openMaster(O_RDWR | O_NOCTTY)
         guard master >= 0, PTY.grant(master) == 0, PTY.unlock(master) == 0, let name = PTY.slaveName(master) else {
             throw Failure(description: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
@@ -62,8 +66,22 @@ final class PseudoTerminal {
         close(master)
     }
 
-    /// Types `keys`.
+    /// Types `keys`, once the line editor reads keys.
+    ///
+    /// libedit prints its prompt before it takes the terminal out of canonical mode, and puts
+    /// the terminal back into it between lines. Keys arriving in canonical mode go through the
+    /// kernel's line discipline instead: it consumes Ctrl-D and Ctrl-U itself, and what it keeps
+    /// reaches the editor later, after a Ctrl-C already abandoned the line. A person waits for
+    /// the cursor; so does this, up to 10 seconds (then it types anyway), when the program edits
+    /// lines. (On Linux the master side reads the terminal's modes.)
     func send(_ keys: String) {
+        if lineEditing {
+            let deadline = ContinuousClock.now + .seconds(10)
+            var modes = termios()
+            while tcgetattr(master, &modes) == 0, modes.c_lflag & tcflag_t(ICANON) != 0, ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
+        }
         var data = Array(keys.utf8)
         while !data.isEmpty {
             let written = write(master, data, data.count)
