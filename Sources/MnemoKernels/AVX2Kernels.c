@@ -13,7 +13,7 @@
 // despite their latency; the smaller tiles finish the rows that are left.
 #define MNEMO_TILE(ROWS)                                                                              \
     MNEMO_AVX2_INLINE void tile##ROWS(const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth, \
-                                      float *c, ptrdiff_t ldc, int accumulate) {                      \
+                                      float *c, ptrdiff_t ldc, int accumulate, const float *prefetch) { \
         __m256 lo[ROWS], hi[ROWS];                                                                   \
         for (int r = 0; r < ROWS; r++) {                                                             \
             if (accumulate) {                                                                        \
@@ -25,6 +25,7 @@
             }                                                                                        \
         }                                                                                            \
         for (ptrdiff_t k = 0; k < depth; k++) {                                                      \
+            if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T0);              \
             __m256 b0 = _mm256_loadu_ps(b + 16 * k);                                                  \
             __m256 b1 = _mm256_loadu_ps(b + 16 * k + 8);                                              \
             for (int r = 0; r < ROWS; r++) {                                                         \
@@ -50,14 +51,19 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
     // Panel by panel, so that one panel block stays in L1 while it meets every row of `a`.
     for (ptrdiff_t p = 0; p < panel_count; p++) {
         const float *b = panels + p * panel_stride;
+        // The first tile of a panel block brings it from memory; it also asks for the next
+        // panel block, line by line (a block is 16 floats, one line, per step of k), so that the
+        // jump of a whole panel stride does not stall the next tile.
+        const float *next = p + 1 < panel_count ? b + panel_stride : NULL;
         float *out = c + 16 * p;
         ptrdiff_t r = 0;
-        for (; r + 6 <= rows; r += 6) tile6(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+        for (; r + 6 <= rows; r += 6, next = NULL) tile6(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
         if (rows - r >= 4) {
-            tile4(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+            tile4(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
             r += 4;
+            next = NULL;
         }
-        if (rows - r >= 2) tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate);
+        if (rows - r >= 2) tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
     }
 }
 
