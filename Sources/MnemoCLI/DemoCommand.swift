@@ -37,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
             let report = try await kb.ingest(contentsOf: sample)
             print("\(report.added) facts added, \(report.merged) near duplicates merged, \(report.unchanged) exact duplicates counted.")
         }
-        for example in ["swiftui", "what do I like to code with?", "where does my sister live?"] {
+        for example in ["swiftui", "which programming language do I know best?", "where does my sister live?"] {
             print("\nmnemo> \(example)")
             print(SearchOutput.text(try await kb.search(SearchQuery(example, limit: 3))))
         }

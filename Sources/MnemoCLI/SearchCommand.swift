@@ -11,7 +11,7 @@ struct SearchCommand: AsyncParsableCommand {
 
             Examples:
               mnemo search swiftui
-              mnemo search "what do I like to code with" --mode semantic
+              mnemo search "which programming language do I know best" --mode semantic
               mnemo search running --type experience --importance high --topic "Health & Fitness"
             """
     )

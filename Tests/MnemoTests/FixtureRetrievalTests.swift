@@ -119,6 +119,10 @@ struct FixtureRetrievalTests {
             "My sister Ana lives in Lisbon with her husband Rui.",
             "Ana, the user's sister, lives in Lisbon with her husband Rui.",
         ].contains($0.fact.content) } == true, "\(sister.map(\.fact.content))")
+        // The question `mnemo demo` asks in its place.
+        let language = try await kb.search(SearchQuery("which programming language do I know best?", limit: 3))
+        #expect(language.first?.fact.content == "Swift is the language he knows best; he has written it almost daily since Swift 2.",
+                "\(language.map(\.fact.content))")
         let code = try await kb.search(SearchQuery("what do I like to code with?", limit: 3))
         withKnownIssue("the answer is in neither list's top 12 (issue 12 note)") {
             #expect(code.first.map { [
