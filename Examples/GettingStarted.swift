@@ -24,7 +24,7 @@ public enum GettingStarted {
                                      topicPath: "Health and Fitness", type: .experience))
 
         // Hybrid search (words and meaning) with filters; text search without an embedder.
-        let hits = try await kb.search(SearchQuery("what do I like to code with?",
+        let hits = try await kb.search(SearchQuery("which programming language do I know best?",
                                                    filter: FactFilter(minimumImportance: .medium),
                                                    limit: 5))
         for hit in hits { print(hit.fact.content, hit.fact.topicPath, hit.score) }
