@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import Testing
 @testable import Mnemo
 
@@ -23,6 +25,36 @@ struct TextSearchTests {
         #expect(hits[0].score > hits[1].score)
         #expect(hits[0].snippet?.contains("[SwiftUI]") == true)
         #expect(hits[0].fact.topicPath == "Technology/iOS Development/SwiftUI")
+    }
+
+    /// Each fact's share of the query's word weight is what the index would match in it: stems,
+    /// case and diacritics folded, a phrase as a whole, the topic path too; and the shares agree
+    /// with asking the index phrase by phrase.
+    @Test func wordCoverageOfEachFactIsWhatTheIndexMatches() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        let ids = try await kb.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM fact") }
+        for text in ["swiftui screens", "RUNNING porto marathon", "\"half marathon\" rust", "creme brulee zebra", "swift climbing"] {
+            let query = try #require(TextQuery(text))
+            let coverage = try await kb.writer.read { try TextSearcher.wordCoverage($0, query: query, facts: ids) }
+            let expected = try await kb.writer.read { db -> [Int64: Double] in
+                let rows = Double(try Int64.fetchOne(db, sql: "SELECT max(id) FROM fact") ?? 0)
+                var weights: [Int64: Double] = [:], total = 0.0
+                for phrase in query.phrases {
+                    let pattern = "\"" + phrase.joined(separator: " ") + "\""
+                    let holders = try Int64.fetchAll(db, sql: "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?", arguments: [pattern])
+                    let idf = max(1e-6, log((rows - Double(holders.count) + 0.5) / (Double(holders.count) + 0.5)))
+                    total += idf
+                    for id in holders { weights[id, default: 0] += idf }
+                }
+                return weights.mapValues { $0 / total }
+            }
+            #expect(Set(coverage.facts.keys) == Set(expected.keys), "\(text)")
+            for (id, share) in expected { #expect(abs((coverage.facts[id] ?? -1) - share) < 1e-12, "\(text) #\(id)") }
+        }
+        // "zebra" occurs nowhere: the two dessert words hold their IDF's share, not all of it.
+        let dessert = try #require(TextQuery("creme brulee zebra"))
+        let coverage = try await kb.writer.read { try TextSearcher.wordCoverage($0, query: dessert, facts: ids) }
+        #expect(coverage.facts.count == 1 && coverage.facts.values.first! < 1 && coverage.facts.values.first! == coverage.query)
     }
 
     @Test func stemmingCaseAndDiacriticsAreFolded() async throws {
