@@ -15,7 +15,7 @@ struct SnippetMaker {
     static let tokenizer = FTS5TokenizerDescriptor(components: ["porter", "unicode61", "remove_diacritics", "2"])
 
     private let tokenizer: any FTS5Tokenizer
-    /// Each query phrase as index tokens.
+    /// Each query phrase as index tokens, in the query's order (empty for a phrase without any).
     private let phrases: [[String]]
 
     init(_ db: Database, query: TextQuery) throws {
@@ -23,7 +23,13 @@ struct SnippetMaker {
         self.tokenizer = tokenizer
         phrases = query.phrases
             .map { words in Token.all(in: Array(words.joined(separator: " ").utf8), tokenizer: tokenizer, for: .query).map(\.text) }
-            .filter { !$0.isEmpty }
+    }
+
+    /// Whether `text` holds each of the query's phrases, in the query's order: what the index
+    /// matches in it (``TextSearcher/wordCoverage(_:query:facts:)`` weighs hits by it).
+    func heldPhrases(in text: String) -> [Bool] {
+        let tokens = Token.all(in: Array(text.utf8), tokenizer: tokenizer, for: .document)
+        return phrases.map { Self.starts(of: $0, in: tokens).first != nil }
     }
 
     /// `content` with the query's phrases in `[` and `]`, cut to ``windowSize`` tokens.
@@ -50,14 +56,17 @@ struct SnippetMaker {
     /// Where each phrase occurs, as token ranges in order of position.
     private func matches(in tokens: [Token]) -> [Range<Int>] {
         var matches: [Range<Int>] = []
-        for phrase in phrases where phrase.count <= tokens.count {
-            for start in 0...(tokens.count - phrase.count)
-            where phrase.indices.allSatisfy({ tokens[start + $0].text == phrase[$0] }) {
-                matches.append(start..<start + phrase.count)
-            }
+        for phrase in phrases {
+            matches += Self.starts(of: phrase, in: tokens).map { $0..<$0 + phrase.count }
         }
         // A longer match first where two start together: it is the one marked.
         return matches.sorted { ($0.lowerBound, -$0.upperBound) < ($1.lowerBound, -$1.upperBound) }
+    }
+
+    /// Where `phrase` starts in `tokens`, lazily; nowhere for an empty phrase.
+    private static func starts(of phrase: [String], in tokens: [Token]) -> LazyFilterSequence<Range<Int>> {
+        let last = phrase.isEmpty ? -1 : tokens.count - phrase.count
+        return (0..<max(0, last + 1)).lazy.filter { start in phrase.indices.allSatisfy { tokens[start + $0].text == phrase[$0] } }
     }
 
     /// The tokens to show: all when they fit; otherwise the window that starts at a match and

@@ -44,37 +44,22 @@ extension TextSearcher {
 
     /// The summed IDF of the query's phrases each of `facts` holds, in its content or topic path.
     ///
-    /// The facts' own text is split by the index's tokenizer (as ``SnippetMaker`` does), so a
-    /// phrase is held exactly when the index would match it there. Asking the index instead,
-    /// phrase by phrase with `rowid IN (…)`, walks every fact holding a common word, which
-    /// doubled the p95 of a hybrid search at 100k facts; a hundred facts read by id cost less.
+    /// The facts' own text is split by the index's tokenizer (``SnippetMaker``), so a phrase is
+    /// held exactly when the index would match it there. Asking the index instead, phrase by
+    /// phrase with `rowid IN (…)`, walks every fact holding a common word, which doubled the p95
+    /// of a hybrid search at 100k facts; a hundred facts read by id cost less.
     private static func phraseWeights(_ db: Database, query: TextQuery, facts: [Int64], idfs: [Double],
                                        present: [Bool]) throws -> [Int64: Double] {
         guard !facts.isEmpty, present.contains(true) else { return [:] }
-        let tokenizer = try db.makeTokenizer(SnippetMaker.tokenizer)
-        func tokens(_ text: String, _ tokenization: FTS5Tokenization) -> [String] {
-            SnippetMaker.Token.all(in: Array(text.utf8), tokenizer: tokenizer, for: tokenization).map(\.text)
-        }
-        let phrases = query.phrases.map { tokens($0.joined(separator: " "), .query) }
+        let matcher = try SnippetMaker(db, query: query)
         var weights: [Int64: Double] = [:]
         // The facts asked about are integers of our own, written into the statement.
         let sql = "SELECT id, content, topic FROM fact_document WHERE id IN (\(facts.map(String.init).joined(separator: ",")))"
         for row in try Row.fetchAll(db, sql: sql) {
-            let columns = [tokens(row["content"], .document), tokens(row["topic"], .document)]
-            var weight = 0.0
-            for (index, phrase) in phrases.enumerated() where present[index] && !phrase.isEmpty {
-                if columns.contains(where: { $0.contains(phrase) }) { weight += idfs[index] }
-            }
+            let held = zip(matcher.heldPhrases(in: row["content"]), matcher.heldPhrases(in: row["topic"])).map { $0 || $1 }
+            let weight = idfs.indices.reduce(0.0) { held[$1] && present[$1] ? $0 + idfs[$1] : $0 }
             if weight > 0 { weights[row["id"]] = weight }
         }
         return weights
-    }
-}
-
-private extension Array where Element == String {
-    /// Whether `phrase` occurs here as consecutive elements.
-    func contains(_ phrase: [String]) -> Bool {
-        guard phrase.count <= count else { return false }
-        return (0...(count - phrase.count)).contains { start in phrase.indices.allSatisfy { self[start + $0] == phrase[$0] } }
     }
 }
