@@ -150,49 +150,19 @@ struct BertForwardPass: Sendable {
         let scratchStride = workspace.attentionScratchStride
         let scale = 1 / Float(headSize).squareRoot()
 
+        let instructionSet = kernel.instructionSet
+
         let work: @Sendable (Int) -> Void = { worker in
-            let keysT = scratch.base + worker * scratchStride
             var item = worker
             while item < items {
                 let sequence = item / heads, head = item % heads
                 let first = offsets[sequence], length = offsets[sequence + 1] - first
-                let paddedLength = (length + 7) & ~7
-                let scores = keysT + headSize * paddedLength
-                // Keys transposed (one row per head dimension) so scores for 8 keys come from one vector op.
-                for j in 0..<length {
-                    let key = projections.base + (first + j) * projectionStride + hidden + head * headSize
-                    for c in 0..<headSize { keysT[c * paddedLength + j] = key[c] }
-                }
-                for c in 0..<headSize {
-                    for j in length..<paddedLength { keysT[c * paddedLength + j] = 0 }
-                }
-                for i in 0..<length {
-                    let query = projections.base + (first + i) * projectionStride + head * headSize
-                    var j = 0
-                    while j < paddedLength {
-                        var sum = SIMD8<Float>()
-                        for c in 0..<headSize {
-                            sum += SIMD8(repeating: query[c]) * TransformerMath.load8(keysT + c * paddedLength + j)
-                        }
-                        TransformerMath.store8(sum * scale, scores + j)
-                        j += 8
-                    }
-                    var maximum = -Float.infinity
-                    for j in 0..<length { maximum = max(maximum, scores[j]) }
-                    var total: Float = 0
-                    for j in 0..<length {
-                        let e = Foundation.exp(scores[j] - maximum)
-                        scores[j] = e
-                        total += e
-                    }
-                    let inverse = 1 / total
-                    let output = context.base + (first + i) * contextStride + head * headSize
-                    output.update(repeating: 0, count: headSize)
-                    for j in 0..<length {
-                        let value = projections.base + (first + j) * projectionStride + 2 * hidden + head * headSize
-                        TransformerMath.addScaled(value, scale: scores[j] * inverse, to: output, count: headSize)
-                    }
-                }
+                let queries = projections.base + first * projectionStride + head * headSize
+                HeadAttention.attend(queries: queries, keys: queries + hidden, values: queries + 2 * hidden,
+                                     stride: projectionStride, length: length, headSize: headSize, scale: scale,
+                                     context: context.base + first * contextStride + head * headSize,
+                                     contextStride: contextStride, scratch: scratch.base + worker * scratchStride,
+                                     using: instructionSet)
                 item += count
             }
         }

@@ -59,7 +59,7 @@ struct QuantizedQuery: Sendable {
         @inline(__always)
         func dot(_ row: UnsafePointer<Int8>) -> Int32 {
             #if arch(x86_64)
-            if instructionSet.hasAVX2 { return mnemo_avx2_dot_i8(row, codes, dimension, nil) }
+            if instructionSet.hasAVX2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
             #endif
             return portableDot(row)
         }

@@ -1,6 +1,7 @@
 /// A ``FactFilter`` compiled for the vector scan: bit masks tested per row, so filters apply
 /// during the scan and a search returns k results whenever k facts match.
 struct VectorFilter: Sendable {
+    /// The namespace whose rows the scan reads.
     let namespaceCode: Int32
     /// Bit `n` set when the type with index `n` passes.
     let typeMask: UInt16
@@ -27,16 +28,20 @@ struct VectorFilter: Sendable {
         self.topicIDs = topicIDs
     }
 
+    /// Whether a row with this flag and topic passes. The namespace is not tested here: the scan
+    /// reads the namespace's rows only (``VectorSnapshot/rows(ofNamespace:)``). The topic is read
+    /// only when a subtree is asked for, since each read of a row's attributes is likely a cache miss
+    /// while the scan streams its codes.
     @inline(__always)
-    func accepts(namespace: Int32, flag: UInt8, topicID: Int64) -> Bool {
-        guard namespace == namespaceCode,
-              typeMask & (1 << UInt16(flag & 0x0F)) != 0,
+    func accepts(flag: UInt8, topicID: @autoclosure () -> Int64) -> Bool {
+        guard typeMask & (1 << UInt16(flag & 0x0F)) != 0,
               importanceMask & (1 << ((flag >> 4) & 0x03)) != 0 else { return false }
         switch activity {
         case .activeOnly: if flag & 0x80 == 0 { return false }
         case .inactiveOnly: if flag & 0x80 != 0 { return false }
         case .all: break
         }
-        return topicIDs?.contains(topicID) ?? true
+        guard let topicIDs else { return true }
+        return topicIDs.contains(topicID())
     }
 }

@@ -39,21 +39,19 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
 /// The dot product of two float vectors of `count` components.
 float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count);
 
-/// The exact dot product of two int8 vectors of `count` components, both with codes in -127…127
-/// (never -128: two products of a pair are summed in 16 bits, at most 2 × 127 × 127).
-///
-/// `prefetch`, when not NULL, is a row the caller will read soon (a scan passes one a few rows
-/// ahead): its `count` bytes are requested from memory now, since the int8 scan otherwise waits
-/// on memory more than it computes.
-int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, const int8_t *prefetch);
+/// The exact dot product of an int8 row of `count` codes in -127…127 with int8 query codes in
+/// -31…31 (the query is quantized more coarsely than the rows: the kernels add two pairs of
+/// products in 16 bits, each pair at most 2 × 255 × 31).
+int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count);
 
 /// The scores of a block of rows of an int8 matrix with `dimension` codes per row: for `i` in
 /// `[0, count)`, `scores[i] = dot(codes + row·dimension, query) · scales[row]`, where `row` is
-/// `rows[i]` when `rows` is not NULL, else `first + i`. Codes are in -127…127 as for
-/// `mnemo_avx2_dot_i8`; the integer dot products are exact.
+/// `rows[i]` when `rows` is not NULL, else `first + i`. Codes are as for `mnemo_avx2_dot_i8`;
+/// the integer dot products are exact.
 ///
 /// One call scores a whole block, so the scan pays one call (not one per row) and the rows
-/// stream through the cache in order; listed rows are prefetched a few ahead.
+/// stream through the cache in order; rows are scored four at a time, and listed rows are
+/// prefetched a few ahead.
 void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
                           ptrdiff_t count, const int8_t *query, const float *scales, float *scores);
 
@@ -61,6 +59,17 @@ void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_
 /// query)`, rows chosen as in `mnemo_avx2_scores_i8`.
 void mnemo_avx2_scores_f32(const float *vectors, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
                            ptrdiff_t count, const float *query, float *scores);
+
+/// Self-attention of one head over one sequence of `length` tokens: for each token `i`,
+/// `context[i·context_stride + c]` for `c` in `[0, head_size)` becomes `Σ_j w_ij · values[j·stride + c]`,
+/// where `w_i` is the softmax over `j` of `scale · Σ_c queries[i·stride + c] · keys[j·stride + c]`.
+///
+/// `scratch` holds `(head_size + 1) · padded` floats, `padded` being `length` rounded up to 8: the
+/// keys transposed, then one row of scores. The exponential is a polynomial with a relative error
+/// below 8e-8, not libm's; weights below e^-87 of the largest are 0.
+void mnemo_avx2_attention_head(const float *queries, const float *keys, const float *values, ptrdiff_t stride,
+                               ptrdiff_t length, ptrdiff_t head_size, float scale, float *context,
+                               ptrdiff_t context_stride, float *scratch);
 
 #endif
 
