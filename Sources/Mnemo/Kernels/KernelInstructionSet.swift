@@ -12,7 +12,7 @@ internal import MnemoKernels
 ///
 /// There is no AVX-512 path: an int8 scan with AVX-512 VNNI (64 codes per instruction) was
 /// measured on a CPU that has it, and ran no faster than AVX2 (1.09 against 1.04 ms for 100k
-/// rows on 2 threads), the scan being bound by memory, not arithmetic.
+/// rows on 2 threads): arithmetic is not what bounds the scan, memory and its bookkeeping are.
 ///
 /// The paths agree to rounding, not bit for bit: fused multiply-adds round once where the
 /// portable path rounds twice. The int8 scan's integer dot products are exact on every path.
