@@ -3,16 +3,14 @@
 #include "MnemoKernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
 #include <math.h>
-
-#define MNEMO_AVX2 __attribute__((target("avx2,fma")))
-#define MNEMO_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) static inline
+#include "AVX2Support.h"
 
 // e^x for x ≤ 0 (scores minus their maximum), eight at a time: x = n·ln 2 + r with |r| ≤ ln 2 / 2,
 // e^r by its Taylor polynomial to degree 7 and 2^n put into the exponent bits (relative error
-// below 8e-8 over [-87, 0], checked against double-precision exp at every Float there). Below -87, where e^x leaves Float's normal range, the
-// result is 0, as a weight that small is to a softmax's sum.
+// below 8e-8 over [-87, 0], checked against double-precision exp at every Float there). Below
+// -87, where e^x leaves Float's normal range, the result is 0, as a weight that small is to a
+// softmax's sum.
 MNEMO_AVX2_INLINE __m256 exp_nonpositive(__m256 x) {
     const __m256 log2e = _mm256_set1_ps(1.44269504088896341f);
     const __m256 ln2_high = _mm256_set1_ps(0.693359375f), ln2_low = _mm256_set1_ps(-2.12194440e-4f);
@@ -40,13 +38,6 @@ MNEMO_AVX2_INLINE float horizontal_max(__m256 v) {
     m = _mm_max_ps(m, _mm_movehl_ps(m, m));
     m = _mm_max_ss(m, _mm_movehdup_ps(m));
     return _mm_cvtss_f32(m);
-}
-
-MNEMO_AVX2_INLINE float horizontal_add(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
 }
 
 // The scores of one query against every key, 8 keys per step from the transposed keys `keys_t`
@@ -93,7 +84,7 @@ MNEMO_AVX2_INLINE void softmax(float *scores, ptrdiff_t length, ptrdiff_t padded
         _mm256_storeu_ps(scores + j, e);
         total = _mm256_add_ps(total, e);
     }
-    const __m256 inverse = _mm256_set1_ps(1.0f / horizontal_add(total));
+    const __m256 inverse = _mm256_set1_ps(1.0f / horizontal_sum(total));
     for (ptrdiff_t j = 0; j < padded; j += 8) _mm256_storeu_ps(scores + j, _mm256_mul_ps(_mm256_loadu_ps(scores + j), inverse));
 }
 

@@ -3,10 +3,7 @@
 #include "MnemoKernels.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#define MNEMO_AVX2 __attribute__((target("avx2,fma")))
-#define MNEMO_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) static inline
+#include "AVX2Support.h"
 
 // One tile of ROWS rows × 16 columns: 2·ROWS accumulators, two panel loads and ROWS broadcasts per
 // k. Six rows (12 accumulators, 15 of the 16 YMM registers in all) keep both FMA units busy
@@ -65,13 +62,6 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         }
         if (rows - r >= 2) tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
     }
-}
-
-MNEMO_AVX2_INLINE float horizontal_sum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
 }
 
 MNEMO_AVX2
