@@ -12,14 +12,15 @@ enum HeadAttention {
     /// where `w_i` is the softmax over the sequence's tokens `j` of `scale · q_i · k_j`. Query, key
     /// and value `i` are the `headSize` floats at `queries`, `keys` and `values` + `i · stride`.
     ///
-    /// `scratch` must hold `(headSize + 1) × length` rounded up to 8 floats.
+    /// `scratch` must hold `(headSize + 1) × paddedLength` floats, `paddedLength` being `length`
+    /// rounded up to a multiple of 8.
     static func attend(
         queries: UnsafePointer<Float>, keys: UnsafePointer<Float>, values: UnsafePointer<Float>, stride: Int,
         length: Int, headSize: Int, scale: Float, context: UnsafeMutablePointer<Float>, contextStride: Int,
         scratch: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet
     ) {
         #if arch(x86_64)
-        if instructionSet.hasAVX2 {
+        if instructionSet == .avx2 {
             return mnemo_avx2_attention_head(queries, keys, values, stride, length, headSize, scale, context, contextStride, scratch)
         }
         #endif

@@ -116,7 +116,7 @@ struct LinearLayerKernel: Sendable {
             while depthStart < depth {
                 let depthCount = min(Self.depthBlock, depth - depthStart)
                 #if arch(x86_64)
-                if instructionSet.hasAVX2 {
+                if instructionSet == .avx2 {
                     mnemo_avx2_sgemm_panels(input + rowStart * inputStride + depthStart, inputStride, rowEnd - rowStart,
                                             layer.panels.pointer + panels.lowerBound * depth * width + depthStart * width,
                                             depth * width, panels.count, depthCount,

@@ -135,20 +135,25 @@ MNEMO_AVX2_INLINE __m256i row_sum(const int8_t *row, const int8_t *query, ptrdif
     return s;
 }
 
+// A row's exact dot product with the query, given the query's correction.
+MNEMO_AVX2_INLINE int32_t dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count, int32_t correction,
+                                 __m256i flip, __m256i ones) {
+    return horizontal_sum_i32(row_sum(row, query, count, flip, ones)) - correction
+        + tail_i8(row, query, count & ~(ptrdiff_t)31, count);
+}
+
 MNEMO_AVX2
 int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t count) {
-    const __m256i flip = _mm256_set1_epi8((char)0x80), ones = _mm256_set1_epi16(1);
-    const __m256i sums = row_sum(row, query, count, flip, ones);
-    return horizontal_sum_i32(sums) - query_correction(query, count) + tail_i8(row, query, count & ~(ptrdiff_t)31, count);
+    return dot_i8(row, query, count, query_correction(query, count), _mm256_set1_epi8((char)0x80), _mm256_set1_epi16(1));
 }
 
 // How many rows ahead a block of listed rows asks memory for a row (consecutive rows are
 // prefetched by the hardware).
 #define MNEMO_PREFETCH_ROWS 8
 
-MNEMO_AVX2_INLINE const void *block_row(const void *base, size_t row_size, const int32_t *rows, ptrdiff_t first,
-                                        ptrdiff_t i) {
-    return (const char *)base + (size_t)(rows ? rows[i] : first + i) * row_size;
+// The row of a block's `i`-th score: `rows[i]` for listed rows, else `first + i`.
+MNEMO_AVX2_INLINE ptrdiff_t block_row(const int32_t *rows, ptrdiff_t first, ptrdiff_t i) {
+    return rows ? rows[i] : first + i;
 }
 
 MNEMO_AVX2_INLINE void prefetch_row(const void *row, size_t size) {
@@ -159,7 +164,7 @@ MNEMO_AVX2
 void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
                           ptrdiff_t count, const int8_t *query, const float *scales, float *scores) {
     const __m256i flip = _mm256_set1_epi8((char)0x80), ones = _mm256_set1_epi16(1);
-    const __m128i correction = _mm_set1_epi32(query_correction(query, dimension));
+    const int32_t correction = query_correction(query, dimension);
     const ptrdiff_t whole = dimension & ~(ptrdiff_t)31;  // the codes the vector steps read
     ptrdiff_t i = 0;
     // Four rows at a time, each read whole in turn (interleaving their blocks defeated the hardware
@@ -169,17 +174,18 @@ void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_
         ptrdiff_t row[4];
         const int8_t *r[4];
         for (int j = 0; j < 4; j++) {
-            row[j] = rows ? rows[i + j] : first + i + j;
+            row[j] = block_row(rows, first, i + j);
             r[j] = codes + row[j] * dimension;
             if (rows && i + j + MNEMO_PREFETCH_ROWS < count) {
-                prefetch_row(block_row(codes, (size_t)dimension, rows, first, i + j + MNEMO_PREFETCH_ROWS), (size_t)dimension);
+                prefetch_row(codes + block_row(rows, first, i + j + MNEMO_PREFETCH_ROWS) * dimension, (size_t)dimension);
             }
         }
         __m256i s0 = row_sum(r[0], query, dimension, flip, ones), s1 = row_sum(r[1], query, dimension, flip, ones);
         __m256i s2 = row_sum(r[2], query, dimension, flip, ones), s3 = row_sum(r[3], query, dimension, flip, ones);
         // hadd(hadd(s0, s1), hadd(s2, s3)) holds each row's sum of one 128-bit half, in order.
         __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-        __m128i sums = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)), correction);
+        __m128i sums = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)),
+                                     _mm_set1_epi32(correction));
         if (whole < dimension) {
             sums = _mm_add_epi32(sums, _mm_setr_epi32(tail_i8(r[0], query, whole, dimension), tail_i8(r[1], query, whole, dimension),
                                                       tail_i8(r[2], query, whole, dimension), tail_i8(r[3], query, whole, dimension)));
@@ -188,8 +194,8 @@ void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_
         _mm_storeu_ps(scores + i, _mm_mul_ps(_mm_cvtepi32_ps(sums), scale));
     }
     for (; i < count; i++) {
-        ptrdiff_t row = rows ? rows[i] : first + i;
-        scores[i] = (float)mnemo_avx2_dot_i8(codes + row * dimension, query, dimension) * scales[row];
+        ptrdiff_t row = block_row(rows, first, i);
+        scores[i] = (float)dot_i8(codes + row * dimension, query, dimension, correction, flip, ones) * scales[row];
     }
 }
 
@@ -198,11 +204,9 @@ void mnemo_avx2_scores_f32(const float *vectors, ptrdiff_t dimension, const int3
                            ptrdiff_t count, const float *query, float *scores) {
     for (ptrdiff_t i = 0; i < count; i++) {
         if (rows && i + MNEMO_PREFETCH_ROWS < count) {
-            const char *ahead = block_row(vectors, sizeof(float) * (size_t)dimension, rows, first, i + MNEMO_PREFETCH_ROWS);
-            prefetch_row(ahead, sizeof(float) * (size_t)dimension);
+            prefetch_row(vectors + block_row(rows, first, i + MNEMO_PREFETCH_ROWS) * dimension, sizeof(float) * (size_t)dimension);
         }
-        ptrdiff_t row = rows ? rows[i] : first + i;
-        scores[i] = mnemo_avx2_dot_f32(vectors + row * dimension, query, dimension);
+        scores[i] = mnemo_avx2_dot_f32(vectors + block_row(rows, first, i) * dimension, query, dimension);
     }
 }
 

@@ -24,13 +24,8 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
 
     /// The paths this CPU can run, ``portable`` first, the fastest last.
     package static let available: [KernelInstructionSet] = {
-        var paths: [KernelInstructionSet] = [.portable]
-        if mnemo_cpu_supports_avx2_fma() != 0 { paths.append(.avx2) }
-        return paths
+        mnemo_cpu_supports_avx2_fma() != 0 ? [.portable, .avx2] : [.portable]
     }()
-
-    /// Whether the path runs the AVX2 + FMA kernels.
-    package var hasAVX2: Bool { self == .avx2 }
 
     /// The path used unless a caller asks for another: the environment variable `MNEMO_KERNELS`
     /// (`portable` or `avx2`) when it names a path this CPU runs, else the fastest available.

@@ -59,7 +59,7 @@ struct QuantizedQuery: Sendable {
         @inline(__always)
         func dot(_ row: UnsafePointer<Int8>) -> Int32 {
             #if arch(x86_64)
-            if instructionSet.hasAVX2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
+            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
             #endif
             return portableDot(row)
         }
@@ -70,7 +70,7 @@ struct QuantizedQuery: Sendable {
         func scores(_ block: ScanBlock, codes matrix: UnsafePointer<Int8>, scales: UnsafePointer<Float>,
                     into scores: UnsafeMutablePointer<Float>) {
             #if arch(x86_64)
-            if instructionSet.hasAVX2 {
+            if instructionSet == .avx2 {
                 return mnemo_avx2_scores_i8(matrix, dimension, block.rows, block.first, block.count, codes, scales, scores)
             }
             #endif

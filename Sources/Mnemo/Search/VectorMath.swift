@@ -16,7 +16,7 @@ package enum VectorMath {
     package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
                             using instructionSet: KernelInstructionSet) -> Float {
         #if arch(x86_64)
-        if instructionSet.hasAVX2 { return mnemo_avx2_dot_f32(a, b, count) }
+        if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
         #endif
         return portableDot(a, b, count: count)
     }
@@ -27,7 +27,7 @@ package enum VectorMath {
     static func scores(_ block: ScanBlock, vectors: UnsafePointer<Float>, dimension: Int, query: UnsafePointer<Float>,
                        into scores: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet) {
         #if arch(x86_64)
-        if instructionSet.hasAVX2 {
+        if instructionSet == .avx2 {
             return mnemo_avx2_scores_f32(vectors, dimension, block.rows, block.first, block.count, query, scores)
         }
         #endif
