@@ -66,6 +66,9 @@ extension APIError {
             let field = field.lowercased()
             if field.contains("topic") || field.contains("path") { return .badRequest("bad_topic", message) }
             if field == "namespace" { return .badRequest("invalid_user", message) }
+            // A merge the tree's present shape forbids (a topic into itself or its subtopic): the
+            // request is well-formed, the state is what refuses it.
+            if field == "sources" { return APIError(.conflict, "invalid_merge", message) }
             return .badRequest("invalid_\(field)", message)
         case .conflict(.duplicateFact): return APIError(.conflict, "duplicate_fact", message)
         case .conflict(.topicExists): return APIError(.conflict, "topic_exists", message)

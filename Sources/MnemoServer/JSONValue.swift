@@ -9,24 +9,6 @@ enum JSONValue: Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// A value read by `JSONSerialization`, keys as the client wrote them.
-    init(_ value: Any) {
-        switch value {
-        case let string as String: self = .string(string)
-        case let number as NSNumber:
-            self = Self.isBoolean(number) ? .bool(number.boolValue) : .number(number.doubleValue)
-        case let array as [Any]: self = .array(array.map(JSONValue.init))
-        case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init))
-        default: self = .null
-        }
-    }
-
-    /// `JSONSerialization` returns booleans as `NSNumber`s; only their Objective-C type (`c`)
-    /// tells them apart from the numbers 0 and 1, on Darwin and Linux alike.
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        number.objCType.pointee == CChar(UInt8(ascii: "c"))
-    }
-
     /// A value decoded from a body (its object keys as the decoder's key strategy gives them).
     init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {

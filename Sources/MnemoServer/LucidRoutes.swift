@@ -17,10 +17,10 @@ struct LucidRoutes {
 
     /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true`
     @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> LucidFactList {
-        let query = request.uri.queryParameters
+        let query = QueryFields(request)
         let kb = try tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
-        var page = try QueryFields.parameters(query, [.limit, .offset], maximumLimit: configuration.maximumPageSize)
-        let activity: FactFilter.Activity = switch try QueryFields.boolean(query, "is_active") {
+        var page = try query.parameters([.limit, .offset], maximumLimit: configuration.maximumPageSize)
+        let activity: FactFilter.Activity = switch try query.boolean("is_active") {
         case true?: .activeOnly
         case false?: .inactiveOnly
         case nil: .all
@@ -46,7 +46,7 @@ struct LucidRoutes {
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> LucidSearchResponse {
         let body = try await request.decode(as: SearchRequest.self, context: context)
         let kb = try tenancy.knowledgeBase(context, naming: body.userId)
-        guard let text = body.query, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let text = body.query, !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "\"query\" must be a non-empty string")
         }
         var query = try body.parameters(maximumLimit: configuration.maximumPageSize)
@@ -58,12 +58,19 @@ struct LucidRoutes {
         return LucidSearchResponse(results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue)
     }
 
+    static let maximumExtractLimit = 1_000
+
     /// `POST /v1/facts/extract`: stores the `extracted` records the app's extractor produced,
     /// with the conversation as their source, all or nothing.
     @Sendable func extract(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidExtractResponse> {
         let data = try await context.requestDecoder.data(of: request)
         let body = try MnemoRequestDecoder.decode(ExtractRequest.self, from: data)
         let kb = try tenancy.knowledgeBase(context, naming: body.userId)
+        // The extractor's cap, checked as the document declares it; every record sent is stored.
+        if let limit = body.limit {
+            var cap = SearchParameters(maximumLimit: Self.maximumExtractLimit)
+            try cap.setLimit(limit)
+        }
         guard let extracted = body.extracted else {
             throw APIError(.unprocessableContent, "extraction_upstream", """
                 Mnemo does not read conversations: run the fact extractor in the app's backend and send its \
@@ -91,7 +98,7 @@ struct LucidRoutes {
             let updated = records.filter { $0.disposition != .added }.map { LucidFact($0.fact) }.filter { seen.insert($0.id).inserted }
             let known = updated.isEmpty ? "" : ", \(updated.count) already known"
             // Echoed with the keys as the client wrote them (the decoder's key strategy would change them).
-            let echoed = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["extracted"].map(JSONValue.init) ?? extracted
+            let echoed = (try? JSONDecoder().decode([String: JSONValue].self, from: data))?["extracted"] ?? extracted
             let response = LucidExtractResponse(
                 extracted: echoed, created: created, updated: updated, count: created.count,
                 message: "Extracted \(records.count) facts, created \(created.count) successfully\(known)")

@@ -13,6 +13,8 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         var segments: [String?]
         var methods: [HTTPRequest.Method]
 
+        var constantCount: Int { segments.count { $0 != nil } }
+
         func matches(_ path: [Substring]) -> Bool {
             path.count == segments.count && zip(segments, path).allSatisfy { $0 == nil || $0! == $1 }
         }
@@ -31,7 +33,11 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path.split(separator: "/")
-        let candidates = routes.filter { $0.matches(path) }
+        // The router prefers a constant segment to a parameter (`/api/topics/stats` is not
+        // `/api/topics/{topic_id}`), so only the most specific documented paths count.
+        let matching = routes.filter { $0.matches(path) }
+        let specificity = matching.map(\.constantCount).max()
+        let candidates = matching.filter { $0.constantCount == specificity }
         let allowed = Set(candidates.flatMap(\.methods))
         guard !candidates.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
         let methods = allowed.map(\.rawValue).sorted().joined(separator: ", ")

@@ -39,7 +39,7 @@ struct MindChatRoutes {
     /// `GET /api/topics/lookup?path=Technology/iOS Development`
     @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
         let kb = try tenancy.knowledgeBase(context)
-        guard let path = request.uri.queryParameters.get("path"), !path.isEmpty else {
+        guard let path = QueryFields(request).get("path") else {
             throw APIError.badRequest("missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
         }
         let page = try detailPage(request)
@@ -50,12 +50,12 @@ struct MindChatRoutes {
     /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…`
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> SearchResultsJSON {
         let kb = try tenancy.knowledgeBase(context)
-        let query = request.uri.queryParameters
-        guard let text = query.get("q"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let query = QueryFields(request)
+        guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
         }
         let fields: [FilterField] = [.type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset, .minSimilarity]
-        let search = try QueryFields.parameters(query, fields, maximumLimit: configuration.maximumPageSize)
+        let search = try query.parameters(fields, maximumLimit: configuration.maximumPageSize)
             .searchQuery(text, defaultMode: .hybrid, defaultLimit: 20)
         return SearchResultsJSON(query: text, mode: search.mode ?? .hybrid, hits: try await kb.search(search))
     }
@@ -98,6 +98,6 @@ struct MindChatRoutes {
 
     /// The page of a topic's facts: `include_inactive` and `limit`.
     private func detailPage(_ request: Request) throws -> SearchParameters {
-        try QueryFields.parameters(request.uri.queryParameters, [.includeInactive, .limit], maximumLimit: configuration.maximumPageSize)
+        try QueryFields(request).parameters([.includeInactive, .limit], maximumLimit: configuration.maximumPageSize)
     }
 }

@@ -29,13 +29,16 @@ package struct MnemoRequestDecoder: RequestDecoder {
         }
         let data = Data(buffer.readableBytesView)
         guard !data.isEmpty else { throw APIError.badRequest("invalid_json", "the body is empty; send a JSON object") }
-        let value: Any
         do {
-            value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            _ = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw APIError.badRequest("invalid_json", "the body is not valid JSON")
         }
-        guard value is [String: Any] else { throw APIError.badRequest("not_an_object", "the body must be a JSON object") }
+        do {
+            _ = try JSONDecoder().decode(ObjectProbe.self, from: data)
+        } catch {
+            throw APIError.badRequest("not_an_object", "the body must be a JSON object")
+        }
         return data
     }
 
@@ -55,6 +58,21 @@ package struct MnemoRequestDecoder: RequestDecoder {
         let media = contentType.split(separator: ";").first.map(String.init) ?? ""
         let lowered = media.trimmingCharacters(in: .whitespaces).lowercased()
         return lowered == "application/json" || lowered.hasSuffix("+json")
+    }
+}
+
+/// Decodes when the JSON is an object, reading none of its values (JSONDecoder keeps a number
+/// of any size, where JSONSerialization refuses an integer beyond 64 bits).
+private struct ObjectProbe: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
     }
 }
 

@@ -1,22 +1,37 @@
+import Foundation
 import Hummingbird
 import Mnemo
 
-/// The shared filter fields of a query string (`?type=goal&importance=high&limit=20`), through
-/// the vocabulary every front door shares; a field may repeat (`type=goal&type=fact`).
-enum QueryFields {
-    static func parameters(
-        _ query: Parameters, _ fields: [FilterField], maximumLimit: Int
-    ) throws -> SearchParameters {
-        var parameters = SearchParameters(maximumLimit: maximumLimit)
-        for field in fields {
-            try parameters.set(field, to: query.getAll(field.rawValue).map { String($0) })
+/// A request's query string as forms encode it: `+` is a space and `%2B` a plus sign, a name may
+/// repeat (`type=goal&type=fact`).
+struct QueryFields {
+    private var values: [String: [String]] = [:]
+
+    init(_ request: Request) {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]), parts.count == 2, let value = Self.decode(parts[1]) else { continue }
+            values[name, default: []].append(value)
         }
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// The first value of `name`.
+    func get(_ name: String) -> String? { values[name]?.first }
+
+    /// The shared filter fields among the query's, through the vocabulary every front door shares.
+    func parameters(_ fields: [FilterField], maximumLimit: Int) throws -> SearchParameters {
+        var parameters = SearchParameters(maximumLimit: maximumLimit)
+        for field in fields { try parameters.set(field, to: values[field.rawValue] ?? []) }
         return parameters
     }
 
-    /// A query-string boolean outside the filter fields (Lucid's `is_active`).
-    static func boolean(_ query: Parameters, _ name: String) throws -> Bool? {
-        guard let text = query.get(name) else { return nil }
+    /// A boolean outside the filter fields (Lucid's `is_active`).
+    func boolean(_ name: String) throws -> Bool? {
+        guard let text = get(name) else { return nil }
         switch text.lowercased() {
         case "true", "1", "yes": return true
         case "false", "0", "no": return false

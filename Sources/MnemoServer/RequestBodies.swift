@@ -85,6 +85,9 @@ enum TopicReference: Decodable {
             self = .path(path)
         } else if let id = try? container.decode(Int64.self) {
             self = .id(id)
+        } else if let number = try? container.decode(Double.self), number == number.rounded() {
+            // A whole number too large for an id (JSON's integers have no bound) names no topic.
+            self = .id(Int64(exactly: number) ?? -1)
         } else {
             throw DecodingError.typeMismatch(TopicReference.self, .init(
                 codingPath: decoder.codingPath, debugDescription: "a topic path (a string) or id (a number)"))

@@ -16,6 +16,11 @@ struct TopicPathTests {
         #expect(try TopicPath("Running") != TopicPath("Runner"))
     }
 
+    @Test(arguments: ["a\u{0}b/c", "a/b\u{0}c/d", "x\u{0}"])
+    func aNULCharacterIsRefused(path: String) {
+        #expect(throws: MnemoError.self) { try TopicPath(path) }
+    }
+
     @Test(arguments: ["", "   ", "/", "a//b", "a/ /b", "/a", "a/"])
     func emptySegmentsAreRejected(_ text: String) {
         #expect(throws: MnemoError.self) { try TopicPath(text) }

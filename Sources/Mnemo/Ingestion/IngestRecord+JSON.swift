@@ -16,17 +16,20 @@ extension IngestRecord {
         self.init(content: try Self.checked(content: content))
         topic = try fields.string("topic")
         category = try fields.string("category")
+        // Names as every front door reads them, with the same message for a wrong one.
         if let name = try fields.string("type") {
-            guard let type = FactType(rawValue: name) ?? FactType(parsing: name) else {
-                throw RecordProblem(.unknownType, #"unknown type "\#(name)" (expected fact, preference, goal or experience)"#)
+            do {
+                self.type = try FactType.named(name)
+            } catch {
+                throw RecordProblem(.unknownType, error.message)
             }
-            self.type = type
         }
         if let name = try fields.string("importance") {
-            guard let importance = Importance(rawValue: name) ?? Importance(parsing: name) else {
-                throw RecordProblem(.unknownImportance, #"unknown importance "\#(name)" (expected high, medium, low or none)"#)
+            do {
+                self.importance = try Importance.named(name)
+            } catch {
+                throw RecordProblem(.unknownImportance, error.message)
             }
-            self.importance = importance
         }
         if let value = fields.value("confidence") {
             guard let number = JSONFields.number(value) else {
@@ -82,6 +85,7 @@ extension RecordProblem {
     init(_ problem: FactContent.Problem) {
         switch problem {
         case .empty: self.init(.emptyContent, problem.message)
+        case .nulCharacter: self.init(.nulCharacter, problem.message)
         case .tooLong: self.init(.contentTooLong, problem.message)
         case .confidenceOutOfRange: self.init(.confidenceOutOfRange, problem.message)
         }

@@ -37,6 +37,8 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
         case foreignNamespace = "foreign_namespace"
         /// The line is not valid UTF-8.
         case invalidUTF8 = "invalid_utf8"
+        /// The content holds a NUL character, which the database cannot store.
+        case nulCharacter = "nul_character"
         /// The line is longer than ``IngestOptions/maximumLineLength`` bytes; it is skipped unread.
         case recordTooLong = "record_too_long"
     }

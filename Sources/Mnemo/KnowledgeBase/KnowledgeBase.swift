@@ -161,6 +161,10 @@ public final class KnowledgeBase: Sendable {
         guard !namespace.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw MnemoError.invalidInput(field: "namespace", reason: "\"\(namespace)\" is empty; a namespace names whose memory it is")
         }
+        // SQLite's text binding ends a string at NUL: "alice\0x" would read and write alice's memory.
+        guard !namespace.utf8.contains(0) else {
+            throw MnemoError.invalidInput(field: "namespace", reason: "a namespace cannot hold a NUL character (U+0000)")
+        }
     }
 
     /// The same knowledge base (connection, embedder and vector index), scoped to another namespace.

@@ -7,10 +7,13 @@ struct TopK {
 
     let capacity: Int
     private(set) var entries: [Entry] = []
+    private static let reservedCapacity = 4_096
 
     init(capacity: Int) {
         self.capacity = capacity
-        entries.reserveCapacity(capacity)
+        // A page far down the results (offset 999,999,999) asks for a heap that large; it only
+        // ever holds the rows scanned, so memory is reserved for a usual page, not for `capacity`.
+        entries.reserveCapacity(Swift.min(capacity, Self.reservedCapacity))
     }
 
     /// The score a new row must beat to enter, once the heap is full.

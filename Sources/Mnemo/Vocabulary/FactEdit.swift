@@ -63,7 +63,9 @@ package struct FactEdit: Hashable, Sendable {
 extension FactType {
     /// The type with this name (ignoring case), or the vocabulary's error for it.
     package static func named(_ name: String) throws(FilterValueError) -> FactType {
-        guard let type = FactType(parsing: name) else { throw .unknownWord(name, of: .type) }
+        guard let type = FactType(rawValue: name.trimmingBlanks.lowercased()) else {
+            throw .unknownWord(name, of: .type, single: true)
+        }
         return type
     }
 }
@@ -71,7 +73,9 @@ extension FactType {
 extension Importance {
     /// The importance with this name (ignoring case), or the vocabulary's error for it.
     package static func named(_ name: String) throws(FilterValueError) -> Importance {
-        guard let importance = Importance(parsing: name) else { throw .unknownWord(name, of: .minImportance) }
+        guard let importance = Importance(rawValue: name.trimmingBlanks.lowercased()) else {
+            throw .unknownWord(name, of: .minImportance, single: true)
+        }
         return importance
     }
 }

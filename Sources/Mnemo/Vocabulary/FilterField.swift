@@ -39,7 +39,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .includeInactive: "true or false"
         case .mode: Self.alternatives(SearchMode.allCases.map(\.rawValue))
         case .limit: "a whole number of results from 1"
-        case .offset: "a whole number of results to skip, from 0"
+        case .offset: "a whole number of results to skip, from 0 to \(SearchParameters.maximumOffset)"
         case .minSimilarity: "a cosine similarity from -1 to 1"
         }
     }

@@ -21,12 +21,14 @@ package struct FilterValueError: Error, Hashable, Sendable, CustomStringConverti
     package var description: String { message }
 
     /// A value that is not one of the field's words, with a guess at what was meant.
-    static func unknownWord(_ value: String, of field: FilterField) -> FilterValueError {
+    /// - Parameter single: the field takes one value here (a fact's type), not a list.
+    static func unknownWord(_ value: String, of field: FilterField, single: Bool = false) -> FilterValueError {
         guard !value.isEmpty else {
             return FilterValueError(field: field.rawValue, code: field.errorCode,
                                     message: "\(field.rawValue) has an empty value (expected \(field.valueHelp))")
         }
-        var message = "unknown \(field.noun) \"\(value)\" (expected \(field.valueHelp))"
+        let expected = single ? FilterField.alternatives(field.valueWords) : field.valueHelp
+        var message = "unknown \(field.noun) \"\(value)\" (expected \(expected))"
         if let guess = SpellingHint.suggestion(for: value, among: field.valueWords) {
             message += "; did you mean \(guess)?"
         }

@@ -50,12 +50,12 @@ package struct SearchParameters: Hashable, Sendable {
     /// Sets a field from its text. Types and importances add to what is set already; the other
     /// fields replace it.
     package mutating func set(_ field: FilterField, to text: String) throws(FilterValueError) {
-        let value = text.trimmingCharacters(in: .whitespaces)
+        let value = text.trimmingBlanks
         switch field {
         case .type:
             var types = self.types ?? []
             for name in Self.list(value) {
-                guard let type = FactType(parsing: name) else { throw .unknownWord(name, of: field) }
+                guard let type = FactType(rawValue: name.lowercased()) else { throw .unknownWord(name, of: field) }
                 types.insert(type)
             }
             self.types = types
@@ -82,10 +82,12 @@ package struct SearchParameters: Hashable, Sendable {
             guard let mode = SearchMode(rawValue: value.lowercased()) else { throw .unknownWord(value, of: field) }
             self.mode = mode
         case .limit:
-            guard let limit = Int(value), (1...maximumLimit).contains(limit) else { throw limitError(value) }
+            guard let limit = Self.wholeNumber(value), (1...maximumLimit).contains(limit) else { throw limitError(value) }
             self.limit = limit
         case .offset:
-            guard let offset = Int(value), offset >= 0 else { throw .invalid(value, of: field) }
+            guard let offset = Self.wholeNumber(value), (0...Self.maximumOffset).contains(offset) else {
+                throw .invalid(value, of: field)
+            }
             self.offset = offset
         case .minSimilarity:
             guard let minimum = Double(value), (-1...1).contains(minimum) else { throw .invalid(value, of: field) }
@@ -100,8 +102,11 @@ package struct SearchParameters: Hashable, Sendable {
         self.limit = limit
     }
 
+    /// The largest ``offset``: pages beyond a billion results are not a search.
+    package static let maximumOffset = 1_000_000_000
+
     package mutating func setOffset(_ offset: Int) throws(FilterValueError) {
-        guard offset >= 0 else { throw .invalid(String(offset), of: .offset) }
+        guard (0...Self.maximumOffset).contains(offset) else { throw .invalid(String(offset), of: .offset) }
         self.offset = offset
     }
 
@@ -154,13 +159,18 @@ package struct SearchParameters: Hashable, Sendable {
 
     // MARK: - Values
 
+    /// `20`, and `20.0` as JSON writes a whole number.
+    private static func wholeNumber(_ text: String) -> Int? {
+        Int(text) ?? Double(text).flatMap { Int(exactly: $0) }
+    }
+
     /// Comma-separated names, trimmed; an empty name stays, so that `type:goal,` is an error.
     private static func list(_ value: String) -> [String] {
-        value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        value.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingBlanks }
     }
 
     private static func importance(_ name: String, of field: FilterField) throws(FilterValueError) -> Importance {
-        guard let importance = Importance(parsing: name) else { throw .unknownWord(name, of: field) }
+        guard let importance = Importance(rawValue: name.trimmingBlanks.lowercased()) else { throw .unknownWord(name, of: field) }
         return importance
     }
 
@@ -189,5 +199,16 @@ package struct SearchParameters: Hashable, Sendable {
         }
         if let minSimilarity { parts.append("similarity ≥ \(minSimilarity)") }
         return parts
+    }
+}
+
+extension String {
+    /// Without the spaces and tabs around it: exactly what the OpenAPI document's patterns allow
+    /// (`[ \t]*`), so that the server and its contract agree on every value.
+    package var trimmingBlanks: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
     }
 }
