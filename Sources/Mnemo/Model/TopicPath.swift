@@ -51,11 +51,12 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     /// The display segments of `text`, or why it is not a path.
     static func parse(_ text: String) -> Result<[String], Problem> {
-        guard !TextNormalization.trimmed(text).isEmpty else { return .failure(Problem(reason: "the path is empty")) }
         // SQLite's text binding ends a string at NUL: the stored key would name another topic.
         if text.utf8.contains(0) { return .failure(Problem(reason: "it has a NUL character (U+0000)")) }
         let segments = text.split(separator: "/", omittingEmptySubsequences: false)
             .map { TextNormalization.collapsingWhitespace(String($0)) }
+        // Blank means White_Space only, as segments collapse it (the OpenAPI pattern's class).
+        if segments.allSatisfy(\.isEmpty) { return .failure(Problem(reason: "the path is empty")) }
         if segments.contains(where: \.isEmpty) { return .failure(Problem(reason: "it has an empty segment")) }
         return .success(segments)
     }
