@@ -19,7 +19,7 @@ sources_for() {
         jsonl|extracted|topics)
             echo $ingest/{JSONLReader,DocumentReader,RecordReader,ByteChunks,JSONLineIndex,IngestRecord,IngestRecord+JSON,IngestRecord+Mapping,IngestRejection,IngestFormat}.swift \
                  $model/{TopicPath,TextNormalization,Timestamp,FactType,Importance,ValidatedFact,MnemoError,Fact}.swift \
-                 Sources/Mnemo/Embedding/Embedder.swift Scripts/fuzz/Support/SourceList.swift ;;
+                 Sources/Mnemo/Embedding/Embedder.swift $model/{SourceList,JSONText}.swift ;;
         textquery) echo Sources/Mnemo/Search/TextQuery.swift ;;
         wordpiece) echo $encoder/{WordPieceTokenizer,WordPieceTokenizer+Loading,BertConfiguration,EmbeddingError}.swift \
                         Sources/Mnemo/Embedding/BertTextNormalizer.swift Sources/Mnemo/Utils/FNV1a.swift ;;

@@ -9,7 +9,9 @@ import Foundation
 /// re-embedding) pass straight through and are not cached, so they never evict queries.
 ///
 /// ```swift
-/// let encoder = try SentenceEncoder(modelDirectory: ModelStore.defaultDirectory)
+/// import MnemoEncoder  // SentenceEncoder and ModelFolder
+///
+/// let encoder = try SentenceEncoder(modelDirectory: ModelFolder.modelDirectory)
 /// let kb = try KnowledgeBase(path: "memory.sqlite", embedder: CachingEmbedder(encoder, capacity: 1_000))
 /// ```
 public final class CachingEmbedder: Embedder, @unchecked Sendable {

@@ -17,6 +17,16 @@ import GRDB
 ///
 /// Give it an ``Embedder`` to enable semantic and hybrid search and near-duplicate merging:
 /// every fact written is then embedded, and the vectors are stored with the model's identity.
+///
+/// ### Unknown ids and paths
+///
+/// Every call answers a fact id, topic path or operation id that does not exist in the namespace
+/// the same way: the two lookups, ``fact(id:)`` and ``topic(at:)``, return `nil`; every other
+/// call that names one throws ``MnemoError/notFound(_:)`` (``MnemoError/Missing/fact(_:)``,
+/// ``MnemoError/Missing/topic(_:)`` or ``MnemoError/Missing/operation(_:)``). A fact of another
+/// namespace does not exist here. A deleted fact keeps its history, so
+/// ``history(ofFact:)`` still answers for it. A ``FactFilter`` naming a topic that does not
+/// exist is not an error: no fact matches it.
 public final class KnowledgeBase: Sendable {
     /// The namespace that every operation of this instance reads and writes.
     public let namespace: String
