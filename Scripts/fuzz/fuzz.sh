@@ -18,7 +18,8 @@ sources_for() {
     case $1 in
         jsonl|extracted|topics)
             echo $ingest/{JSONLReader,DocumentReader,RecordReader,ByteChunks,JSONLineIndex,IngestRecord,IngestRecord+JSON,IngestRecord+Mapping,IngestRejection,IngestFormat}.swift \
-                 $model/{TopicPath,TextNormalization,Timestamp,FactType,Importance,ValidatedFact,MnemoError,Fact}.swift \
+                 $model/{TopicPath,TextNormalization,Timestamp,FactType,Importance,ValidatedFact,FactContent,MnemoError,Fact}.swift \
+                 $model/Unicode/{FoldTables,FoldTables+Lookup,KeyFolding}.swift \
                  Sources/Mnemo/Embedding/Embedder.swift $model/{SourceList,JSONText}.swift ;;
         textquery) echo Sources/Mnemo/Search/TextQuery.swift ;;
         wordpiece) echo $encoder/{WordPieceTokenizer,WordPieceTokenizer+Loading,BertConfiguration,EmbeddingError}.swift \

@@ -1,6 +1,6 @@
 /// How ``KnowledgeBase/ingest(data:options:)`` and its siblings read and store records.
 public struct IngestOptions: Sendable {
-    /// The input format, or `nil` to detect it from the first bytes (see ``IngestFormat/detect(_:)``).
+    /// The input format, or `nil` to detect it from the first bytes (JSON Lines, or a whole JSON document of the `extracted` or `topics` shape).
     public var format: IngestFormat?
     /// All or nothing: when any record is rejected, nothing of the input is stored, and the input
     /// is written in one transaction. Strict ingest holds the input's records in memory until

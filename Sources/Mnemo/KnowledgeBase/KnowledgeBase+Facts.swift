@@ -22,8 +22,10 @@ extension KnowledgeBase {
 
     /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
     /// so either every fact is stored (or merged) or none is.
-    /// - Parameter nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
-    ///   duplicates only (as an evaluation corpus needs).
+    /// - Parameters:
+    ///   - facts: the facts to add, in order.
+    ///   - nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
+    ///     duplicates only (as an evaluation corpus needs).
     ///
     /// The facts are embedded in batches, and a cancelled task stops between two of them
     /// (throwing `CancellationError`) with nothing stored.

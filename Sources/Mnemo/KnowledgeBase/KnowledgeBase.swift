@@ -66,7 +66,7 @@ public final class KnowledgeBase: Sendable {
     /// Opens the knowledge base stored in an app's own GRDB database: a `DatabasePool` in an App
     /// Group container, an encrypted database, a `DatabaseQueue` the app already uses.
     ///
-    /// The writer's configuration must have been prepared with ``prepare(_:)`` before the writer
+    /// The writer's configuration must have been prepared with ``KnowledgeBase/prepare(_:mmapSize:)`` before the writer
     /// was created (Mnemo registers its ranking function on every connection). Mnemo's tables
     /// (`fact`, `topic`, `history`, `meta`, `fact_embedding`, `fact_fts`) are created by its
     /// migrations if missing; keep the app's own tables under other names.
@@ -93,6 +93,8 @@ public final class KnowledgeBase: Sendable {
 
     /// Opens (creating if needed) the knowledge base stored at `path`.
     /// - Parameters:
+    ///   - path: the database file's path.
+    ///   - namespace: whose memory every operation reads and writes.
     ///   - embedder: enables semantic search; `nil` for a text-only knowledge base.
     /// - Throws: what ``init(url:configuration:)`` throws.
     public convenience init(

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Segments are separated by `/`. Each segment is trimmed and its inner whitespace collapsed;
 /// an empty segment (`a//b`, `/`, or an empty path) is invalid. Two paths that differ only in
-/// case or diacritics name the same topic: ``key`` is the folded form used for lookups, while
+/// case or diacritics name the same topic: `key` is the folded form used for lookups, while
 /// ``segments`` keep the spelling given for display.
 ///
 /// Every API that takes a topic takes a `TopicPath`. A string literal is one
