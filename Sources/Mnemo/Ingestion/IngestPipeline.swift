@@ -28,6 +28,9 @@ struct IngestPipeline {
     private var bytesRead = 0
 
     init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) throws {
+        if let batchSize = options.batchSize, batchSize < 1 {
+            throw MnemoError.invalidInput(field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")
+        }
         if options.namespacePolicy == .pinned, let other = options.defaultNamespace, other != knowledgeBase.namespace {
             throw MnemoError.invalidInput(field: "defaultNamespace", reason:
                 "this ingest is pinned to namespace \"\(knowledgeBase.namespace)\" and cannot default to \"\(other)\": ingest through inNamespace(\"\(other)\") instead, or let records choose with NamespacePolicy.fromRecords")
