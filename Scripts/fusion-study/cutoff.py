@@ -3,7 +3,7 @@ from fusion import *
 import matched  # hit(): the standard fusion with per-hit word shares
 from matched import hit, matched_shares
 spec = sys.argv[1]
-loc = Dataset('/work/shared/data/locomo-dev', 'locomo-dev-*'); fix = Dataset(FIXTURES, 'fixtures-beir-*')
+loc = Dataset(beir_folder('locomo'), 'locomo-dev-*'); fix = Dataset(beir_folder('fixtures'), 'fixtures-beir-*')
 sets = [('locomo', Prepared(loc), None, 303, 101)]
 PF = Prepared(fix)
 sets += [('keyword', PF, lambda q: q.startswith('keyword'), 50, 10), ('paraphrase', PF, lambda q: q.startswith('paraphrase'), 50, 10)]

@@ -134,4 +134,15 @@ def evaluate(ds, rankings):
         tot += (nd, r10, r100, mrr)
     n = len([q for q in ds.qrels if q in dict(ds.queries)])
     return tot / n, per
-FIXTURES = os.environ.get('FIXTURES_BEIR', '/tmp/wt12/fixtures-beir')
+# Where each data set's BEIR folder is: an environment variable each, so that the study runs on
+# any machine (see README.md).
+BEIR_VARIABLES = {'locomo': 'LOCOMO_BEIR', 'scifact': 'SCIFACT_BEIR', 'fixtures': 'FIXTURES_BEIR'}
+
+
+def beir_folder(name):
+    """The BEIR folder of data set `name` (locomo, scifact or fixtures), from its environment variable."""
+    variable = BEIR_VARIABLES[name]
+    folder = os.environ.get(variable)
+    if not folder:
+        raise SystemExit(f'set {variable} to the BEIR folder of {name} (see Scripts/fusion-study/README.md)')
+    return folder

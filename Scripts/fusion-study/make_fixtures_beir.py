@@ -1,9 +1,9 @@
-"""Writes Fixtures/knowledge.jsonl and queries.json as a BEIR folder (default /tmp/wt12/fixtures-beir), as the
+"""Writes Fixtures/knowledge.jsonl and queries.json as a BEIR folder (the one given, default .build/fusion-study/fixtures-beir), as the
 fixture knowledge base stores them: the second fact of each planted exact-duplicate and paraphrase pair is
 left out (ingest merges it into the first). `mnemo eval --beir OUT --mode semantic` then caches its vectors."""
 import json, os, sys
 root = os.path.join(os.path.dirname(__file__), '..', '..', 'Fixtures')
-out = sys.argv[1] if len(sys.argv) > 1 else '/tmp/wt12/fixtures-beir'
+out = sys.argv[1] if len(sys.argv) > 1 else '.build/fusion-study/fixtures-beir'
 facts = [json.loads(l) for l in open(f'{root}/knowledge.jsonl')]
 queries = json.load(open(f'{root}/queries.json'))
 pairs = json.load(open(f'{root}/duplicates.json'))

@@ -44,9 +44,9 @@ else: cands = sys.argv[2:] or ['gen(0.35,p=2)', 'hit(0.35)', 'hit(0.4)', 'hit(0.
 which = sys.argv[1] if __name__ == '__main__' else None
 if which is None: pass
 elif which == 'fixtures':
-    P = Prepared(Dataset(FIXTURES, 'fixtures-beir-*'))
+    P = Prepared(Dataset(beir_folder('fixtures'), 'fixtures-beir-*'))
 else:
-    folder = {'locomo': '/work/shared/data/locomo-dev', 'scifact': '/work/shared/data/scifact'}[which]
+    folder = beir_folder(which)
     P = Prepared(Dataset(folder, which.replace('locomo', 'locomo-dev') + '-*'))
 if which: covered.P = P; matched_shares(P)
 for spec in cands:

@@ -17,7 +17,7 @@ cands = [('text only', None, 'text'), ('semantic only', None, 'semantic'),
          ('… × coverage² (IDF), w 0.35 (new standard)', 'gen(0.35,p=2)', 'hybrid'),
          ('… × coverage² (IDF), w 0.4', 'gen(0.4,p=2)', 'hybrid')]
 if which == 'fixtures':
-    P = Prepared(Dataset(FIXTURES, 'fixtures-beir-*')); covered.P = P
+    P = Prepared(Dataset(beir_folder('fixtures'), 'fixtures-beir-*')); covered.P = P
     for name, spec, mode in cands:
         out = []
         for sub in [lambda q: q.startswith('keyword'), lambda q: q.startswith('paraphrase')]:
@@ -25,7 +25,7 @@ if which == 'fixtures':
             out.append('%.3f / %.3f' % (m[1], m[3]))
         print(name, '|', ' | '.join(out), flush=True)
 else:
-    folder = {'locomo': '/work/shared/data/locomo-dev', 'scifact': '/work/shared/data/scifact'}[which]
+    folder = beir_folder(which)
     P = Prepared(Dataset(folder, which.replace('locomo', 'locomo-dev') + '-*')); covered.P = P
     for name, spec, mode in cands:
         m, _ = metrics(P, run(P, eval(spec) if spec else None, mode=mode))

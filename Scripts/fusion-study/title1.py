@@ -1,6 +1,6 @@
 from fusion import *
 import re
-loc = Dataset('/work/shared/data/locomo-dev', 'locomo-dev-*')
+loc = Dataset(beir_folder('locomo'), 'locomo-dev-*')
 speaker = [t.split(' (')[0] for t in loc.fact_title]
 variants = {
   'title in content (now)': (loc.facts, loc.fact_topic),

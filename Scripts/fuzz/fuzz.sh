@@ -18,8 +18,9 @@ sources_for() {
     case $1 in
         jsonl|extracted|topics)
             echo $ingest/{JSONLReader,DocumentReader,RecordReader,ByteChunks,JSONLineIndex,IngestRecord,IngestRecord+JSON,IngestRecord+Mapping,IngestRejection,IngestFormat}.swift \
-                 $model/{TopicPath,TextNormalization,Timestamp,FactType,Importance,ValidatedFact,MnemoError,Fact}.swift \
-                 Sources/Mnemo/Embedding/Embedder.swift Scripts/fuzz/Support/SourceList.swift ;;
+                 $model/{TopicPath,TextNormalization,Timestamp,FactType,Importance,ValidatedFact,FactContent,MnemoError,Fact}.swift \
+                 $model/Unicode/{FoldTables,FoldTables+Lookup,KeyFolding}.swift \
+                 Sources/Mnemo/Embedding/Embedder.swift $model/{SourceList,JSONText}.swift ;;
         textquery) echo Sources/Mnemo/Search/TextQuery.swift ;;
         wordpiece) echo $encoder/{WordPieceTokenizer,WordPieceTokenizer+Loading,BertConfiguration,EmbeddingError}.swift \
                         Sources/Mnemo/Embedding/BertTextNormalizer.swift Sources/Mnemo/Utils/FNV1a.swift ;;

@@ -96,6 +96,12 @@ public final class SentenceEncoder: Embedder, Sendable {
     /// Texts are truncated to the model's maximum sequence length (256 tokens for
     /// all-MiniLM-L6-v2), as sentence-transformers does. The empty string is a valid input.
     public func encode(_ texts: [String]) -> [[Float]] {
+        encode(texts, stoppingWhen: { false })!
+    }
+
+    /// Encodes texts as ``encode(_:)`` does, asking `shouldStop` before each forward pass (at
+    /// most ``batchSize`` texts); `nil` when it answered true.
+    func encode(_ texts: [String], stoppingWhen shouldStop: () -> Bool) -> [[Float]]? {
         guard !texts.isEmpty else { return [] }
         let lowercase = configuration.lowercasesInput
         let sequences = texts.map { text in
@@ -122,6 +128,7 @@ public final class SentenceEncoder: Embedder, Sendable {
         var vectors: [[Float]] = []
         vectors.reserveCapacity(texts.count)
         for range in batches {
+            if shouldStop() { return nil }
             vectors += pass.encode(Array(sequences[range]), workspace: workspace)
         }
         return vectors
@@ -134,8 +141,12 @@ public final class SentenceEncoder: Embedder, Sendable {
 
     /// ``Embedder`` conformance: the same as ``encode(_:)-([String])``. The work runs on the
     /// calling task's thread plus ``threadCount`` − 1 helpers.
+    ///
+    /// A cancelled task stops before the next forward pass (at most ``batchSize`` texts: about
+    /// 80 ms for 32 short texts with all-MiniLM-L6-v2 at 400 sentences/s in a release build) and throws `CancellationError`.
     public func embed(_ texts: [String]) async throws -> [[Float]] {
-        encode(texts)
+        guard let vectors = encode(texts, stoppingWhen: { Task.isCancelled }) else { throw CancellationError() }
+        return vectors
     }
 
     /// The model name of a folder: the `owner/model` id its model card loads, else the folder's name.

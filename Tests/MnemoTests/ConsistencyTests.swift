@@ -3,8 +3,8 @@ import GRDB
 import Testing
 @testable import Mnemo
 
-/// "Consistency" in DESIGN.md: a commit made by any connection, instance or process is seen by
-/// the next search of every other, in every mode, by catching up from the change log.
+/// A commit made by any connection, instance or process is seen by the next search of every
+/// other, in every mode, by catching up from the change log (see the Architecture article).
 @Suite("Consistency across instances and processes")
 struct ConsistencyTests {
     static let modes: [SearchMode] = [.semantic, .hybrid]

@@ -77,7 +77,7 @@ struct EncoderTests {
         #expect(encoder.encode([String]()).isEmpty)
     }
 
-    /// DESIGN.md quotes rounded figures (0.997, 0.918, 0.915); sentence-transformers 6.2 / torch 2.13
+    /// The project's design brief quoted rounded figures (0.997, 0.918, 0.915); sentence-transformers 6.2 / torch 2.13
     /// on CPU gives 0.99598, 0.91019 and 0.90641 for these pairs (measured with
     /// `SentenceTransformer(...).encode([a, b], normalize_embeddings=True)`), which the encoder must
     /// match closely; the design figures are only approached within 0.012.

@@ -96,7 +96,7 @@ struct FixtureRetrievalTests {
     }
 
     /// The recall of the default hybrid search, held with a margin of about one expected fact:
-    /// keyword 1.000 and paraphrase 1.000 measured on 2026-11-23 (README, "Choosing the fusion").
+    /// keyword 1.000 and paraphrase 1.000 measured on 2026-11-23 (the DocC article "Choosing the fusion").
     @Test func hybridRecallOnTheFixtureQueries() async throws {
         let kb = try await Self.shared.value
         let queries = try FixtureKnowledgeBase.queries()
@@ -124,7 +124,7 @@ struct FixtureRetrievalTests {
         #expect(language.first?.fact.content == "Swift is the language he knows best; he has written it almost daily since Swift 2.",
                 "\(language.map(\.fact.content))")
         let code = try await kb.search(SearchQuery("what do I like to code with?", limit: 3))
-        withKnownIssue("the answer is in neither list's top 12 (issue 12 note)") {
+        withKnownIssue("the answer is in neither the text list's nor the vector list's top 12") {
             #expect(code.first.map { [
                 "User prefers SwiftUI over UIKit for building new screens.",
                 "Swift is the language he knows best; he has written it almost daily since Swift 2.",

@@ -68,7 +68,8 @@ import Testing
         }
         #expect(events.suffix(2).map(\.change) == [.topicCreated(path: "Temporary"), .topicDeleted(path: "Temporary")])
         // (A deleted topic's id is reused by the next topic, whose history then starts with the
-        // old topic's events: here "Outdoors", merged away. Recorded in the note.)
+        // old topic's events: here "Outdoors", merged away. The topic table has no
+        // AUTOINCREMENT, so SQLite hands out the largest id + 1 again.)
         #expect(events.contains { $0.change == .topicMerged(mergedFrom: nil, into: "Sport") })
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Mnemo
 
-/// The near-duplicate rule's precision and recall on the planted set of issue 13.
+/// The near-duplicate rule's precision and recall on the planted set of `Fixtures/hygiene.json`.
 @Suite("Near-duplicate rule on the planted hygiene set")
 struct HygieneSetRuleTests {
     static let set = try! HygieneSet.load(HygieneSet.scoresURL)

@@ -17,7 +17,7 @@ struct NamespaceTests {
         // Reads never see the other namespace.
         #expect(try await alice.search("climbing").map(\.fact.id) == [aliceFact.id])
         #expect(try await bob.fact(id: aliceFact.id) == nil)
-        #expect(try await bob.history(ofFact: aliceFact.id).isEmpty)
+        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) { try await bob.history(ofFact: aliceFact.id) }
         #expect(try await alice.stats().facts == 1)
 
         // Writes by id never reach the other namespace.

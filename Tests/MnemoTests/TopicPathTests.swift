@@ -4,16 +4,16 @@ import Testing
 @Suite("Topic paths")
 struct TopicPathTests {
     @Test func segmentsAreTrimmedAndWhitespaceCollapsed() throws {
-        let path = try TopicPath("  Technology /  iOS   Development ")
+        let path = try TopicPath(validating: "  Technology /  iOS   Development ")
         #expect(path.segments == ["Technology", "iOS Development"])
         #expect(path.description == "Technology/iOS Development")
     }
 
     @Test func matchingIgnoresCaseAndDiacritics() throws {
-        #expect(try TopicPath("Café/Crème Brûlée") == TopicPath("cafe/CREME BRULEE"))
+        #expect(try TopicPath(validating: "Café/Crème Brûlée") == TopicPath(validating: "cafe/CREME BRULEE"))
         // Composed and decomposed accents are the same topic.
-        #expect(try TopicPath("Caf\u{E9}") == TopicPath("Cafe\u{301}"))
-        #expect(try TopicPath("Running") != TopicPath("Runner"))
+        #expect(try TopicPath(validating: "Caf\u{E9}") == TopicPath(validating: "Cafe\u{301}"))
+        #expect(try TopicPath(validating: "Running") != TopicPath(validating: "Runner"))
     }
 
     @Test(arguments: ["a\u{0}b/c", "a/b\u{0}c/d", "x\u{0}"])
@@ -27,7 +27,7 @@ struct TopicPathTests {
     }
 
     @Test func parentAndDepth() throws {
-        let path = try TopicPath("A/B/C")
+        let path = try TopicPath(validating: "A/B/C")
         #expect(path.depth == 3)
         #expect(path.parent?.description == "A/B")
         #expect(path.parent?.parent?.parent == nil)

@@ -12,14 +12,14 @@ import Foundation
 ///
 /// 1. They have the same ``FactType``.
 /// 2. They agree on their meaning-bearing values, compared in canonical form (see
-///    ``FactValues``): numbers, number words, times of day, amounts with their currency, months
+///    `FactValues`): numbers, number words, times of day, amounts with their currency, months
 ///    and weekdays ("11pm" = "23:00", "€1,200" = "1200 euros", "twelve" = "12").
 /// 3. They name the same people and places (capitalised words) and have the same polarity
 ///    (both negated or neither) and modality (done, wished for, former, under way: "I ran a
 ///    marathon" is not "I want to run a marathon").
 /// 4. Their preferences point the same way ("hiking to cycling" is not "cycling over hiking")
 ///    and the user keeps their role towards the people named ("I mentor Rita" is not "Rita
-///    mentors me"; see ``FactRoles``).
+///    mentors me"; see `FactRoles`).
 /// 5. One is not the other with two content words swapped, nor a small in-place substitution of
 ///    one content word by another ("aunt" → "uncle", "peanuts" → "walnuts").
 /// 6. Their cosine similarity is at least ``threshold``, or at least ``valueMatchThreshold``
@@ -28,7 +28,7 @@ import Foundation
 ///    strong evidence, so a paraphrase reworded around the same values still merges.
 ///
 /// When checks 1 and 6 hold but another fails, the facts are close but differ: a
-/// ``Verdict/conflict(_:)`` that the writer keeps as a pair for the user to settle.
+/// `Verdict.conflict` that the writer keeps as a pair for the user to settle.
 public struct NearDuplicateRule: Hashable, Sendable {
     /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see the README).
     public var threshold: Double
@@ -159,7 +159,7 @@ struct FactWords {
     /// The stems that are not stop words, in order.
     let contentStems: [String]
     let contentStemSet: Set<String>
-    /// Meaning-bearing values in canonical form (see ``FactValues``).
+    /// Meaning-bearing values in canonical form (see `FactValues`).
     let values: Set<String>
     /// Capitalised words that are not the first word: names of people, places, brands.
     let names: Set<String>

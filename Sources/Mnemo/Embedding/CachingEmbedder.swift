@@ -9,7 +9,9 @@ import Foundation
 /// re-embedding) pass straight through and are not cached, so they never evict queries.
 ///
 /// ```swift
-/// let encoder = try SentenceEncoder(modelDirectory: ModelStore.defaultDirectory)
+/// import MnemoEncoder  // SentenceEncoder and ModelFolder
+///
+/// let encoder = try SentenceEncoder(modelDirectory: ModelFolder.modelDirectory)
 /// let kb = try KnowledgeBase(path: "memory.sqlite", embedder: CachingEmbedder(encoder, capacity: 1_000))
 /// ```
 public final class CachingEmbedder: Embedder, @unchecked Sendable {
@@ -21,12 +23,11 @@ public final class CachingEmbedder: Embedder, @unchecked Sendable {
     private var cache: LeastRecentlyUsed<String, [Float]>
     private var counts = (hits: 0, misses: 0)
 
-    /// Wraps `base`, keeping at most `capacity` vectors (0 turns the cache off).
+    /// Wraps `base`, keeping at most `capacity` vectors (0, or less, turns the cache off).
     public init(_ base: any Embedder, capacity: Int = 1_024) {
-        precondition(capacity >= 0, "A cache holds zero or more vectors")
         self.base = base
-        self.capacity = capacity
-        self.cache = LeastRecentlyUsed(capacity: capacity)
+        self.capacity = max(0, capacity)
+        self.cache = LeastRecentlyUsed(capacity: max(0, capacity))
     }
 
     public var identity: EmbeddingModelIdentity { base.identity }

@@ -27,9 +27,11 @@ public struct HashingEmbedder: Embedder {
                                                 stripAccents: true, lowercase: true)
 
     /// Creates a hashing embedder with `dimension` buckets (384 by default, like all-MiniLM-L6-v2,
-    /// so that storage sized for one fits the other; the identities still differ).
+    /// so that storage sized for one fits the other; the identities still differ). A dimension
+    /// below 1 is a programming error and stops the program, printing why.
     public init(dimension: Int = 384) {
-        precondition(dimension > 0, "dimension must be positive")
+        // `fatalError`, not `precondition`: an optimised build drops a precondition's message.
+        guard dimension > 0 else { fatalError("HashingEmbedder(dimension: \(dimension)): the dimension must be at least 1") }
         identity = EmbeddingModelIdentity(name: "mnemo/hashed-ngrams-v1", dimension: dimension)
     }
 

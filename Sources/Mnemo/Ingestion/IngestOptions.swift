@@ -1,6 +1,6 @@
 /// How ``KnowledgeBase/ingest(data:options:)`` and its siblings read and store records.
 public struct IngestOptions: Sendable {
-    /// The input format, or `nil` to detect it from the first bytes (see ``IngestFormat/detect(_:)``).
+    /// The input format, or `nil` to detect it from the first bytes (JSON Lines, or a whole JSON document of the `extracted` or `topics` shape).
     public var format: IngestFormat?
     /// All or nothing: when any record is rejected, nothing of the input is stored, and the input
     /// is written in one transaction. Strict ingest holds the input's records in memory until
@@ -15,7 +15,8 @@ public struct IngestOptions: Sendable {
     public var namespacePolicy: NamespacePolicy
     /// Records written per transaction (without ``strict``), or `nil` for the default: 5,000,
     /// or 500 when the knowledge base has an embedder. Each batch is committed whole or not at
-    /// all, so a failure never leaves part of one visible.
+    /// all, so a failure never leaves part of one visible. At least 1: an ingest with less
+    /// throws ``MnemoError/invalidInput(field:reason:)`` before reading anything.
     ///
     /// Larger batches mean fewer commits and fewer hand-offs between the reading and the writing
     /// thread; past a few thousand records the gain is small. With an embedder, each fact is
@@ -48,7 +49,6 @@ public struct IngestOptions: Sendable {
         maximumLineLength: Int = 1 << 20,
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) {
-        precondition(batchSize.map { $0 > 0 } ?? true, "An ingest batch holds at least one record")
         self.format = format
         self.strict = strict
         self.defaultNamespace = defaultNamespace

@@ -28,6 +28,9 @@ struct IngestPipeline {
     private var bytesRead = 0
 
     init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) throws {
+        if let batchSize = options.batchSize, batchSize < 1 {
+            throw MnemoError.invalidInput(field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")
+        }
         if options.namespacePolicy == .pinned, let other = options.defaultNamespace, other != knowledgeBase.namespace {
             throw MnemoError.invalidInput(field: "defaultNamespace", reason:
                 "this ingest is pinned to namespace \"\(knowledgeBase.namespace)\" and cannot default to \"\(other)\": ingest through inNamespace(\"\(other)\") instead, or let records choose with NamespacePolicy.fromRecords")
@@ -102,22 +105,39 @@ struct IngestPipeline {
         if !batch.isEmpty { held += try await knowledgeBase.embedBatch(batch) }
     }
 
-    /// When the task is cancelled: lets the batch being written land (a transaction is not
-    /// cut in half), then throws ``MnemoError/interrupted(stored:cause:)`` with what is stored.
-    /// Records read but not yet written are dropped; with `strict`, nothing was written.
+    /// When the task is cancelled: stops the batch in flight (see ``settle()``), then throws
+    /// ``MnemoError/interrupted(stored:cause:)`` with what is stored, or `CancellationError`
+    /// when nothing is. Records read but not yet written are dropped; with `strict`, nothing was
+    /// written.
     private mutating func stopIfCancelled() async throws {
         guard Task.isCancelled else { return }
         try await settle()
-        throw MnemoError.interrupted(stored: report.accepted, cause: .cancelled)
+        throw Self.cancelled(stored: report.accepted)
+    }
+
+    /// The error of an ingest cancelled after `stored` records were stored.
+    private static func cancelled(stored: Int) -> any Error {
+        stored == 0 ? CancellationError() : MnemoError.interrupted(stored: stored, cause: .cancelled)
     }
 
     /// Waits for the batch in flight, if any, and counts its outcomes.
+    ///
+    /// The batch runs in a task of its own (so that the next batch is read meanwhile), which the
+    /// ingesting task's cancellation does not reach by itself: it is passed on, so the batch
+    /// stops at its next embedding pass or rolls back its transaction instead of running to
+    /// its end. A batch that committed before it noticed is counted.
     mutating func settle() async throws {
         guard let task = inFlight else { return }
         inFlight = nil
         let outcomes: [FactWriter.Outcome]
         do {
-            outcomes = try await task.value
+            outcomes = try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch is CancellationError {
+            throw Self.cancelled(stored: report.accepted)
         } catch {
             throw MnemoError.interrupted(stored: report.accepted, cause: MnemoError(error))
         }

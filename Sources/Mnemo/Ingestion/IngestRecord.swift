@@ -13,7 +13,7 @@ import Foundation
 /// - **Confidence**: ``confidence``; else 1, as a record without one was stated, not guessed.
 /// - **Importance**: ``importance``; else derived from a given confidence — at least 0.9 is
 ///   ``Importance/high``, 0.7 ``Importance/medium``, 0.4 ``Importance/low``, below that
-///   ``Importance/none``; else ``Importance/medium`` (the default of ``NewFact``).
+///   ``Importance/negligible``; else ``Importance/medium`` (the default of ``NewFact``).
 /// - **Dates**: ``createdAt``, else ``updatedAt``, else the time of the ingest; ``updatedAt``, else
 ///   the creation date. An update before the creation is rejected.
 /// - **Namespace**: the knowledge base's own. A record whose ``namespace`` names another is

@@ -6,7 +6,7 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
     /// Why a record was rejected, as a stable machine-readable code.
     public enum Code: String, CaseIterable, Hashable, Sendable, Codable {
         /// The record is not valid JSON (JSONL lines only; a whole document that does not parse
-        /// is a ``MnemoError/malformedInput(_:)``).
+        /// is a ``MnemoError/unreadableInput(_:)``).
         case invalidJSON = "invalid_json"
         /// The record is valid JSON but not an object.
         case notAnObject = "not_an_object"

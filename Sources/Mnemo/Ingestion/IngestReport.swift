@@ -41,3 +41,12 @@ public struct IngestReport: Hashable, Sendable, Codable {
         if rejected.count < limit { rejected.append(rejection) }
     }
 }
+
+extension IngestReport: CustomStringConvertible {
+    /// `12 records: 9 added, 1 merged, 1 unchanged, 1 rejected`, and `(nothing stored)` when a
+    /// strict ingest refused its input. Each rejection prints itself (``IngestRejection``).
+    public var description: String {
+        "\(TopicNode.count(records, "record")): \(added) added, \(merged) merged, \(unchanged) unchanged, "
+            + "\(rejectedCount) rejected" + (committed ? "" : " (nothing stored)")
+    }
+}

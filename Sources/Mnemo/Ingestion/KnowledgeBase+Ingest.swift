@@ -8,8 +8,13 @@ extension KnowledgeBase {
     /// and bad records are rejected one by one with their position and reason (see
     /// ``IngestRejection``); with ``IngestOptions/strict``, any rejection means nothing is stored.
     /// See ``IngestRecord`` for how fields map to facts.
+    ///
+    /// A cancelled task stops within one embedding pass of the batch in progress (about 100 ms
+    /// with the sentence encoder), which is rolled back; the batches committed before stay.
     /// - Throws: ``MnemoError/unreadableInput(_:)`` when the input is not readable as its format
-    ///   (nothing is stored), ``MnemoError/interrupted(stored:cause:)`` on a database failure.
+    ///   (nothing is stored), ``MnemoError/interrupted(stored:cause:)`` on a database failure or
+    ///   a cancellation after batches were committed, `CancellationError` when the task was
+    ///   cancelled before anything was stored.
     @discardableResult
     public func ingest(data: Data, options: IngestOptions = IngestOptions()) async throws -> IngestReport {
         try await ingest(ByteChunks(data: data), totalBytes: data.count, options: options)

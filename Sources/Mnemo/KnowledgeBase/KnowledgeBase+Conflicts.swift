@@ -9,7 +9,9 @@ extension KnowledgeBase {
     /// one but different from it (another value, a reversed preference, a negation…) keeps both
     /// and links them here instead of merging one away. Deactivating or deleting either fact
     /// clears the conflict.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`.
     public func conflicts(limit: Int = 100, offset: Int = 0) async throws -> [FactConflict] {
+        try Self.validatePage(limit: limit, offset: offset)
         let namespace = namespace
         return try await writer.read { db in
             try ConflictTable.list(db, namespace: namespace, limit: limit, offset: offset)

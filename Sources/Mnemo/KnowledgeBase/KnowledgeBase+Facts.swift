@@ -12,7 +12,8 @@ extension KnowledgeBase {
     /// higher importance and confidence: ``AddFactOutcome/merged(into:)``.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for an empty or over-long content or
     ///   a confidence outside 0…1; ``MnemoError/embedderFailure(model:reason:)``;
-    ///   ``MnemoError/storageFailure(_:)``.
+    ///   ``MnemoError/storageFailure(_:)``; `CancellationError` when the task is cancelled
+    ///   (nothing is stored).
     @discardableResult
     public func addFact(_ fact: NewFact) async throws -> AddFactOutcome {
         let batch = try await embedBatch([(namespace, ValidatedFact(fact))])
@@ -21,11 +22,13 @@ extension KnowledgeBase {
 
     /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
     /// so either every fact is stored (or merged) or none is.
-    /// - Parameter nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
-    ///   duplicates only (as an evaluation corpus needs).
+    /// - Parameters:
+    ///   - facts: the facts to add, in order.
+    ///   - nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
+    ///     duplicates only (as an evaluation corpus needs).
     ///
     /// The facts are embedded in batches, and a cancelled task stops between two of them
-    /// (throwing ``MnemoError/cancelled``) with nothing stored.
+    /// (throwing `CancellationError`) with nothing stored.
     /// - Returns: the outcome for each input, in order.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first invalid fact's field
     ///   (nothing is stored), and what ``addFact(_:)`` throws.
@@ -41,15 +44,19 @@ extension KnowledgeBase {
         return try await storeBatch(embedBatch(validated), rule: nearDuplicates)
     }
 
-    /// The fact with this id in the namespace, or `nil`.
+    /// The fact with this id in the namespace, or `nil`: a lookup, like ``topic(at:)``. Every
+    /// other call that takes a fact id throws ``MnemoError/notFound(_:)`` for an unknown one.
     public func fact(id: Int64) async throws -> Fact? {
         let namespace = namespace
         return try await writer.read { db in try FactTable.find(db, namespace: namespace, id: id) }
     }
 
     /// Changes a fact's content, type, importance, confidence or topic, recording each change.
-    /// - Throws: ``MnemoError/factNotFound(_:)``, ``MnemoError/invalidFact(_:)``, or
-    ///   ``MnemoError/duplicateFact(existingID:)`` when the new content is already another fact.
+    /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/fact(_:)`` when the
+    ///   namespace has no fact with this id; ``MnemoError/invalidInput(field:reason:)`` for an
+    ///   invalid field; ``MnemoError/conflict(_:)`` with
+    ///   ``MnemoError/Conflict/duplicateFact(existingID:)`` when the new content is already
+    ///   another fact.
     @discardableResult
     public func updateFact(id: Int64, _ update: FactUpdate) async throws -> Fact {
         let namespace = namespace
@@ -86,18 +93,22 @@ extension KnowledgeBase {
     }
 
     /// Hides a fact from search without losing it.
+    /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no fact with this id.
     @discardableResult
     public func deactivateFact(id: Int64) async throws -> Fact {
         try await setActive(id: id, false)
     }
 
     /// Makes a deactivated fact visible again.
+    /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no fact with this id.
     @discardableResult
     public func reactivateFact(id: Int64) async throws -> Fact {
         try await setActive(id: id, true)
     }
 
     /// Deletes a fact for good. Its history is kept.
+    /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no fact with this id
+    ///   (also when it was deleted already).
     public func deleteFact(id: Int64) async throws {
         let namespace = namespace
         try await writer.write { db in
@@ -119,12 +130,22 @@ extension KnowledgeBase {
     }
 
     /// Every recorded change to the fact, oldest first; kept after the fact is deleted.
+    /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/fact(_:)`` when the
+    ///   namespace has neither a fact nor a history with this id (it never existed here), as
+    ///   ``updateFact(id:_:)`` and the other calls that take a fact id do.
     public func history(ofFact id: Int64) async throws -> [HistoryEvent] {
         let namespace = namespace
-        return try await writer.read { db in try HistoryTable.events(db, namespace: namespace, factID: id) }
+        return try await writer.read { db in
+            let events = try HistoryTable.events(db, namespace: namespace, factID: id)
+            if events.isEmpty, try FactTable.find(db, namespace: namespace, id: id) == nil {
+                throw MnemoError.notFound(.fact(id))
+            }
+            return events
+        }
     }
 
     /// Every recorded change to the topic itself (creation, renames, moves, merges), oldest first.
+    /// - Throws: ``MnemoError/notFound(_:)`` when no topic is at `path`.
     public func history(ofTopic path: TopicPath) async throws -> [HistoryEvent] {
         let namespace = namespace
         return try await writer.read { db in

@@ -3,18 +3,24 @@ import GRDB
 
 extension KnowledgeBase {
     /// Embeds texts with the knowledge base's embedder, checking what it returns; `nil` without one.
+    ///
+    /// A cancelled task throws `CancellationError` before the call, and after it when the
+    /// embedder does not check for cancellation itself: the vectors of a cancelled task are
+    /// never stored.
     func embed(_ texts: [String]) async throws -> [[Float]]? {
         guard let embedder, !texts.isEmpty else { return nil }
+        try Task.checkCancellation()
         let vectors: [[Float]]
         do {
             vectors = try await embedder.embed(texts)
         } catch let error as MnemoError {
             throw error
         } catch is CancellationError {
-            throw MnemoError.cancelled
+            throw CancellationError()
         } catch {
             throw MnemoError.embedderFailure(model: embedder.identity, reason: "\(error)")
         }
+        try Task.checkCancellation()
         let dimension = embedder.identity.dimension
         guard vectors.count == texts.count, vectors.allSatisfy({ $0.count == dimension }) else {
             throw MnemoError.embedderFailure(
@@ -33,7 +39,14 @@ extension KnowledgeBase {
     /// Rebuilds every fact's vector (in all namespaces) with the current embedder and records its
     /// identity: the fix after changing models. Each batch is written in its own transaction, and
     /// the model's identity is recorded only when every fact has its new vector.
+    ///
+    /// A cancelled task stops within one batch. Run it again to finish: it starts over and
+    /// rewrites every vector.
     /// - Returns: the number of facts embedded.
+    /// - Throws: `CancellationError` when the task is cancelled before a batch was written;
+    ///   ``MnemoError/interrupted(stored:cause:)`` when it stops (cancelled, or the embedder or
+    ///   the database failed) after `stored` facts got their new vectors; else what the embedder
+    ///   or the database throws.
     @discardableResult
     public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int {
         guard let embedder else { throw MnemoError.invalidInput(field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one") }
@@ -41,11 +54,17 @@ extension KnowledgeBase {
         var done = 0
         progress?(ReembedProgress(done: 0, total: facts.count))
         for batch in facts.chunked(into: max(1, batchSize)) {
-            guard let vectors = try await embed(batch.map(\.content)) else { break }
-            try await writer.write { db in
-                for (fact, vector) in zip(batch, vectors) {
-                    try EmbeddingTable.write(db, factID: fact.id, vector: vector)
+            do {
+                guard let vectors = try await embed(batch.map(\.content)) else { break }
+                try await writer.write { db in
+                    for (fact, vector) in zip(batch, vectors) {
+                        try EmbeddingTable.write(db, factID: fact.id, vector: vector)
+                    }
                 }
+            } catch {
+                // Nothing written yet: the error as it is. Else say how many vectors are new.
+                guard done > 0 else { throw error }
+                throw MnemoError.interrupted(stored: done, cause: MnemoError(error))
             }
             done += batch.count
             progress?(ReembedProgress(done: done, total: facts.count))

@@ -34,7 +34,8 @@ extension KnowledgeBase {
     }
 
     /// Renames the last segment of the topic at `path`; descendants follow.
-    /// - Throws: ``MnemoError/topicExists(_:)`` when a sibling already has that name (merge instead).
+    /// - Throws: ``MnemoError/conflict(_:)`` with ``MnemoError/Conflict/topicExists(_:)`` when a
+    ///   sibling already has that name (merge instead).
     @discardableResult
     public func renameTopic(_ path: TopicPath, to newName: String) async throws -> Topic {
         let renamed = try TopicPath(newName)

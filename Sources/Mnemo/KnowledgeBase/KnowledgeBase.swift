@@ -17,6 +17,16 @@ import GRDB
 ///
 /// Give it an ``Embedder`` to enable semantic and hybrid search and near-duplicate merging:
 /// every fact written is then embedded, and the vectors are stored with the model's identity.
+///
+/// ### Unknown ids and paths
+///
+/// Every call answers a fact id, topic path or operation id that does not exist in the namespace
+/// the same way: the two lookups, ``fact(id:)`` and ``topic(at:)``, return `nil`; every other
+/// call that names one throws ``MnemoError/notFound(_:)`` (``MnemoError/Missing/fact(_:)``,
+/// ``MnemoError/Missing/topic(_:)`` or ``MnemoError/Missing/operation(_:)``). A fact of another
+/// namespace does not exist here. A deleted fact keeps its history, so
+/// ``history(ofFact:)`` still answers for it. A ``FactFilter`` naming a topic that does not
+/// exist is not an error: no fact matches it.
 public final class KnowledgeBase: Sendable {
     /// The namespace that every operation of this instance reads and writes.
     public let namespace: String
@@ -56,7 +66,7 @@ public final class KnowledgeBase: Sendable {
     /// Opens the knowledge base stored in an app's own GRDB database: a `DatabasePool` in an App
     /// Group container, an encrypted database, a `DatabaseQueue` the app already uses.
     ///
-    /// The writer's configuration must have been prepared with ``prepare(_:)`` before the writer
+    /// The writer's configuration must have been prepared with ``KnowledgeBase/prepare(_:mmapSize:)`` before the writer
     /// was created (Mnemo registers its ranking function on every connection). Mnemo's tables
     /// (`fact`, `topic`, `history`, `meta`, `fact_embedding`, `fact_fts`) are created by its
     /// migrations if missing; keep the app's own tables under other names.
@@ -83,6 +93,8 @@ public final class KnowledgeBase: Sendable {
 
     /// Opens (creating if needed) the knowledge base stored at `path`.
     /// - Parameters:
+    ///   - path: the database file's path.
+    ///   - namespace: whose memory every operation reads and writes.
     ///   - embedder: enables semantic search; `nil` for a text-only knowledge base.
     /// - Throws: what ``init(url:configuration:)`` throws.
     public convenience init(

@@ -1,4 +1,4 @@
-/// What ``KnowledgeBase/check(repair:progress:)`` found and, with `repair`, what it did.
+/// What ``KnowledgeBase/check(repair:)`` found and, with `repair`, what it did.
 public struct CheckReport: Sendable, Hashable, Codable {
     /// One problem, as a stable machine-readable code and a sentence.
     public struct Problem: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -8,6 +8,16 @@ extension KnowledgeBase {
     /// Facts and subtopics move into the target; subtopics with the same name as one of the
     /// target's are merged recursively; then facts that now meet in the target's subtree and are
     /// near duplicates (with an ``embedder``) are merged. With `dryRun`, nothing is written.
+    ///
+    /// Repeating a merge is harmless, so an app can run the same merge every time it starts: a
+    /// source that no longer exists because an earlier merge already folded it into this target
+    /// (the target's history says so) is skipped and listed in
+    /// ``TopicMergeReport/alreadyMerged``. When every source was merged before, nothing is
+    /// written and no operation is recorded.
+    /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/topic(_:)`` for a source
+    ///   that does not exist and was never merged into the target (a typo, or a topic merged
+    ///   elsewhere); ``MnemoError/invalidInput(field:reason:)`` for a source that is the target
+    ///   or one of its ancestors.
     @discardableResult
     public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
         let sourcePaths = sources
@@ -19,11 +29,23 @@ extension KnowledgeBase {
             // including facts another process or instance added a moment ago.
             let snapshot = try vectorIndex?.snapshot(in: db)
             let now = Date()
-            let sourceTopics = try sourcePaths.map { path in
+            var sourceTopics: [Topic] = []
+            var alreadyMerged: [String] = []
+            for path in sourcePaths {
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
                     throw MnemoError.invalidInput(field: "sources", reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
-                return try TopicTable.require(db, namespace: namespace, path: path)
+                if let topic = try TopicTable.find(db, namespace: namespace, path: path) {
+                    sourceTopics.append(topic)
+                } else if try Self.wasMerged(db, namespace: namespace, source: path, into: targetPath) {
+                    alreadyMerged.append(path.description)
+                } else {
+                    throw MnemoError.notFound(.topic(path.description))
+                }
+            }
+            if sourceTopics.isEmpty, !alreadyMerged.isEmpty, let targetTopic = try TopicTable.find(db, namespace: namespace, path: targetPath) {
+                return TopicMergeReport(target: targetTopic.path, mergedTopics: [], movedFacts: 0, factClusters: [],
+                                        alreadyMerged: alreadyMerged, dryRun: dryRun)
             }
             let summary = "merged \(sourceTopics.map(\.path).joined(separator: ", ")) into \(targetPath)"
             return try OperationLog.record(db, namespace: namespace, kind: .mergeTopics, summary: summary) {
@@ -33,11 +55,12 @@ extension KnowledgeBase {
                 for source in sourceTopics {
                     try merger.merge(source, into: targetTopic)
                 }
-                let mergedFacts = try snapshot.map {
+                let clusters = try snapshot.map {
                     try Self.mergeNearDuplicates(db, namespace: namespace, store: $0, under: targetTopic, rule: NearDuplicateRule())
-                } ?? 0
+                } ?? []
                 return TopicMergeReport(target: targetTopic.path, mergedTopics: merger.mergedTopics,
-                                        movedFacts: merger.movedFacts, mergedFacts: mergedFacts, dryRun: dryRun)
+                                        movedFacts: merger.movedFacts, factClusters: clusters,
+                                        alreadyMerged: alreadyMerged, dryRun: dryRun)
             }
         }
         if dryRun {
@@ -69,7 +92,7 @@ extension KnowledgeBase {
         let namespace = namespace
         let dedupe: @Sendable (Database) throws -> DedupeReport = { db in
             let now = Date()
-            var topicMergedFacts = 0
+            var topicMergeClusters: [DuplicateCluster] = []
             for group in topicGroups {
                 guard let target = try TopicTable.find(db, namespace: namespace, path: TopicPath(group.target)) else { continue }
                 var merger = TopicMerger(db: db, namespace: namespace, now: now)
@@ -79,7 +102,7 @@ extension KnowledgeBase {
                     try merger.merge(source, into: target)
                 }
                 if let snapshot {
-                    topicMergedFacts += try Self.mergeNearDuplicates(db, namespace: namespace, store: snapshot, under: target, rule: rule)
+                    topicMergeClusters += try Self.mergeNearDuplicates(db, namespace: namespace, store: snapshot, under: target, rule: rule)
                 }
             }
             var clusters: [DuplicateCluster] = []
@@ -96,7 +119,7 @@ extension KnowledgeBase {
                     }
                 }
             }
-            return DedupeReport(factClusters: clusters, topicGroups: topicGroups, topicMergedFacts: topicMergedFacts, dryRun: dryRun)
+            return DedupeReport(factClusters: clusters, topicGroups: topicGroups, topicMergeClusters: topicMergeClusters, dryRun: dryRun)
         }
         let work: @Sendable (Database) throws -> DedupeReport = { db in
             var report: DedupeReport?
@@ -142,9 +165,20 @@ extension KnowledgeBase {
         }
     }
 
-    /// Merges near-duplicate facts that share the subtree of `root`, within a transaction.
+    /// Whether the history of the topic at `target` records that a topic at `source` was merged
+    /// into it (the `merged_from` of a ``HistoryEvent/Kind/topicMerged`` event).
+    static func wasMerged(_ db: Database, namespace: String, source: TopicPath, into target: TopicPath) throws -> Bool {
+        guard let targetTopic = try TopicTable.find(db, namespace: namespace, path: target) else { return false }
+        return try HistoryTable.events(db, namespace: namespace, topicID: targetTopic.id).contains { event in
+            guard event.kind == .topicMerged, let from = event.details["merged_from"] else { return false }
+            return (try? TopicPath(validating: from))?.key == source.key
+        }
+    }
+
+    /// Merges near-duplicate facts that share the subtree of `root`, within a transaction, and
+    /// returns the clusters merged (each survivor as it was before absorbing its duplicates).
     static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic,
-                                    rule: NearDuplicateRule) throws -> Int {
+                                    rule: NearDuplicateRule) throws -> [DuplicateCluster] {
         let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
                                        limit: Int.max, offset: 0)
         var local = VectorSnapshot(dimension: store.dimension)
@@ -154,18 +188,19 @@ extension KnowledgeBase {
                     namespace: namespace, topicID: fact.topicID, type: fact.type, importance: fact.importance, isActive: fact.isActive))
             }
         }
-        guard let code = local.namespaceCode(namespace) else { return 0 }
+        guard let code = local.namespaceCode(namespace) else { return [] }
         let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
-        var merged = 0
+        var clusters: [DuplicateCluster] = []
         let now = Date()
         for ids in DuplicateFinder(rule: rule).clusters(in: local, namespaceCode: code, facts: byID) {
-            var survivor = byID[ids[0]]!
-            for id in ids.dropFirst() {
-                survivor = try FactMerger.merge(db, absorbed: byID[id]!, into: survivor, now: now)
-                merged += 1
+            let cluster = DuplicateCluster(survivor: byID[ids[0]]!, duplicates: ids.dropFirst().map { byID[$0]! })
+            var survivor = cluster.survivor
+            for duplicate in cluster.duplicates {
+                survivor = try FactMerger.merge(db, absorbed: duplicate, into: survivor, now: now)
             }
+            clusters.append(cluster)
         }
-        return merged
+        return clusters
     }
 }
 

@@ -4,7 +4,15 @@ import Foundation
 ///
 /// Every error a ``KnowledgeBase`` throws is a `MnemoError` (or Swift's `CancellationError`
 /// from a cancelled task that had stored nothing yet), so an app never needs to import GRDB to
-/// handle one:
+/// handle one.
+///
+/// Cancellation: every search, write, ingest and re-embedding checks its task between batches
+/// (within about 100 ms with the sentence encoder) and stops. When nothing of the call was
+/// stored it throws `CancellationError`, as `Task.checkCancellation()` does, so one
+/// `catch is CancellationError` handles every cancelled call; an ingest or re-embedding that had
+/// already committed batches throws ``interrupted(stored:cause:)`` with cause ``cancelled``
+/// instead, saying how much is stored.
+///
 ///
 /// ```swift
 /// do {
@@ -67,7 +75,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// `cause` says why (a ``storageFailure(_:)``, an ``embedderFailure(model:reason:)``, or
     /// ``cancelled`` when the task was cancelled).
     indirect case interrupted(stored: Int, cause: MnemoError)
-    /// The task was cancelled. Appears as the cause of ``interrupted(stored:cause:)``.
+    /// The task was cancelled. Appears only as the cause of ``interrupted(stored:cause:)``: a
+    /// cancelled call that stored nothing throws `CancellationError`.
     case cancelled
     /// The database file cannot be used: it is not a Mnemo database, was written by a newer
     /// version, or cannot be opened (for writing). Nothing was written to it.

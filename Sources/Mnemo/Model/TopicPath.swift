@@ -4,24 +4,57 @@ import Foundation
 ///
 /// Segments are separated by `/`. Each segment is trimmed and its inner whitespace collapsed;
 /// an empty segment (`a//b`, `/`, or an empty path) is invalid. Two paths that differ only in
-/// case or diacritics name the same topic: ``key`` is the folded form used for lookups, while
+/// case or diacritics name the same topic: `key` is the folded form used for lookups, while
 /// ``segments`` keep the spelling given for display.
 ///
 /// Every API that takes a topic takes a `TopicPath`. A string literal is one
 /// (`kb.topic(at: "Technology/iOS Development")`); text from a user goes through the throwing
-/// ``init(_:)``, so a bad path is an ``MnemoError/invalidInput(field:reason:)``, never a crash.
+/// ``init(validating:)`` (or ``init(_:)``, the same), so a bad path is an
+/// ``MnemoError/invalidInput(field:reason:)``, never a crash.
+///
+/// ### Literals and run-time text
+///
+/// Because `TopicPath` is `ExpressibleByStringLiteral`, Swift reads `TopicPath("Health")`, a call
+/// with a literal argument, as the literal `"Health" as TopicPath`: it calls
+/// ``init(stringLiteral:)``, not the throwing ``init(_:)`` (the compiler then warns that no call
+/// in a `try` expression throws). A literal is part of the program, so an invalid one is a
+/// programming error: it stops the program with the reason printed, in debug and release builds
+/// alike:
+///
+/// ```
+/// Fatal error: invalid topic path literal "Health & Fitness/Running/": it has an empty segment
+/// ```
+///
+/// To validate text at run time, pass a variable to ``init(_:)`` or spell it
+/// ``init(validating:)``, which takes a literal too and always throws instead of stopping:
+///
+/// ```swift
+/// let path = try TopicPath(validating: userText)   // MnemoError.invalidInput on bad text
+/// let same = try TopicPath(userText)               // the same initialiser
+/// ```
 public struct TopicPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
     /// The display segments, trimmed and whitespace-collapsed.
     public let segments: [String]
 
     /// A path written in the source code. An invalid literal (empty, or with an empty segment)
-    /// is a programming error and stops the program.
+    /// is a programming error and stops the program, printing why in every build configuration.
+    ///
+    /// `TopicPath("…")` with a literal argument calls this initialiser; use
+    /// ``init(validating:)`` to check a path at run time instead.
     public init(stringLiteral text: String) {
-        do {
-            try self.init(text)
-        } catch {
-            preconditionFailure("invalid topic path literal \"\(text)\": \(error)")
+        switch Self.parse(text) {
+        case let .success(segments):
+            self.segments = segments
+        case let .failure(problem):
+            // `fatalError`, not `precondition`: an optimised build drops a precondition's message
+            // and would stop with no reason.
+            fatalError(Self.invalidLiteralMessage(text, problem))
         }
+    }
+
+    /// What the program prints when it stops on an invalid literal.
+    static func invalidLiteralMessage(_ text: String, _ problem: Problem) -> String {
+        "invalid topic path literal \"\(text)\": \(problem.reason)"
     }
 
     /// Decodes a path from its text, validating it.
@@ -35,9 +68,27 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
         try container.encode(description)
     }
 
-    /// Parses and validates a path.
+    /// Parses and validates a path given at run time: the same as ``init(validating:)``.
+    ///
+    /// Called with a literal argument (`TopicPath("a/b")`), Swift picks ``init(stringLiteral:)``
+    /// instead; pass text from a variable, or call ``init(validating:)``.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` when the path or a segment is empty.
     public init(_ text: String) throws(MnemoError) {
+        try self.init(validating: text)
+    }
+
+    /// Parses and validates a path, throwing for bad text, whether it is a literal or not.
+    ///
+    /// ```swift
+    /// do {
+    ///     let path = try TopicPath(validating: "Health & Fitness/Running/")
+    /// } catch let MnemoError.invalidInput(field, reason) {
+    ///     print(field, reason)  // topicPath "Health & Fitness/Running/": it has an empty segment
+    /// }
+    /// ```
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` with field `topicPath` when the path
+    ///   is empty or has an empty segment (`a//b`, a leading or trailing `/`).
+    public init(validating text: String) throws(MnemoError) {
         switch Self.parse(text) {
         case let .success(segments): self.segments = segments
         case let .failure(problem): throw MnemoError.invalidInput(field: "topicPath", reason: "\"\(text)\": \(problem.reason)")

@@ -75,6 +75,7 @@ extension KnowledgeBase {
     /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
     /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
     func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
+        try Task.checkCancellation()
         let vectorIndex = rule == nil ? nil : vectorIndex
         return try await writer.write { db in
             // The near-duplicate check reads the index as of this transaction, so that a fact
@@ -86,13 +87,13 @@ extension KnowledgeBase {
 
     /// Adds embeddings to facts that lack one, ``embeddingChunkSize`` texts per call to the
     /// embedder, checking between calls whether the task was cancelled (then it throws
-    /// ``MnemoError/cancelled`` rather than encode texts nobody will store).
+    /// `CancellationError` rather than encode texts nobody will store).
     func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(namespace: String, fact: ValidatedFact)] {
         guard embedder != nil else { return facts }
         let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
         var embedded = facts
         for chunk in missing.chunked(into: Self.embeddingChunkSize) {
-            if Task.isCancelled { throw MnemoError.cancelled }
+            try Task.checkCancellation()
             guard let vectors = try await embed(chunk.map { facts[$0].fact.content }) else { break }
             for (index, vector) in zip(chunk, vectors) { embedded[index].fact.embedding = vector }
         }
@@ -100,8 +101,8 @@ extension KnowledgeBase {
     }
 
     /// Texts per call to the embedder: large enough for its own batching (the sentence
-    /// encoder runs 32 at a time), small enough that a cancellation is noticed within a
-    /// second or two.
+    /// encoder runs 32 at a time and checks for cancellation between its batches), small enough
+    /// that an embedder which does not check is stopped within a second or two.
     static let embeddingChunkSize = 128
 }
 

@@ -3,12 +3,16 @@ import GRDB
 /// The knowledge base's database writer, with every failure turned into a ``MnemoError``:
 /// GRDB's `DatabaseError` becomes ``MnemoError/storageFailure(_:)``, so an app handles every
 /// error of the library without importing GRDB. The methods mirror `DatabaseWriter`'s.
+///
+/// A cancelled task's access throws `CancellationError` unchanged (GRDB's async accesses stop
+/// when their task is cancelled, and a write then rolls back): the error an app that cancels a
+/// task expects, as ``MnemoError`` documents.
 struct StorageWriter: Sendable {
     /// The GRDB writer: a `DatabasePool` on disk, a `DatabaseQueue` in memory, or the app's own.
     let base: any DatabaseWriter
 
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await base.read(value) } catch { throw MnemoError(error) }
+        do { return try await base.read(value) } catch { throw Self.mapped(error) }
     }
 
     /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`).
@@ -17,7 +21,12 @@ struct StorageWriter: Sendable {
     }
 
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await base.write(updates) } catch { throw MnemoError(error) }
+        do { return try await base.write(updates) } catch { throw Self.mapped(error) }
+    }
+
+    /// `error` as a ``MnemoError``, except a cancellation, which stays a `CancellationError`.
+    static func mapped(_ error: any Error) -> any Error {
+        error is CancellationError ? error : MnemoError(error)
     }
 
     func write<T>(_ updates: (Database) throws -> T) throws -> T {

@@ -28,13 +28,13 @@ public enum HybridFusion: Hashable, Sendable {
     /// paraphrase queries whose words all occur somewhere lost one answer from their top 10.)
     /// Within the list, a hit's BM25 is weighed by how much of the question it holds, relative to
     /// the hit holding most: a short fact sharing one rare word of the question can have the best
-    /// BM25, yet answer less of it than a fact holding all its words (LoCoMo +0.026 nDCG@10, README
-    /// "Choosing the fusion"). A candidate whose share is not known counts as holding the most.
+    /// BM25, yet answer less of it than a fact holding all its words (LoCoMo +0.026 nDCG@10, see
+    /// <doc:ChoosingTheFusion>). A candidate whose share is not known counts as holding the most.
     case normalizedSum(textWeight: Double)
 
     /// The fusion hybrid search uses unless told otherwise, chosen on BEIR SciFact, LoCoMo
     /// (conversation memories) and the fixture keyword and paraphrase queries together
-    /// (README, "Choosing the fusion").
+    /// (see <doc:ChoosingTheFusion>).
     public static let standard = HybridFusion.normalizedSum(textWeight: 0.35)
 
     /// Fuses candidates given by id with their text rank/score and similarity, best first (ties

@@ -8,10 +8,14 @@ extension KnowledgeBase {
     /// no input ever raises a full-text syntax error. Semantic and hybrid modes need an
     /// ``embedder``; every filter is applied during the vector scan, so `limit` results come
     /// back whenever that many facts pass it.
+    ///
+    /// A search in a cancelled task returns no hits: it throws `CancellationError` before it
+    /// starts, after the query is embedded, and before it returns.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`,
     ///   a `minSimilarity` outside -1…1, or a semantic or hybrid ``SearchQuery/mode`` on a
-    ///   knowledge base without an embedder.
+    ///   knowledge base without an embedder; `CancellationError` when the task is cancelled.
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
+        try Task.checkCancellation()
         try Self.validatePage(limit: query.limit, offset: query.offset)
         if let minSimilarity = query.minSimilarity, !(minSimilarity.isFinite && (-1...1).contains(minSimilarity)) {
             throw MnemoError.invalidInput(field: "minSimilarity", reason: "\(minSimilarity) is not a cosine similarity (-1…1)")
@@ -31,6 +35,9 @@ extension KnowledgeBase {
         case .semantic: hits = try await semanticSearch(query)
         case .hybrid: hits = try await hybridSearch(query)
         }
+        // The scan itself takes milliseconds; checking once more here means hits never reach a
+        // task that was cancelled while they were computed.
+        try Task.checkCancellation()
         return try withConflicts(hits)
     }
 
@@ -169,7 +176,7 @@ extension KnowledgeBase {
     }
 
     func queryEmbedding(_ text: String) async throws -> [Float] {
-        try await embed([text])?.first ?? []
+        try await embed([text])?.first ?? []  // `embed` checks for cancellation before and after
     }
 
     /// The ids of the topic at `path` and its descendants; `nil` when `path` is `nil`.

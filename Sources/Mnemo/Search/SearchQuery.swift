@@ -6,7 +6,9 @@ public enum SearchMode: String, CaseIterable, Hashable, Sendable, Codable {
     case text
     /// Cosine similarity between the query's embedding and each fact's.
     case semantic
-    /// Both, fused by rank.
+    /// Both: the best text and semantic candidates fused by score (``HybridFusion/standard``:
+    /// each list scaled by its best score for the query, the text list weighted by how many of
+    /// the query's words occur in the memory at all). See <doc:ChoosingTheFusion>.
     case hybrid
 }
 
@@ -46,7 +48,7 @@ public struct SearchQuery: Hashable, Sendable {
 
     /// The share of the best hit's score below which semantic and hybrid hits are too weak to
     /// show, chosen on LoCoMo and the fixture queries: the highest share that cuts no relevant
-    /// hit from any of their top 10s (README, "Weak hits").
+    /// hit from any of their top 10s (see <doc:ChoosingTheFusion>, "Weak hits").
     public static let defaultRelativeScoreFloor = 0.4
 
     /// Creates a query; by default the 10 best active facts, hybrid when the knowledge base

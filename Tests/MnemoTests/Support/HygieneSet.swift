@@ -1,7 +1,7 @@
 import Foundation
 @testable import Mnemo
 
-/// The planted near-duplicate set of issue 13 (`Fixtures/hygiene.json`) and its all-MiniLM-L6-v2
+/// The planted near-duplicate set (`Fixtures/hygiene.json`) and its all-MiniLM-L6-v2
 /// cosines (`Fixtures/hygiene.minilm.json`), so the rule's tests run without the model.
 enum HygieneSet {
     struct Pair: Codable, Hashable {

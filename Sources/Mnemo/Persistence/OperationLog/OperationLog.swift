@@ -3,8 +3,8 @@ import GRDB
 
 /// Records undoable operations and reverts them, inside the caller's transaction.
 ///
-/// An operation is recorded by running its writes between ``begin(_:)`` and ``end(_:…)``
-/// (``record(_:namespace:kind:summary:_:)`` does both): triggers on the tracked tables (see
+/// An operation is recorded by running its writes inside
+/// ``record(_:namespace:kind:summary:_:)``, which marks its start and its end: triggers on the tracked tables (see
 /// ``TrackedTable``) keep the image of each row before its first change, and the end reads each
 /// changed row's image after, so the log holds exactly what the operation did. Undo is sound: it
 /// first checks that every row is still as the operation left it, and refuses otherwise (a later
