@@ -97,7 +97,11 @@ extension KnowledgeBase {
         try await setActive(id: id, true)
     }
 
-    /// Deletes a fact for good. Its history is kept.
+    /// Deletes a fact: it leaves search, listings and exports, but it is not forgotten.
+    ///
+    /// Its history keeps a `deleted` event with its content, and the operation log keeps an undo
+    /// record, so ``undo(_:)`` brings it back with its id and every field. To remove a fact so
+    /// that nothing of it is left, in the database or its files, use ``eraseFacts(ids:)``.
     public func deleteFact(id: Int64) async throws {
         let namespace = namespace
         try await writer.write { db in
@@ -118,7 +122,8 @@ extension KnowledgeBase {
         }
     }
 
-    /// Every recorded change to the fact, oldest first; kept after the fact is deleted.
+    /// Every recorded change to the fact, oldest first; kept after the fact is deleted, empty
+    /// after it is erased (see ``tombstone(ofFact:)``).
     public func history(ofFact id: Int64) async throws -> [HistoryEvent] {
         let namespace = namespace
         return try await writer.read { db in try HistoryTable.events(db, namespace: namespace, factID: id) }

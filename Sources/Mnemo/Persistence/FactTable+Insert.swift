@@ -13,7 +13,8 @@ extension FactTable {
     /// Ids are chosen when a fact is queued, not by SQLite: a fact gets its
     /// ``ValidatedFact/preferredID`` when no fact, present or deleted, ever had it (so a restored
     /// export keeps its ids), else one more than the largest id any fact or history event ever
-    /// used, so a new fact never inherits a deleted fact's history.
+    /// used, so a new fact never inherits a deleted fact's history (or an erased fact's id: see its
+    /// tombstone).
     struct InsertQueue {
         private var queued: [(fact: Fact, contentKey: String, embedding: [Float]?)] = []
         private var queuedIDs = Set<Int64>()
@@ -28,7 +29,8 @@ extension FactTable {
         /// Queues a validated fact under `topic`, and returns it as it will be stored.
         mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
             var largest = try largestID ?? Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0))
+                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0),
+                           COALESCE((SELECT MAX(fact_id) FROM fact_tombstone), 0))
                 """)) ?? 0
             let id: Int64
             if let preferred = new.preferredID, !assignedIDs.contains(preferred), try isUnused(db, id: preferred) {
@@ -117,7 +119,8 @@ extension FactTable {
     static func isUnused(_ db: Database, id: Int64) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
-            """), arguments: [id, id]) ?? false
+               AND NOT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ?)
+            """), arguments: [id, id, id]) ?? false
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {
