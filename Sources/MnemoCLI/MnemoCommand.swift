@@ -23,6 +23,7 @@ struct MnemoCommand: AsyncParsableCommand {
             HistoryCommand.self,
             ConflictsCommand.self,
             UndoCommand.self,
+            ForgetCommand.self,
             StatsCommand.self,
             MergeCommand.self,
             DedupeCommand.self,
