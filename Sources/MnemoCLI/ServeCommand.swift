@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             A user is a namespace. --auth tokens reads `TOKEN NAMESPACE` lines from --tokens-file; \
             --auth jwt verifies HS256 tokens signed with the secret in --jwt-secret-file, whose `sub` \
-            is the namespace. --auth none (the default) is allowed on a loopback host only; requests \
+            is the namespace; a token is refused before its `nbf` (up to a minute of clock skew is \
+            allowed) and after its `exp`, and one without `exp` is refused unless \
+            --allow-tokens-without-exp. --auth none (the default) is allowed on a loopback host only; requests \
             then act on the user their path or body names, else on --namespace.
 
             SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
@@ -42,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --auth jwt: a file holding the HS256 secret.", valueName: "file"))
     var jwtSecretFile: String?
 
+    @Flag(help: "With --auth jwt: accept tokens that carry no `exp` claim (they never expire: a leaked one stays valid).")
+    var allowTokensWithoutExp = false
+
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
 
@@ -55,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         if auth == .jwt, jwtSecretFile == nil { throw ValidationError("--auth jwt needs --jwt-secret-file FILE") }
         if auth != .tokens, tokensFile != nil { throw ValidationError("--tokens-file goes with --auth tokens") }
         if auth != .jwt, jwtSecretFile != nil { throw ValidationError("--jwt-secret-file goes with --auth jwt") }
+        if auth != .jwt, allowTokensWithoutExp { throw ValidationError("--allow-tokens-without-exp goes with --auth jwt") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
@@ -64,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         let authentication: Authentication = switch auth {
         case .none: .none
         case .tokens: try Authentication.tokens(fromFile: tokensFile!)
-        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!)
+        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
         }
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
         let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)

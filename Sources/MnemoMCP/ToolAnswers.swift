@@ -69,3 +69,10 @@ struct TopicOutline: Encodable {
         children = node.children.map(TopicOutline.init)
     }
 }
+
+/// What the forget tool would erase, before the user confirms.
+struct ErasePreview: Encodable {
+    var query: String
+    var wouldErase: [FactAnswer]
+    var message: String
+}

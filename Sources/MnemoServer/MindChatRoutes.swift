@@ -18,6 +18,7 @@ struct MindChatRoutes {
         api.get("topics/:topic_id", use: topic)
         api.patch("facts/:fact_id", use: updateFact)
         api.delete("facts/:fact_id", use: deleteFact)
+        api.delete("knowledge", use: eraseKnowledge)
     }
 
     /// `GET /api/topics`: the whole tree with fact counts.
@@ -107,12 +108,22 @@ struct MindChatRoutes {
         return try JSONResponse.make(FactBody(try await kb.apply(RequestValues.factEdit(body), toFact: id)))
     }
 
-    /// `DELETE /api/facts/{id}`: deletes for good (the history is kept); 204 No Content.
+    /// `DELETE /api/facts/{id}`: deletes (hidden, kept in the history, undoable); 204 No Content.
+    /// With `?erase=true`, erases for good instead and answers the ``ErasureReceipt``.
     @Sendable func deleteFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let id = try RequestValues.factID(context.parameters.get("fact_id"))
         let kb = try tenancy.knowledgeBase(context)
+        if try RequestValues.boolean(request.uri.queryParameters.get("erase"), name: "erase") == true {
+            return try JSONResponse.make(try await kb.eraseFacts(ids: [id]))
+        }
         try await kb.deleteFact(id: id)
         return Response(status: .noContent)
+    }
+
+    /// `DELETE /api/knowledge`: erases the caller's whole knowledge base for good and answers
+    /// the ``ErasureReceipt``.
+    @Sendable func eraseKnowledge(_ request: Request, context: MnemoRequestContext) async throws -> Response {
+        try JSONResponse.make(try await tenancy.knowledgeBase(context).eraseNamespace())
     }
 
     private func detail(_ node: TopicNode, kb: KnowledgeBase, request: Request) async throws -> Response {
