@@ -30,18 +30,24 @@ struct FactCommand: AsyncParsableCommand {
         @Option(help: "New importance: high, medium, low or none.") var importance: Importance?
         @Option(help: "New confidence, from 0 to 1.") var confidence: Double?
         @Option(help: ArgumentHelp("Move to this topic path.", valueName: "path")) var topic: String?
+        @Option(help: ArgumentHelp("When the fact expires (ISO 8601, such as 2025-06-30T00:00:00Z), or `never`.",
+                                   valueName: "date")) var expiresAt: String?
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if content == nil, type == nil, importance == nil, confidence == nil, topic == nil {
-                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence or --topic")
+            if content == nil, type == nil, importance == nil, confidence == nil, topic == nil, expiresAt == nil {
+                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence, --topic or --expires-at")
+            }
+            if let expiresAt, expiresAt != "never", Timestamp.parse(expiresAt) == nil {
+                throw ValidationError("--expires-at must be an ISO 8601 date such as 2025-06-30T00:00:00Z, or never; not \"\(expiresAt)\"")
             }
         }
 
         func run() async throws {
             let kb = try global.openExistingKnowledgeBase()
             let fact = try await kb.updateFact(id: id, FactUpdate(
-                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic.map { try TopicPath($0) }))
+                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic.map { try TopicPath($0) },
+                expiresAt: expiresAt.map { $0 == "never" ? nil : Timestamp.parse($0) }))
             try FactCommand.show(fact, global)
         }
     }

@@ -14,6 +14,7 @@ struct FactOutput: Encodable {
     var mentionCount: Int
     var createdAt: Date
     var updatedAt: Date
+    var expiresAt: Date?
 
     init(_ fact: Fact) {
         id = fact.id
@@ -27,6 +28,7 @@ struct FactOutput: Encodable {
         mentionCount = fact.mentionCount
         createdAt = fact.createdAt
         updatedAt = fact.updatedAt
+        expiresAt = fact.expiresAt
     }
 
     /// One line: id, content and the facets a reader scans for.
@@ -48,6 +50,6 @@ struct FactOutput: Encodable {
           mentions    \(fact.mentionCount)
           created     \(Timestamp.format(fact.createdAt))
           updated     \(Timestamp.format(fact.updatedAt))
-        """
+        """ + (fact.expiresAt.map { "\n  expires     \(Timestamp.format($0))" } ?? "")
     }
 }

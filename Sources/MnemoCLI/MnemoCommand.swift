@@ -24,6 +24,7 @@ struct MnemoCommand: AsyncParsableCommand {
             ConflictsCommand.self,
             UndoCommand.self,
             ForgetCommand.self,
+            PurgeCommand.self,
             StatsCommand.self,
             MergeCommand.self,
             DedupeCommand.self,

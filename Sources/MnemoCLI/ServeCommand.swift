@@ -47,6 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "With --auth jwt: accept tokens that carry no `exp` claim (they never expire: a leaked one stays valid).")
     var allowTokensWithoutExp = false
 
+    @Option(help: ArgumentHelp("Run `mnemo purge` on every namespace this often (such as 1h): expired facts are erased, undo records older than --undo-older-than dropped.", valueName: "duration"))
+    var purgeInterval: PurgeCommand.Duration?
+
+    @Option(help: ArgumentHelp("With --purge-interval: the undo window.", valueName: "duration"))
+    var undoOlderThan = PurgeCommand.Duration.days(30)
+
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
 
@@ -64,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
+        if let purgeInterval, purgeInterval.seconds < 1 { throw ValidationError("--purge-interval must be at least 1s") }
     }
 
     func run() async throws {
@@ -83,9 +90,31 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let host = host, database = global.databasePath, auth = auth, model = embedder.identity.name
+        let purging = purgeInterval.map { interval in
+            Task { [undoWindow = undoOlderThan.seconds] in await Self.purge(kb, every: interval.seconds, undoWindow: undoWindow) }
+        }
+        defer { purging?.cancel() }
         try await server.run { port in
             Output.note("mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
         }
         Output.note("mnemo serve: stopped")
+    }
+
+    /// Purges every namespace, then waits `interval`, until cancelled. A failed purge is
+    /// reported and retried at the next turn: the server keeps serving.
+    static func purge(_ kb: KnowledgeBase, every interval: TimeInterval, undoWindow: TimeInterval) async {
+        while !Task.isCancelled {
+            do {
+                for namespace in try await kb.namespaces() {
+                    let receipt = try await kb.inNamespace(namespace).purge(undoOlderThan: undoWindow)
+                    if !receipt.factIDs.isEmpty || receipt.undoRecords > 0 {
+                        Output.note("mnemo serve: purged \(namespace): \(receipt.factIDs.count) expired facts erased, \(receipt.undoRecords) undo records dropped")
+                    }
+                }
+            } catch {
+                Output.note("mnemo serve: purge failed: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(interval))
+        }
     }
 }

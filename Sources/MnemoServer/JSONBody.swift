@@ -53,6 +53,9 @@ struct JSONBody {
     /// Whether the key is present and not `null`.
     func has(_ key: String) -> Bool { value(key) != nil }
 
+    /// Whether the key is present, `null` included (a `null` that clears a field).
+    func hasKey(_ key: String) -> Bool { object[key] != nil }
+
     func value(_ key: String) -> Any? {
         guard let value = object[key], !(value is NSNull) else { return nil }
         return value

@@ -15,9 +15,12 @@ struct FactBody: Encodable {
     var mentionCount: Int
     var createdAt: Date
     var updatedAt: Date
+    /// When the fact expires; absent when it does not.
+    var expiresAt: Date?
 
     init(_ fact: Fact) {
         id = fact.id
+        expiresAt = fact.expiresAt
         content = fact.content
         topic = fact.topicPath
         topicId = fact.topicID

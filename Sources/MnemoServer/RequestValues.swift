@@ -116,9 +116,20 @@ enum RequestValues {
             update.confidence = confidence
         }
         update.topicPath = try (body.string("topic") ?? body.string("category")).map { try TopicPath($0) }
+        if body.hasKey("expires_at") {
+            // `null` removes the expiry; a date sets it.
+            if let text = try body.string("expires_at") {
+                guard let date = Timestamp.parse(text) else {
+                    throw APIError.badRequest("bad_date", "\"expires_at\" must be an ISO 8601 date such as 2025-01-15T10:30:00Z, not \"\(text)\"")
+                }
+                update.expiresAt = .some(date)
+            } else {
+                update.expiresAt = .some(nil)
+            }
+        }
         let isActive = try body.bool("is_active")
-        let editable = ["content", "type", "importance", "confidence", "topic", "category", "is_active"]
-        guard editable.contains(where: body.has) else {
+        let editable = ["content", "type", "importance", "confidence", "topic", "category", "is_active", "expires_at"]
+        guard editable.contains(where: { $0 == "expires_at" ? body.hasKey($0) : body.has($0) }) else {
             throw APIError.badRequest("nothing_to_update", "send at least one of \(editable.joined(separator: ", "))")
         }
         return (update, isActive)

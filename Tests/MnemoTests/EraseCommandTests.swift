@@ -83,3 +83,24 @@ struct EraseCommandTests {
         #expect(erase.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("cannot be undone"), "\(erase)")
     }
 }
+
+/// `mnemo purge` and `mnemo fact update --expires-at`.
+@Suite("mnemo purge", .serialized)
+struct PurgeCommandTests {
+    @Test func purgeErasesWhatExpiredInEveryNamespace() throws {
+        let path = try EraseCommandTests.database()
+        let id = try EraseCommandTests.id(of: "sourdough", namespace: "alice", in: path)
+        let update = try CLIRunner.run(["fact", "update", String(id), "--expires-at", "2020-01-01T00:00:00Z",
+                                        "--namespace", "alice", "--db", path, "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect((try update.json() as? [String: Any])?["expires_at"] as? String == "2020-01-01T00:00:00Z")
+        #expect(try CLIRunner.run(["fact", "update", String(id), "--expires-at", "soon", "--namespace", "alice", "--db", path]).status != 0)
+        let purge = try CLIRunner.run(["purge", "--undo-older-than", "0s", "--db", path, "--json"])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        let receipts = try #require(try purge.json() as? [[String: Any]])
+        let alice = try #require(receipts.first { $0["namespace"] as? String == "alice" })
+        #expect(alice["fact_ids"] as? [Int] == [id])
+        #expect((alice["undo_records"] as? Int ?? 0) >= 1)
+        #expect(try CLIRunner.run(["purge", "--undo-older-than", "forever", "--db", path]).status != 0)
+    }
+}

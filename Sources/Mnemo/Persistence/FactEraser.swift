@@ -136,7 +136,7 @@ enum FactEraser {
 
     /// Deletes operations and, with them, the undos that revert them and the operations they
     /// revert: an undo's snapshot is its operation's, reversed.
-    private static func deleteOperations(_ db: Database, ids: [Int64]) throws -> Int {
+    static func deleteOperations(_ db: Database, ids: [Int64]) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         var all = Set(ids)
         var frontier = ids

@@ -47,7 +47,7 @@ extension FactTable {
                 id: id, namespace: namespace, topicID: topic.id, topicPath: topic.path,
                 content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
                 isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
-                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt)
+                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt, expiresAt: new.expiresAt)
             queued.append((fact, new.contentKey, new.embedding))
             return fact
         }
@@ -60,7 +60,7 @@ extension FactTable {
             for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
                 let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
                 var arguments: [(any DatabaseValueConvertible)?] = []
-                arguments.reserveCapacity(rows.count * 13)
+                arguments.reserveCapacity(rows.count * 14)
                 for (fact, contentKey, _) in rows {
                     let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
                     arguments += [
@@ -68,6 +68,7 @@ extension FactTable {
                         fact.importance.rank, fact.confidence, fact.isActive, SourceList.encode(fact.sources),
                         fact.mentionCount, createdText,
                         fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
+                        fact.expiresAt.map(Timestamp.databaseText),
                     ]
                 }
                 // Full statements are cached; the one remainder of a batch is prepared once.
@@ -92,7 +93,7 @@ extension FactTable {
         }
     }
 
-    /// Rows per INSERT statement: 13 columns × 1,000 rows is under the 32,766 bound values of
+    /// Rows per INSERT statement: 14 columns × 1,000 rows is under the 32,766 bound values of
     /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
     static func rowsPerInsert(_ db: Database) throws -> Int {
         let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
@@ -124,10 +125,10 @@ extension FactTable {
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         return """
             INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
-                              is_active, sources, mention_count, created_at, updated_at)
+                              is_active, sources, mention_count, created_at, updated_at, expires_at)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }
