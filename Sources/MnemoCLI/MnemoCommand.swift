@@ -20,10 +20,11 @@ struct MnemoCommand: AsyncParsableCommand {
                 HistoryCommand.self, ConflictsCommand.self, StatsCommand.self,
             ]),
             CommandGroup(name: "Write", subcommands: [
-                IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self,
+                IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self, ForgetCommand.self,
             ]),
             CommandGroup(name: "Maintain", subcommands: [
-                DedupeCommand.self, CheckCommand.self, ExportCommand.self, ReembedCommand.self, ModelCommand.self,
+                DedupeCommand.self, CheckCommand.self, PurgeCommand.self, ExportCommand.self, ReembedCommand.self,
+                ModelCommand.self,
             ]),
             CommandGroup(name: "Serve", subcommands: [ServeCommand.self, MCPCommand.self]),
             CommandGroup(name: "Measure", subcommands: [BenchCommand.self, EvalCommand.self]),

@@ -16,6 +16,7 @@ struct MemoryToolHandler: Sendable {
             case MemoryTools.remember: try await remember(arguments)
             case MemoryTools.update: try await update(arguments)
             case MemoryTools.forget: try await forget(arguments)
+            case MemoryTools.erase: try await erase(arguments)
             case MemoryTools.showTopic: try await showTopic(arguments)
             case MemoryTools.listTopics: try await knowledgeBase.topicTree().map(TopicNodeJSON.init)
             case MemoryTools.stats: try await knowledgeBase.stats()
@@ -90,6 +91,33 @@ struct MemoryToolHandler: Sendable {
 
     private func forget(_ arguments: ToolArguments) async throws -> FactJSON {
         FactJSON(try await knowledgeBase.deactivateFact(id: try arguments.factID()))
+    }
+
+    /// Erases the facts named by id at once; by query, lists them first and erases them only
+    /// with `confirm: true`.
+    private func erase(_ arguments: ToolArguments) async throws -> any Encodable {
+        let ids = try arguments.ids("ids")
+        let query = try arguments.string("query")
+        switch (ids, query) {
+        case (nil, nil), (_?, _?):
+            throw ToolInputError("give either \"ids\" (facts to erase) or \"query\" (to find them), not both")
+        case let (ids?, nil):
+            guard !ids.isEmpty else { throw ToolInputError("\"ids\" must name at least one fact") }
+            return try await knowledgeBase.eraseFacts(ids: ids)
+        case let (nil, query?):
+            guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ToolInputError("\"query\" must not be empty")
+            }
+            let limit = try arguments.int("limit") ?? 10
+            guard (1...50).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 50") }
+            let hits = try await knowledgeBase.search(SearchQuery(query, filter: FactFilter(activity: .all), limit: limit))
+            guard try arguments.bool("confirm") == true, !hits.isEmpty else {
+                return ErasePreview(query: query, wouldErase: hits.map(SearchHitJSON.init), message: hits.isEmpty
+                    ? "No fact matches; nothing was erased."
+                    : "Nothing was erased yet. Show these facts to the user; to erase them for good, call forget again with the same query and \"confirm\": true, or with their ids.")
+            }
+            return try await knowledgeBase.eraseFacts(ids: hits.map(\.fact.id))
+        }
     }
 
     private func showTopic(_ arguments: ToolArguments) async throws -> TopicDetailJSON {

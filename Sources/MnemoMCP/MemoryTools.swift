@@ -7,6 +7,7 @@ enum MemoryTools {
     static let remember = "remember_fact"
     static let update = "update_fact"
     static let forget = "forget_fact"
+    static let erase = "forget"
     static let showTopic = "show_topic"
     static let listTopics = "list_topics"
     static let stats = "memory_stats"
@@ -105,8 +106,9 @@ enum MemoryTools {
             name: forget,
             title: "Forget a fact",
             description: """
-                Forget a fact the user asks you to forget or that is no longer true. It is deactivated: \
-                hidden from search, but kept so the user can restore it.
+                Set aside a fact that is no longer true. It is deactivated: hidden from search, but kept \
+                so the user can restore it. When the user asks you to forget something for good (to \
+                erase it, delete their data), use the forget tool instead.
                 """,
             inputSchema: [
                 "type": "object",
@@ -115,6 +117,27 @@ enum MemoryTools {
                 "additionalProperties": false,
             ],
             annotations: .init(title: "Forget a fact", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)),
+        Tool(
+            name: erase,
+            title: "Erase memories for good",
+            description: """
+                Erase facts for good when the user asks you to forget something completely: nothing of them \
+                is kept (no history, no undo), and it cannot be reversed. Name the facts by "ids" (from \
+                search_memory) to erase them at once, or by "query": a call with a query and without \
+                "confirm": true erases nothing and lists the facts that match; show them to the user, and \
+                call again with "confirm": true (or with their ids) once the user agrees.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "ids": ["type": "array", "items": ["type": "integer"], "minItems": 1, "description": "The facts to erase."],
+                    "query": ["type": "string", "description": "What to erase, in plain words: \"my health condition\"."],
+                    "limit": ["type": "integer", "minimum": 1, "maximum": 50, "description": "With query: how many matching facts at most (default 10)."],
+                    "confirm": ["type": "boolean", "description": "With query: true erases the matching facts; otherwise they are only listed."],
+                ],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Erase memories for good", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)),
         Tool(
             name: showTopic,
             title: "Show a topic",

@@ -8,3 +8,10 @@ struct RememberAnswer: Encodable {
     var message: String
     var fact: FactJSON
 }
+
+/// What the forget tool would erase, before the user confirms.
+struct ErasePreview: Encodable {
+    var query: String
+    var wouldErase: [SearchHitJSON]
+    var message: String
+}

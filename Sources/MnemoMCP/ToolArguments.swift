@@ -60,6 +60,17 @@ struct ToolArguments {
         }
     }
 
+    /// An array of whole numbers.
+    func ids(_ key: String) throws -> [Int64]? {
+        guard let value = values[key] else { return nil }
+        guard let array = value.arrayValue else { throw ToolInputError("\"\(key)\" must be an array of fact ids") }
+        return try array.map { item in
+            if let int = item.intValue { return Int64(int) }
+            if let double = item.doubleValue, let int = Int64(exactly: double) { return int }
+            throw ToolInputError("\"\(key)\" must be an array of fact ids (whole numbers)")
+        }
+    }
+
     func factID() throws -> Int64 {
         guard let id = try int("id") else { throw ToolInputError("\"id\" is required: the fact's id from search_memory") }
         return Int64(id)

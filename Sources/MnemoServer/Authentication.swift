@@ -8,8 +8,10 @@ package enum Authentication: Sendable {
     case none
     /// Opaque bearer tokens, each mapped to one namespace.
     case tokens([String: String])
-    /// HS256 JSON Web Tokens whose `sub` claim is the namespace.
-    case jwt(JWTKeyCollection)
+    /// HS256 JSON Web Tokens whose `sub` claim is the namespace. A token is refused before its
+    /// `nbf` and after its `exp`; one without `exp` is refused unless `requiresExpiry` is false
+    /// (an operator's explicit choice of long-lived tokens: a leaked one is valid forever).
+    case jwt(JWTKeyCollection, requiresExpiry: Bool)
 
     /// Whether requests must carry a bearer token.
     package var requiresToken: Bool {
@@ -24,26 +26,35 @@ package enum Authentication: Sendable {
             return nil
         case let .tokens(namespaces):
             return namespaces[token]
-        case let .jwt(keys):
+        case let .jwt(keys, requiresExpiry):
             guard let payload = try? await keys.verify(token, as: NamespaceClaims.self) else { return nil }
+            if requiresExpiry, payload.exp == nil { return nil }
             let subject = payload.sub.value.trimmingCharacters(in: .whitespacesAndNewlines)
             return subject.isEmpty ? nil : subject
         }
     }
 }
 
-/// The claims Mnemo reads from a JWT: the subject (the namespace) and an optional expiry.
+/// The claims Mnemo reads from a JWT: the subject (the namespace), the expiry and the time
+/// before which the token is not valid yet.
 package struct NamespaceClaims: JWTPayload {
     package var sub: SubjectClaim
     package var exp: ExpirationClaim?
+    package var nbf: NotBeforeClaim?
 
-    package init(sub: String, exp: Date? = nil) {
+    /// How far the issuer's clock may run ahead of the server's: a token issued with `nbf` set to
+    /// its issuing time is accepted at once, one whose `nbf` is further ahead is not.
+    package static let clockSkew: TimeInterval = 60
+
+    package init(sub: String, exp: Date? = nil, nbf: Date? = nil) {
         self.sub = SubjectClaim(value: sub)
         self.exp = exp.map { ExpirationClaim(value: $0) }
+        self.nbf = nbf.map { NotBeforeClaim(value: $0) }
     }
 
     package func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp?.verifyNotExpired()
+        try nbf?.verifyNotBefore(currentDate: Date().addingTimeInterval(Self.clockSkew))
     }
 }
 
@@ -87,23 +98,23 @@ extension Authentication {
     }
 
     /// Reads an HS256 secret from a file (surrounding whitespace is ignored).
-    package static func jwt(secretFile path: String) async throws -> Authentication {
+    package static func jwt(secretFile path: String, requiresExpiry: Bool = true) async throws -> Authentication {
         let secret: String
         do {
             secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
             throw ServerSetupError(description: "cannot read the JWT secret file \(path): \(error.localizedDescription)")
         }
-        return try await jwt(secret: secret)
+        return try await jwt(secret: secret, requiresExpiry: requiresExpiry)
     }
 
-    /// Verifies HS256 tokens signed with `secret`.
-    package static func jwt(secret: String) async throws -> Authentication {
+    /// Verifies HS256 tokens signed with `secret`; with `requiresExpiry`, only those with an `exp`.
+    package static func jwt(secret: String, requiresExpiry: Bool = true) async throws -> Authentication {
         guard secret.utf8.count >= 16 else {
             throw ServerSetupError(description: "the JWT secret is \(secret.utf8.count) bytes; use at least 16 (32 random bytes is usual)")
         }
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        return .jwt(keys)
+        return .jwt(keys, requiresExpiry: requiresExpiry)
     }
 }

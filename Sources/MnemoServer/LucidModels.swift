@@ -20,9 +20,12 @@ struct LucidFact: ResponseEncodable {
     var importance: String
     var sources: [String]
     var mentionCount: Int
+    /// When the fact expires; absent when it does not.
+    var expiresAt: Date?
 
     init(_ fact: Fact) {
         id = String(fact.id)
+        expiresAt = fact.expiresAt
         userId = fact.namespace
         content = fact.content
         category = fact.topicPath

@@ -13,6 +13,14 @@ struct LucidRoutes {
         v1.patch("facts/:fact_id", use: update)
         v1.post("facts/search", use: search)
         v1.post("facts/extract", use: extract)
+        v1.delete("users/:user_id/memory", use: eraseMemory)
+    }
+
+    /// `DELETE /v1/users/{user_id}/memory`: erases the user's whole memory for good (facts,
+    /// topics, history, undo records) and answers the ``ErasureReceipt``.
+    @Sendable func eraseMemory(_ request: Request, context: MnemoRequestContext) async throws -> ErasureReceipt {
+        let kb = try tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
+        return try await kb.eraseNamespace()
     }
 
     /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true`

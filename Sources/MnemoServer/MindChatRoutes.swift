@@ -18,6 +18,7 @@ struct MindChatRoutes {
         api.get("topics/:topic_id", use: topic)
         api.patch("facts/:fact_id", use: updateFact)
         api.delete("facts/:fact_id", use: deleteFact)
+        api.delete("knowledge", use: eraseKnowledge)
     }
 
     /// `GET /api/topics`: the whole tree with fact counts.
@@ -88,12 +89,22 @@ struct MindChatRoutes {
         return FactJSON(try await kb.updateFact(id: id, edit.update, isActive: edit.isActive))
     }
 
-    /// `DELETE /api/facts/{id}`: deletes the fact (hidden, its history kept, undoable); 204 No Content.
+    /// `DELETE /api/facts/{id}`: deletes (hidden, kept in the history, undoable); 204 No Content.
+    /// With `?erase=true`, erases for good instead and answers the ``ErasureReceipt``.
     @Sendable func deleteFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let id = try FactPath.id(context)
         let kb = try tenancy.knowledgeBase(context)
+        if try QueryFields(request).boolean("erase") == true {
+            return try await kb.eraseFacts(ids: [id]).response(from: request, context: context)
+        }
         try await kb.deleteFact(id: id)
         return Response(status: .noContent)
+    }
+
+    /// `DELETE /api/knowledge`: erases the caller's whole knowledge base for good and answers
+    /// the ``ErasureReceipt``.
+    @Sendable func eraseKnowledge(_ request: Request, context: MnemoRequestContext) async throws -> ErasureReceipt {
+        try await tenancy.knowledgeBase(context).eraseNamespace()
     }
 
     /// The page of a topic's facts: `include_inactive` and `limit`.

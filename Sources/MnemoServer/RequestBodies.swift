@@ -32,7 +32,8 @@ struct SearchRequest: Decodable {
 }
 
 /// `PATCH /v1/facts/{id}` and `PATCH /api/facts/{id}`: any of `content`, `type`, `importance`,
-/// `confidence`, `topic` (or `category`, as the Lucid client names it) and `is_active`.
+/// `confidence`, `topic` (or `category`, as the Lucid client names it), `is_active` and
+/// `expires_at` (a date, or `null` to remove the expiry).
 struct FactEditRequest: Decodable {
     var userId: String?
     var content: String?
@@ -42,6 +43,27 @@ struct FactEditRequest: Decodable {
     var topic: String?
     var category: String?
     var isActive: Bool?
+    /// `nil` when absent, `.some(nil)` for an explicit `null`: for this field `null` means "never".
+    var expiresAt: String??
+
+    private enum CodingKeys: String, CodingKey {
+        case userId, content, type, importance, confidence, topic, category, isActive, expiresAt
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        userId = try container.decodeIfPresent(String.self, forKey: .userId)
+        content = try container.decodeIfPresent(String.self, forKey: .content)
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+        importance = try container.decodeIfPresent(String.self, forKey: .importance)
+        confidence = try container.decodeIfPresent(Double.self, forKey: .confidence)
+        topic = try container.decodeIfPresent(String.self, forKey: .topic)
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        isActive = try container.decodeIfPresent(Bool.self, forKey: .isActive)
+        if container.contains(.expiresAt) {
+            expiresAt = .some(try container.decodeIfPresent(String.self, forKey: .expiresAt))
+        }
+    }
 
     /// The change through the vocabulary every front door shares.
     func edit() throws -> FactEdit {
@@ -51,6 +73,7 @@ struct FactEditRequest: Decodable {
         if let importance { try edit.setImportance(importance) }
         if let confidence { try edit.setConfidence(confidence) }
         if let path = topic ?? category { try edit.setTopic(path) }
+        if let expiresAt { try edit.setExpiresAt(expiresAt) }
         edit.isActive = isActive
         try edit.requireChange()
         return edit

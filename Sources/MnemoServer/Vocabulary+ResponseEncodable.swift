@@ -9,3 +9,4 @@ extension TopicDetailJSON: ResponseEncodable {}
 extension KnowledgeBaseStats: ResponseEncodable {}
 extension TopicMergeReport: ResponseEncodable {}
 extension ErrorJSON: ResponseEncodable {}
+extension ErasureReceipt: ResponseEncodable {}

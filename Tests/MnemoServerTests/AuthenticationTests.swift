@@ -14,6 +14,7 @@ import Testing
         (.get, "/api/topics/search?q=x", nil), (.get, "/api/topics/stats", nil),
         (.post, "/api/topics/merge", #"{"sources": ["A"], "target": "B"}"#),
         (.patch, "/api/facts/1", #"{"importance": "low"}"#), (.delete, "/api/facts/1", nil),
+        (.delete, "/api/facts/1?erase=true", nil), (.delete, "/v1/users/alice/memory", nil), (.delete, "/api/knowledge", nil),
     ]
 
     @Test func everyRouteNeedsAValidToken() async throws {
@@ -59,13 +60,40 @@ import Testing
         let unsigned = Self.base64URL(#"{"alg":"none","typ":"JWT"}"#) + "." + Self.base64URL(#"{"sub":"alice"}"#) + "."
         try await fixture.test { client in
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: alice).status == .ok)
-            #expect(try await client.send(.get, "/v1/users/alice/facts", token: forever).status == .ok)
+            #expect(try await client.send(.get, "/v1/users/alice/facts", token: forever).status == .unauthorized,
+                    "a token without exp needs --allow-tokens-without-exp")
             #expect(try await client.send(.get, "/v1/users/bob/facts", token: alice).status == .forbidden)
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: expired).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: forged).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: unsigned).status == .unauthorized)
             let tree = try await client.send(.get, "/api/topics", token: alice).array()
             #expect(tree.count == 3)
+        }
+    }
+
+    @Test func jwtTimeClaimsAreEnforced() async throws {
+        let secret = "a-test-secret-of-32-bytes-length"
+        let signer = JWTKeyCollection()
+        await signer.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        let hour: TimeInterval = 3_600
+        let early = try await signer.sign(NamespaceClaims(sub: "alice", exp: Date().addingTimeInterval(2 * hour),
+                                                          nbf: Date().addingTimeInterval(hour)))
+        let issuedNow = try await signer.sign(NamespaceClaims(sub: "alice", exp: Date().addingTimeInterval(hour),
+                                                              nbf: Date().addingTimeInterval(5)))
+        let forever = try await signer.sign(NamespaceClaims(sub: "alice"))
+        let strict = try await Authentication.jwt(secret: secret)
+        #expect(await strict.namespace(forBearer: early) == nil, "a token is not valid before its nbf")
+        #expect(await strict.namespace(forBearer: issuedNow) == "alice", "a few seconds of clock skew are allowed")
+        #expect(await strict.namespace(forBearer: forever) == nil, "exp is required by default")
+        let lenient = try await Authentication.jwt(secret: secret, requiresExpiry: false)
+        #expect(await lenient.namespace(forBearer: forever) == "alice")
+        #expect(await lenient.namespace(forBearer: early) == nil)
+        let fixture = try await ServerFixture(authentication: strict)
+        try await fixture.test { client in
+            let (tooSoon, inTime) = (try await client.send(.get, "/v1/users/alice/facts", token: early),
+                                     try await client.send(.get, "/v1/users/alice/facts", token: issuedNow))
+            #expect(tooSoon.status == .unauthorized)
+            #expect(inTime.status == .ok)
         }
     }
 

@@ -48,7 +48,7 @@ import Testing
     @Test func listsEveryToolWithASchemaAndADescription() async throws {
         let session = try await session()
         let (tools, _) = try await session.client.listTools()
-        #expect(Set(tools.map(\.name)) == ["search_memory", "remember_fact", "update_fact", "forget_fact",
+        #expect(Set(tools.map(\.name)) == ["search_memory", "remember_fact", "update_fact", "forget_fact", "forget",
                                            "show_topic", "list_topics", "memory_stats"])
         for tool in tools {
             #expect((tool.description ?? "").count > 40, "\(tool.name)")
@@ -89,6 +89,32 @@ import Testing
         let after = try #require(try await session.json("search_memory", ["query": "dog Miso", "mode": "text"]) as? [String: Any])
         #expect((after["results"] as? [Any])?.isEmpty == true)
         #expect(try await session.knowledgeBase.fact(id: Int64(id))?.isActive == false)
+        await session.client.disconnect()
+        await session.server.stop()
+    }
+
+    @Test func forgetErasesByIDOrByQueryAfterAConfirmation() async throws {
+        let session = try await session()
+        let kb = session.knowledgeBase
+        let marathon = try #require(try await kb.search("marathon", mode: .text).first?.fact.id)
+        let preview = try #require(try await session.json("forget", ["query": "marathon spring", "limit": 1]) as? [String: Any])
+        #expect((preview["would_erase"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(marathon)])
+        #expect(try await kb.fact(id: marathon) != nil, "a query without confirm erases nothing")
+
+        let receipt = try #require(try await session.json("forget", ["query": "marathon spring", "limit": 1, "confirm": true]) as? [String: Any])
+        #expect(receipt["fact_ids"] as? [Int] == [Int(marathon)])
+        #expect(try await kb.fact(id: marathon) == nil)
+        #expect(try await kb.history(ofFact: marathon).isEmpty)
+
+        let swift = try #require(try await kb.search("swiftui", mode: .text).first?.fact.id)
+        let byID = try #require(try await session.json("forget", ["ids": [.int(Int(swift))]]) as? [String: Any])
+        #expect(byID["facts"] as? Int == 1)
+        // Another user's fact does not exist here.
+        let cello = try #require(try await kb.inNamespace("someone-else").search("cello", mode: .text).first?.fact.id)
+        let foreign = try await session.call("forget", ["ids": [.int(Int(cello))]])
+        #expect(foreign.isError)
+        #expect(try await kb.inNamespace("someone-else").fact(id: cello) != nil)
+        #expect(try await session.call("forget", [:]).isError)
         await session.client.disconnect()
         await session.server.stop()
     }

@@ -3,7 +3,8 @@ import Foundation
 /// One fact as a line of Mnemo's JSONL export, which `ingest` reads back losslessly.
 ///
 /// Keys come in a fixed order (`id, namespace, topic, content, type, importance, confidence,
-/// is_active, sources, mention_count, created_at, updated_at`) and numbers and dates in one
+/// is_active, sources, mention_count, created_at, updated_at`, then `expires_at` when the fact has
+/// one) and numbers and dates in one
 /// spelling, so the same facts always export to the same bytes.
 enum ExportLine {
     static func encode(_ fact: Fact) -> String {
@@ -19,7 +20,9 @@ enum ExportLine {
         line += ",\"sources\":" + JSONText.array(fact.sources)
         line += ",\"mention_count\":\(fact.mentionCount)"
         line += ",\"created_at\":\"\(Timestamp.format(fact.createdAt))\""
-        line += ",\"updated_at\":\"\(Timestamp.format(fact.updatedAt))\"}"
+        line += ",\"updated_at\":\"\(Timestamp.format(fact.updatedAt))\""
+        if let expiresAt = fact.expiresAt { line += ",\"expires_at\":\"\(Timestamp.format(expiresAt))\"" }
+        line += "}"
         return line
     }
 

@@ -49,6 +49,7 @@ extension IngestRecord {
         namespace = try fields.string("namespace")
         createdAt = try fields.date("created_at")
         updatedAt = try fields.date("updated_at")
+        expiresAt = try fields.date("expires_at")
         isActive = try fields.bool("is_active")
         if let count = try fields.integer("mention_count") {
             guard count >= 1 else {

@@ -35,6 +35,7 @@ extension IngestRecord {
             updatedAt: updatedAt, isActive: isActive ?? true)
         fact.mentionCount = mentionCount ?? 1
         fact.preferredID = id
+        fact.expiresAt = expiresAt
         return (namespace, fact)
     }
 

@@ -39,6 +39,8 @@ public struct IngestRecord: Hashable, Sendable {
     public var updatedAt: Date?
     public var isActive: Bool?
     public var mentionCount: Int?
+    /// When the fact expires (JSON's `expires_at`); see ``Fact/expiresAt``.
+    public var expiresAt: Date?
     /// The id the fact had in the knowledge base it was exported from.
     public var id: Int64?
 
@@ -56,7 +58,8 @@ public struct IngestRecord: Hashable, Sendable {
         updatedAt: Date? = nil,
         isActive: Bool? = nil,
         mentionCount: Int? = nil,
-        id: Int64? = nil
+        id: Int64? = nil,
+        expiresAt: Date? = nil
     ) {
         self.content = content
         self.topic = topic
@@ -71,5 +74,6 @@ public struct IngestRecord: Hashable, Sendable {
         self.isActive = isActive
         self.mentionCount = mentionCount
         self.id = id
+        self.expiresAt = expiresAt
     }
 }

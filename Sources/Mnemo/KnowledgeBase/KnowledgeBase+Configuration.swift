@@ -38,6 +38,10 @@ extension KnowledgeBase {
         /// `applicationDidEnterBackground` and `Database.resumeNotification` when it returns to
         /// the foreground; see GRDB's "Sharing a Database" guide. Off by default.
         public var observesSuspensionNotifications: Bool
+        /// How long undo records are kept: ``KnowledgeBase/purge(now:undoOlderThan:)`` drops the
+        /// operations older than this (they can no longer be undone, and the contents their
+        /// snapshots hold leave the file). 30 days by default.
+        public var undoRetention: TimeInterval
         /// The GRDB configuration the file is opened with: set a passphrase hook, a label, a
         /// read-only flag or `prepareDatabase` steps of your own here. Mnemo adds its own
         /// steps (``KnowledgeBase/prepare(_:mmapSize:)``) after yours.
@@ -61,6 +65,7 @@ extension KnowledgeBase {
             mmapSize: Int = Configuration.defaultMmapSize,
             busyTimeout: TimeInterval = 10,
             observesSuspensionNotifications: Bool = false,
+            undoRetention: TimeInterval = Configuration.defaultUndoRetention,
             database: GRDB.Configuration = GRDB.Configuration()
         ) {
             self.namespace = namespace
@@ -69,8 +74,12 @@ extension KnowledgeBase {
             self.mmapSize = mmapSize
             self.busyTimeout = busyTimeout
             self.observesSuspensionNotifications = observesSuspensionNotifications
+            self.undoRetention = undoRetention
             self.database = database
         }
+
+        /// ``undoRetention``'s default: 30 days.
+        public static let defaultUndoRetention: TimeInterval = 30 * 86_400
 
         /// ``database`` with Mnemo's settings added.
         func preparedDatabaseConfiguration() -> GRDB.Configuration {

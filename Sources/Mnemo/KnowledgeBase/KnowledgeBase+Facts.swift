@@ -106,7 +106,11 @@ extension KnowledgeBase {
         try await setActive(id: id, true)
     }
 
-    /// Deletes a fact for good. Its history is kept.
+    /// Deletes a fact: it leaves search, listings and exports, but it is not forgotten.
+    ///
+    /// Its history keeps a `deleted` event with its content, and the operation log keeps an undo
+    /// record, so ``undo(_:)`` brings it back with its id and every field. To remove a fact so
+    /// that nothing of it is left, in the database or its files, use ``eraseFacts(ids:)``.
     /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no fact with this id
     ///   (also when it was deleted already).
     public func deleteFact(id: Int64) async throws {
@@ -129,7 +133,8 @@ extension KnowledgeBase {
         }
     }
 
-    /// Every recorded change to the fact, oldest first; kept after the fact is deleted.
+    /// Every recorded change to the fact, oldest first; kept after the fact is deleted, empty
+    /// after it is erased (see ``tombstone(ofFact:)``).
     /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/fact(_:)`` when the
     ///   namespace has neither a fact nor a history with this id (it never existed here), as
     ///   ``updateFact(id:_:)`` and the other calls that take a fact id do.

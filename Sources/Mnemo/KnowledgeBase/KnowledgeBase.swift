@@ -36,6 +36,8 @@ public final class KnowledgeBase: Sendable {
     let writer: StorageWriter
     /// Present exactly when ``embedder`` is.
     let vectorIndex: VectorIndex?
+    /// ``Configuration/undoRetention``.
+    let undoRetention: TimeInterval
 
     /// The namespace used when none is given.
     public static let defaultNamespace = "default"
@@ -145,6 +147,7 @@ public final class KnowledgeBase: Sendable {
         self.writer = StorageWriter(base: writer)
         self.namespace = configuration.namespace
         self.embedder = configuration.embedder
+        self.undoRetention = configuration.undoRetention
         if let embedder = configuration.embedder {
             if readOnly {
                 try self.writer.read { db in try EmbeddingTable.check(db, identity: embedder.identity) }
@@ -166,6 +169,7 @@ public final class KnowledgeBase: Sendable {
         self.writer = other.writer
         self.embedder = other.embedder
         self.vectorIndex = other.vectorIndex
+        self.undoRetention = other.undoRetention
         self.namespace = namespace
     }
 

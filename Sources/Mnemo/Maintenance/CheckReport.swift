@@ -25,6 +25,9 @@ public struct CheckReport: Sendable, Hashable, Codable {
             /// A fact whose topic is missing or in another namespace. Repair moves it to a
             /// top-level `Recovered` topic of its namespace.
             case factTopic = "fact_topic"
+            /// A fact row, vector or history event of a fact that a tombstone says was erased.
+            /// Repair erases them (and rewrites the full-text index).
+            case erasedRemains = "erased_remains"
         }
 
         public var code: Code

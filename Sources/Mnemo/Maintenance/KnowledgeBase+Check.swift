@@ -9,8 +9,9 @@ extension KnowledgeBase {
     /// against the facts; facts without vectors and vectors without facts (or of the wrong
     /// size); the recorded model identity; the topic tree (orphans, cycles, paths, keys and
     /// depths that disagree with the parents; facts whose topic is missing or in another
-    /// namespace). Missing vectors count as a problem only when the database holds vectors or
-    /// records a model: a knowledge base only ever written without embeddings has none by design.
+    /// namespace); rows left of facts that tombstones say were erased. Missing vectors count as
+    /// a problem only when the database holds vectors or records a model: a knowledge base only
+    /// ever written without embeddings has none by design.
     ///
     /// The repair runs in one transaction (vectors are embedded first, outside it) and the
     /// checks run again afterwards: ``CheckReport/problems`` is what is left. Damage that
@@ -51,6 +52,10 @@ extension KnowledgeBase {
                 if let identity, try EmbeddingTable.storedIdentity(db) == nil { try EmbeddingTable.setIdentity(db, identity) }
                 done.append("embedded \(embeddedVectors.count) facts that had no vector")
             }
+            if planned.erasedRemains > 0 {
+                try DatabaseCheck.deleteErasedRemains(db)
+                done.append("erased \(planned.erasedRemains) rows left of erased facts")
+            }
             let audit = TopicTreeAudit(try DatabaseCheck.topicRows(db))
             if !audit.corrected.isEmpty {
                 try DatabaseCheck.writeTopics(db, audit.corrected)
@@ -84,6 +89,7 @@ extension KnowledgeBase {
         var orphanVectors: [Int64] = []
         var wrongSizeVectors: [Int64] = []
         var identityMatches = true
+        var erasedRemains = 0
     }
 
     private func inspect() async throws -> Inspection {
@@ -149,6 +155,12 @@ extension KnowledgeBase {
             let badTopics = try DatabaseCheck.factsWithBadTopic(db)
             if !badTopics.isEmpty {
                 add(.factTopic, "\(badTopics.count) facts have a missing topic or one in another namespace", count: badTopics.count)
+            }
+            result.checked.append(.erasedRemains)
+            result.erasedRemains = try DatabaseCheck.erasedRemains(db)
+            if result.erasedRemains > 0 {
+                add(.erasedRemains, "\(result.erasedRemains) fact rows, vectors or history events belong to erased facts",
+                    count: result.erasedRemains)
             }
             return result
         }

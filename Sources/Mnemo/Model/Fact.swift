@@ -28,6 +28,9 @@ public struct Fact: Identifiable, Hashable, Sendable, Codable {
     public var createdAt: Date
     /// When the fact last changed.
     public var updatedAt: Date
+    /// When the fact stops being true or wanted: from then on, search and listings leave it out,
+    /// and ``KnowledgeBase/purge(now:undoOlderThan:)`` erases it. `nil` keeps it for good.
+    public var expiresAt: Date? = nil
 }
 
 /// A fact to add to a knowledge base.
@@ -46,6 +49,8 @@ public struct NewFact: Hashable, Sendable {
     /// When the fact last changed; ``createdAt`` when `nil`.
     public var updatedAt: Date?
     public var isActive: Bool
+    /// When the fact expires (see ``Fact/expiresAt``); `nil` for never.
+    public var expiresAt: Date?
 
     /// Creates a fact to add. Defaults: a medium-importance ``FactType/fact`` with confidence 1.
     public init(
@@ -57,7 +62,8 @@ public struct NewFact: Hashable, Sendable {
         sources: [String] = [],
         createdAt: Date? = nil,
         updatedAt: Date? = nil,
-        isActive: Bool = true
+        isActive: Bool = true,
+        expiresAt: Date? = nil
     ) {
         self.content = content
         self.topicPath = topicPath
@@ -68,6 +74,7 @@ public struct NewFact: Hashable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.isActive = isActive
+        self.expiresAt = expiresAt
     }
 }
 
@@ -79,6 +86,8 @@ public struct FactUpdate: Hashable, Sendable {
     public var confidence: Double?
     /// Moves the fact to this topic path, creating it if needed.
     public var topicPath: TopicPath?
+    /// A new expiry: `.some(date)` sets it, `.some(nil)` removes it, `nil` leaves it.
+    public var expiresAt: Date??
 
     /// Creates an update; pass only the fields to change.
     public init(
@@ -86,16 +95,18 @@ public struct FactUpdate: Hashable, Sendable {
         type: FactType? = nil,
         importance: Importance? = nil,
         confidence: Double? = nil,
-        topicPath: TopicPath? = nil
+        topicPath: TopicPath? = nil,
+        expiresAt: Date?? = nil
     ) {
         self.content = content
         self.type = type
         self.importance = importance
         self.confidence = confidence
         self.topicPath = topicPath
+        self.expiresAt = expiresAt
     }
 
     var isEmpty: Bool {
-        content == nil && type == nil && importance == nil && confidence == nil && topicPath == nil
+        content == nil && type == nil && importance == nil && confidence == nil && topicPath == nil && expiresAt == nil
     }
 }

@@ -12,6 +12,7 @@ struct ValidatedFact: Sendable {
     var createdAt: Date?
     var updatedAt: Date?
     var isActive: Bool
+    var expiresAt: Date?
     var mentionCount: Int = 1
     /// An id to reuse when restoring an export into a database where it is free.
     var preferredID: Int64?
@@ -31,6 +32,7 @@ struct ValidatedFact: Sendable {
         self.createdAt = fact.createdAt
         self.updatedAt = fact.updatedAt
         self.isActive = fact.isActive
+        self.expiresAt = fact.expiresAt
     }
 
     /// The trimmed content, checked by ``FactContent``.

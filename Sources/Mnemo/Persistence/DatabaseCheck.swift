@@ -74,6 +74,26 @@ enum DatabaseCheck {
         try db.execute(sql: "UPDATE fact SET topic_id = ? WHERE id = ?", arguments: [topicID, id])
     }
 
+    /// Rows of facts that have a tombstone: their fact rows, vectors and history events, which
+    /// an erase removes in the transaction that writes the tombstone.
+    static func erasedRemains(_ db: Database) throws -> Int {
+        guard try db.tableExists("fact_tombstone") else { return 0 }
+        return try Int.fetchOne(db, sql: """
+            SELECT (SELECT COUNT(*) FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone))
+                 + (SELECT COUNT(*) FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
+                 + (SELECT COUNT(*) FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
+            """) ?? 0
+    }
+
+    static func deleteErasedRemains(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
+            DELETE FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
+            DELETE FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone);
+            """)
+        try FactEraser.rewriteFullTextIndex(db)
+    }
+
     /// Every topic row as stored.
     static func topicRows(_ db: Database) throws -> [TopicTreeAudit.Row] {
         try Row.fetchAll(db, sql: "SELECT id, namespace, parent_id, name, name_key, path, path_key, depth FROM topic ORDER BY id")

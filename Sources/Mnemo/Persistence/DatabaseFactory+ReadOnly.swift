@@ -18,6 +18,13 @@ extension DatabaseFactory {
         try checkIsSQLite(atPath: path)
         var configuration = configuration
         configuration.readonly = true
+        // A file written before facts had an expiry (schema v7) cannot be migrated here: a
+        // temporary view, which a read-only connection may create, shows its facts with the
+        // column every fact query reads, as facts that never expire.
+        configuration.prepareDatabase { db in
+            guard try db.tableExists("fact"), try !db.columns(in: "fact").contains(where: { $0.name == "expires_at" }) else { return }
+            try db.execute(sql: "CREATE TEMP VIEW fact AS SELECT *, NULL AS expires_at FROM main.fact")
+        }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: uriPathAllowed) ?? absolute) + "?immutable=1"
         let opened: (DatabaseQueue, Bool)

@@ -28,6 +28,10 @@ enum DatabaseFactory {
             // hundreds of pages) stay in memory instead of spilling to a file in /var/tmp, which
             // doubled the cost of ingest.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Deleted rows and freed pages are overwritten with zeros, so that what an erase
+            // removes (and what a delete, a merge or an index merge replaced) is not left
+            // readable in the file (see `KnowledgeBase.eraseFacts(ids:)`).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             // Read pages through a memory map instead of one read() call each: full-text search
             // touches a few pages per match (index, column sizes, fact row), and at 100k facts
             // the system calls doubled its time. SQLite caps the value at its compile-time limit

@@ -6,7 +6,7 @@ extension Fact {
     static let selection = """
         fact.id, fact.namespace, fact.topic_id, topic.path AS topic_path, fact.content, fact.type,
         fact.importance, fact.confidence, fact.is_active, fact.sources, fact.mention_count,
-        fact.created_at, fact.updated_at
+        fact.created_at, fact.updated_at, fact.expires_at
         """
 
     /// The join every fact query reads from.
@@ -29,7 +29,8 @@ extension Fact {
             sources: SourceList.decode(row[9]),
             mentionCount: row[10],
             createdAt: row[11],
-            updatedAt: row[12]
+            updatedAt: row[12],
+            expiresAt: row[13]
         )
     }
 }

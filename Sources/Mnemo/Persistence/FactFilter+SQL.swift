@@ -1,10 +1,12 @@
+import Foundation
 import GRDB
 
 extension FactFilter {
     /// SQL conditions on `fact` and `topic` (as joined by ``Fact/source``) for this filter.
-    func sqlConditions(_ db: Database, namespace: String) throws -> (sql: String, arguments: StatementArguments) {
-        var clauses = ["fact.namespace = ?"]
-        var arguments: StatementArguments = [namespace]
+    /// Facts that expired by `now` never pass (see ``Fact/expiresAt``).
+    func sqlConditions(_ db: Database, namespace: String, now: Date = Date()) throws -> (sql: String, arguments: StatementArguments) {
+        var clauses = ["fact.namespace = ?", "(fact.expires_at IS NULL OR fact.expires_at > ?)"]
+        var arguments: StatementArguments = [namespace, Timestamp.databaseText(now)]
         if types?.isEmpty == true || importances?.isEmpty == true {
             clauses.append("0")  // An empty set lets nothing through.
         }

@@ -13,7 +13,8 @@ extension FactTable {
     /// Ids are chosen when a fact is queued, not by SQLite: a fact gets its
     /// ``ValidatedFact/preferredID`` when no fact, present or deleted, ever had it (so a restored
     /// export keeps its ids), else one more than the largest id any fact or history event ever
-    /// used, so a new fact never inherits a deleted fact's history.
+    /// used, so a new fact never inherits a deleted fact's history (or an erased fact's id: see its
+    /// tombstone).
     struct InsertQueue {
         private var queued: [(fact: Fact, contentKey: String, embedding: [Float]?)] = []
         private var queuedIDs = Set<Int64>()
@@ -28,7 +29,8 @@ extension FactTable {
         /// Queues a validated fact under `topic`, and returns it as it will be stored.
         mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
             var largest = try largestID ?? Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0))
+                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0),
+                           COALESCE((SELECT MAX(fact_id) FROM fact_tombstone), 0))
                 """)) ?? 0
             let id: Int64
             if let preferred = new.preferredID, !assignedIDs.contains(preferred), try isUnused(db, id: preferred) {
@@ -45,7 +47,7 @@ extension FactTable {
                 id: id, namespace: namespace, topicID: topic.id, topicPath: topic.path,
                 content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
                 isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
-                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt)
+                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt, expiresAt: new.expiresAt)
             queued.append((fact, new.contentKey, new.embedding))
             return fact
         }
@@ -58,7 +60,7 @@ extension FactTable {
             for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
                 let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
                 var arguments: [(any DatabaseValueConvertible)?] = []
-                arguments.reserveCapacity(rows.count * 13)
+                arguments.reserveCapacity(rows.count * 14)
                 for (fact, contentKey, _) in rows {
                     let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
                     arguments += [
@@ -66,6 +68,7 @@ extension FactTable {
                         fact.importance.rank, fact.confidence, fact.isActive, SourceList.encode(fact.sources),
                         fact.mentionCount, createdText,
                         fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
+                        fact.expiresAt.map(Timestamp.databaseText),
                     ]
                 }
                 // Full statements are cached; the one remainder of a batch is prepared once.
@@ -90,7 +93,7 @@ extension FactTable {
         }
     }
 
-    /// Rows per INSERT statement: 13 columns × 1,000 rows is under the 32,766 bound values of
+    /// Rows per INSERT statement: 14 columns × 1,000 rows is under the 32,766 bound values of
     /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
     static func rowsPerInsert(_ db: Database) throws -> Int {
         let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
@@ -117,14 +120,15 @@ extension FactTable {
     static func isUnused(_ db: Database, id: Int64) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
-            """), arguments: [id, id]) ?? false
+               AND NOT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ?)
+            """), arguments: [id, id, id]) ?? false
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         return """
             INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
-                              is_active, sources, mention_count, created_at, updated_at)
+                              is_active, sources, mention_count, created_at, updated_at, expires_at)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }

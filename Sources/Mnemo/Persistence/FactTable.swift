@@ -67,6 +67,13 @@ enum FactTable {
                              Timestamp.databaseText(merged.updatedAt), merged.id])
     }
 
+    /// The namespace's facts whose expiry has passed by `now`.
+    static func expiredIDs(_ db: Database, namespace: String, now: Date) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT id FROM fact WHERE namespace = ? AND expires_at IS NOT NULL AND expires_at <= ?
+            """), arguments: [namespace, Timestamp.databaseText(now)]))
+    }
+
     static func list(_ db: Database, namespace: String, filter: FactFilter, limit: Int, offset: Int) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         return try Row.fetchAll(db, sql: """

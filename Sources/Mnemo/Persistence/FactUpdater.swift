@@ -48,6 +48,11 @@ struct FactUpdater {
             let topic = try TopicTable.ensure(db, namespace: fact.namespace, path: topicPath, at: now)
             change("topic_id", "topic", old: fact.topicPath, new: topic.path, value: topic.id)
         }
+        if let expiresAt = update.expiresAt {
+            let show = { (date: Date?) in date.map(Timestamp.format) ?? "never" }
+            change("expires_at", "expires_at", old: show(fact.expiresAt), new: show(expiresAt),
+                   value: expiresAt.map(Timestamp.databaseText))
+        }
         guard !assignments.isEmpty else { return fact }
         assignments.append("updated_at = ?")
         arguments += [Timestamp.databaseText(now), fact.id]

@@ -29,24 +29,32 @@ extension Schema {
                 before TEXT
             );
             """)
-        let recording = "EXISTS (SELECT 1 FROM meta WHERE key = '\(OperationLog.recordingKey)')"
-        for table in TrackedTable.all {
-            try db.execute(sql: """
-                CREATE TRIGGER \(table.name)_log_update BEFORE UPDATE ON \(table.name) WHEN \(recording) BEGIN
-                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', old.\(table.key), \(table.image(of: "old")));
-                END;
-                CREATE TRIGGER \(table.name)_log_delete BEFORE DELETE ON \(table.name) WHEN \(recording) BEGIN
-                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', old.\(table.key), \(table.image(of: "old")));
-                END;
-                CREATE TRIGGER \(table.name)_log_replace BEFORE INSERT ON \(table.name)
-                WHEN \(recording) AND EXISTS (SELECT 1 FROM \(table.name) WHERE \(table.key) = new.\(table.key)) BEGIN
-                    INSERT INTO operation_change (table_name, row_id, before)
-                    SELECT '\(table.name)', \(table.key), \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = new.\(table.key);
-                END;
-                CREATE TRIGGER \(table.name)_log_insert AFTER INSERT ON \(table.name) WHEN \(recording) BEGIN
-                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', new.\(table.key), NULL);
-                END;
-                """)
+        // The column lists as they were when this migration shipped: `fact` gained `expires_at`
+        // later, and v7 recreates its triggers.
+        for table in [TrackedTable.topic, TrackedTable.factBeforeExpiry, TrackedTable.factEmbedding, TrackedTable.history,
+                      TrackedTable.factConflict] {
+            try db.execute(sql: operationLogTriggers(table))
         }
+    }
+
+    /// The four triggers that record `table`'s row images while an operation records.
+    static func operationLogTriggers(_ table: TrackedTable) -> String {
+        let recording = "EXISTS (SELECT 1 FROM meta WHERE key = '\(OperationLog.recordingKey)')"
+        return """
+            CREATE TRIGGER \(table.name)_log_update BEFORE UPDATE ON \(table.name) WHEN \(recording) BEGIN
+                INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', old.\(table.key), \(table.image(of: "old")));
+            END;
+            CREATE TRIGGER \(table.name)_log_delete BEFORE DELETE ON \(table.name) WHEN \(recording) BEGIN
+                INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', old.\(table.key), \(table.image(of: "old")));
+            END;
+            CREATE TRIGGER \(table.name)_log_replace BEFORE INSERT ON \(table.name)
+            WHEN \(recording) AND EXISTS (SELECT 1 FROM \(table.name) WHERE \(table.key) = new.\(table.key)) BEGIN
+                INSERT INTO operation_change (table_name, row_id, before)
+                SELECT '\(table.name)', \(table.key), \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = new.\(table.key);
+            END;
+            CREATE TRIGGER \(table.name)_log_insert AFTER INSERT ON \(table.name) WHEN \(recording) BEGIN
+                INSERT INTO operation_change (table_name, row_id, before) VALUES ('\(table.name)', new.\(table.key), NULL);
+            END;
+            """
     }
 }

@@ -12,6 +12,8 @@ enum Schema {
         migrator.registerMigration("v3: operation log for undo", migrate: createOperationLog)
         migrator.registerMigration("v4: change log of the vector index", migrate: ChangeLog.create)
         migrator.registerMigration("v5: portable folded keys", migrate: recomputeFoldedKeys)
+        migrator.registerMigration("v6: tombstones of erased facts", migrate: createTombstones)
+        migrator.registerMigration("v7: fact expiry", migrate: addFactExpiry)
         return migrator
     }
 

@@ -160,8 +160,13 @@ extension KnowledgeBase {
         }
         let filter = VectorFilter(query.filter, namespaceCode: namespaceCode, topicIDs: topicIDs)
         let precision: VectorSnapshot.Precision = query.vectorScan == .exact ? .exact : .quantized(rescoreFactor: 10)
-        return store.nearest(to: vector, k: count, filter: filter, minSimilarity: query.minSimilarity.map(Float.init),
-                             precision: precision, alongside: work)
+        // Expired facts keep their vectors until a purge erases them: the scan asks for as many
+        // more as there are, and drops them, so `count` others still come back. There are
+        // usually none (one probe of a partial index).
+        let expired = try readNow { db in try FactTable.expiredIDs(db, namespace: namespace, now: Date()) }
+        let matches = store.nearest(to: vector, k: count + expired.count, filter: filter,
+                                    minSimilarity: query.minSimilarity.map(Float.init), precision: precision, alongside: work)
+        return expired.isEmpty ? matches : Array(matches.lazy.filter { !expired.contains($0.id) }.prefix(count))
     }
 
     func vectorSnapshot() async throws -> VectorSnapshot {

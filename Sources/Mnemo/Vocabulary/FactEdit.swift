@@ -7,7 +7,7 @@ package struct FactEdit: Hashable, Sendable {
     package var isActive: Bool?
 
     /// The fields an edit may set, by their vocabulary names.
-    package static let fields = ["content", "type", "importance", "confidence", "topic", "is_active"]
+    package static let fields = ["content", "type", "importance", "confidence", "topic", "is_active", "expires_at"]
 
     package init() {}
 
@@ -47,6 +47,19 @@ package struct FactEdit: Hashable, Sendable {
         } catch {
             throw .invalid(path, of: .topic)
         }
+    }
+
+    /// Sets when the fact expires, from an ISO 8601 date; `nil` removes the expiry.
+    package mutating func setExpiresAt(_ text: String?) throws(FilterValueError) {
+        guard let text else {
+            update.expiresAt = .some(nil)
+            return
+        }
+        guard let date = Timestamp.parse(text) else {
+            throw Self.error("expires_at", "bad_date",
+                             "\"expires_at\" must be an ISO 8601 date such as 2025-01-15T10:30:00Z, not \"\(text)\"")
+        }
+        update.expiresAt = .some(date)
     }
 
     /// Fails when the edit changes nothing, naming what it could change.

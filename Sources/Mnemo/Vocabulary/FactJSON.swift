@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Keys (snake_case through ``Foundation/JSONEncoder/mnemoOutput(pretty:wholeSeconds:)``): `id`,
 /// `content`, `topic`, `topic_id`, `type`, `importance`, `confidence`, `is_active`, `sources`,
-/// `mention_count`, `created_at`, `updated_at`. Lucid's `Fact` keeps a shape of its own (a
+/// `mention_count`, `created_at`, `updated_at`, and `expires_at` when the fact expires. Lucid's `Fact` keeps a shape of its own (a
 /// string `id`, `user_id`, `category`): that is the app's contract.
 package struct FactJSON: Encodable, Sendable {
     var id: Int64
@@ -19,6 +19,8 @@ package struct FactJSON: Encodable, Sendable {
     var mentionCount: Int
     var createdAt: Date
     var updatedAt: Date
+    /// When the fact expires; absent when it does not.
+    var expiresAt: Date?
 
     package init(_ fact: Fact) {
         id = fact.id
@@ -33,5 +35,6 @@ package struct FactJSON: Encodable, Sendable {
         mentionCount = fact.mentionCount
         createdAt = fact.createdAt
         updatedAt = fact.updatedAt
+        expiresAt = fact.expiresAt
     }
 }

@@ -22,6 +22,6 @@ enum FactOutput {
           mentions    \(fact.mentionCount)
           created     \(Timestamp.format(fact.createdAt))
           updated     \(Timestamp.format(fact.updatedAt))
-        """
+        """ + (fact.expiresAt.map { "\n  expires     \(Timestamp.format($0))" } ?? "")
     }
 }

@@ -14,7 +14,7 @@ extension OperationLog {
             throw MnemoError.conflict(.alreadyUndone(operation: id, by: undo))
         }
         let changes = try changes(db, id: id)
-        for change in changes where try image(db, table: change.table, row: change.row) != change.after {
+        for change in changes where try image(db, table: change.table, row: change.row, shapedLike: change.after) != change.after {
             throw MnemoError.conflict(.changedSince(operation: id, table: change.table, row: change.row))
         }
         // Rows come back in the reverse order of their first change; a row may briefly point
@@ -34,7 +34,7 @@ extension OperationLog {
 
     /// Writes a row back as it was before the operation: deleted if it did not exist.
     private static func restore(_ db: Database, _ change: Change) throws {
-        guard let table = TrackedTable.named(change.table) else { return }
+        guard let table = TrackedTable.named(change.table)?.shaped(like: change.before ?? change.after) else { return }
         guard let before = change.before else {
             try db.execute(sql: "DELETE FROM \(table.name) WHERE \(table.key) = ?", arguments: [change.row])
             return

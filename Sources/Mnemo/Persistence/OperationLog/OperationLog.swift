@@ -64,9 +64,11 @@ enum OperationLog {
             """, arguments: [namespace, kind.rawValue, summary, reverts, json, Date()])
     }
 
-    /// The current image of a row, or `nil` when it does not exist.
-    static func image(_ db: Database, table name: String, row: Int64) throws -> String? {
-        guard let table = TrackedTable.named(name) else { throw corrupt("unknown table \(name)") }
+    /// The current image of a row, or `nil` when it does not exist; with `recorded`, only with
+    /// the columns that earlier image holds, so the two compare.
+    static func image(_ db: Database, table name: String, row: Int64, shapedLike recorded: String? = nil) throws -> String? {
+        guard let tracked = TrackedTable.named(name) else { throw corrupt("unknown table \(name)") }
+        let table = tracked.shaped(like: recorded)
         return try String.fetchOne(db, sql: "SELECT \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = ?",
                                    arguments: [row])
     }

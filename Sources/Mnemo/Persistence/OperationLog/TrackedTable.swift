@@ -1,3 +1,5 @@
+import Foundation
+
 /// A table whose rows the operation log snapshots, so that an operation can be undone.
 ///
 /// A row's image is a JSON object of all its columns, made by SQLite (`json_object`) in the
@@ -5,8 +7,10 @@
 /// written with 17 significant digits and read back with `CAST(… AS REAL)`, so they round-trip
 /// exactly (`json_object` keeps only 15); blobs are written in hex.
 ///
-/// The column lists are frozen with the migration that created the triggers: a later migration
-/// that adds a column to one of these tables must recreate that table's triggers too.
+/// The triggers are created by migrations with the column lists of their time: a later migration
+/// that adds a column to one of these tables must recreate that table's triggers too (as v7 did
+/// for `fact`). An image recorded before a column existed lacks it; undo compares and restores
+/// such an image by the columns it has (the new column restores as NULL).
 struct TrackedTable: Sendable {
     enum Kind: Sendable {
         case plain, real, blob
@@ -26,6 +30,12 @@ struct TrackedTable: Sendable {
     static let fact = TrackedTable(name: "fact", key: "id", columns: [
         ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
         ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
+        ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
+    ])
+    /// `fact` as the v3 migration tracked it, before `expires_at`.
+    static let factBeforeExpiry = TrackedTable(name: "fact", key: "id", columns: [
+        ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
+        ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
         ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain),
     ])
     static let factEmbedding = TrackedTable(name: "fact_embedding", key: "fact_id", columns: [
@@ -42,6 +52,12 @@ struct TrackedTable: Sendable {
 
     static func named(_ name: String) -> TrackedTable? {
         all.first { $0.name == name }
+    }
+
+    /// This table with only the columns an image recorded earlier holds, in the same order.
+    func shaped(like image: String?) -> TrackedTable {
+        guard let image, let object = try? JSONSerialization.jsonObject(with: Data(image.utf8)) as? [String: Any] else { return self }
+        return TrackedTable(name: name, key: key, columns: columns.filter { object.keys.contains($0.name) })
     }
 
     /// The SQL expression of a row's image, the row being `alias` (`old`, `new` or the table).

@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             A user is a namespace. --auth tokens reads `TOKEN NAMESPACE` lines from --tokens-file; \
             --auth jwt verifies HS256 tokens signed with the secret in --jwt-secret-file, whose `sub` \
-            is the namespace. --auth none (the default) is allowed on a loopback host only; requests \
+            is the namespace; a token is refused before its `nbf` (up to a minute of clock skew is \
+            allowed) and after its `exp`, and one without `exp` is refused unless \
+            --allow-tokens-without-exp. --auth none (the default) is allowed on a loopback host only; requests \
             then act on the user their path or body names, else on --namespace.
 
             SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
@@ -42,6 +44,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --auth jwt: a file holding the HS256 secret.", valueName: "file"))
     var jwtSecretFile: String?
 
+    @Flag(help: "With --auth jwt: accept tokens that carry no `exp` claim (they never expire: a leaked one stays valid).")
+    var allowTokensWithoutExp = false
+
+    @Option(help: ArgumentHelp("Run `mnemo purge` on every namespace this often (such as 1h): expired facts are erased, undo records older than --undo-older-than dropped.", valueName: "duration"))
+    var purgeInterval: PurgeCommand.Duration?
+
+    @Option(help: ArgumentHelp("With --purge-interval: the undo window.", valueName: "duration"))
+    var undoOlderThan = PurgeCommand.Duration.days(30)
+
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
 
@@ -55,16 +66,18 @@ struct ServeCommand: AsyncParsableCommand {
         if auth == .jwt, jwtSecretFile == nil { throw ValidationError("--auth jwt needs --jwt-secret-file FILE") }
         if auth != .tokens, tokensFile != nil { throw ValidationError("--tokens-file goes with --auth tokens") }
         if auth != .jwt, jwtSecretFile != nil { throw ValidationError("--jwt-secret-file goes with --auth jwt") }
+        if auth != .jwt, allowTokensWithoutExp { throw ValidationError("--allow-tokens-without-exp goes with --auth jwt") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
+        if let purgeInterval, purgeInterval.seconds < 1 { throw ValidationError("--purge-interval must be at least 1s") }
     }
 
     func run() async throws {
         let authentication: Authentication = switch auth {
         case .none: .none
         case .tokens: try Authentication.tokens(fromFile: tokensFile!)
-        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!)
+        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
         }
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
         let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
@@ -77,9 +90,31 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let host = host, database = global.databasePath, auth = auth, model = embedder.identity.name
+        let purging = purgeInterval.map { interval in
+            Task { [undoWindow = undoOlderThan.seconds] in await Self.purge(kb, every: interval.seconds, undoWindow: undoWindow) }
+        }
+        defer { purging?.cancel() }
         try await server.run { port in
             Output.note("mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
         }
         Output.note("mnemo serve: stopped")
+    }
+
+    /// Purges every namespace, then waits `interval`, until cancelled. A failed purge is
+    /// reported and retried at the next turn: the server keeps serving.
+    static func purge(_ kb: KnowledgeBase, every interval: TimeInterval, undoWindow: TimeInterval) async {
+        while !Task.isCancelled {
+            do {
+                for namespace in try await kb.namespaces() {
+                    let receipt = try await kb.inNamespace(namespace).purge(undoOlderThan: undoWindow)
+                    if !receipt.factIDs.isEmpty || receipt.undoRecords > 0 {
+                        Output.note("mnemo serve: purged \(namespace): \(receipt.factIDs.count) expired facts erased, \(receipt.undoRecords) undo records dropped")
+                    }
+                }
+            } catch {
+                Output.note("mnemo serve: purge failed: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(interval))
+        }
     }
 }

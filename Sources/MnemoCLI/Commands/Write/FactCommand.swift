@@ -4,8 +4,8 @@ import Mnemo
 struct FactCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fact",
-        abstract: "Show, change, deactivate or delete one fact.",
-        subcommands: [Show.self, Update.self, Deactivate.self, Reactivate.self, Delete.self]
+        abstract: "Show, change, deactivate, delete or erase facts.",
+        subcommands: [Show.self, Update.self, Deactivate.self, Reactivate.self, Delete.self, Erase.self]
     )
 
     struct Show: AsyncParsableCommand {
@@ -30,6 +30,8 @@ struct FactCommand: AsyncParsableCommand {
         @Option(help: "New importance: \(FilterField.minImportance.valueHelp).") var importance: String?
         @Option(help: "New confidence, from 0 to 1.") var confidence: Double?
         @Option(help: ArgumentHelp("Move to this topic path.", valueName: "path")) var topic: String?
+        @Option(help: ArgumentHelp("When the fact expires (ISO 8601, such as 2025-06-30T00:00:00Z), or `never`.",
+                                   valueName: "date")) var expiresAt: String?
         @OptionGroup var global: GlobalOptions
 
         /// The change, through the vocabulary every front door shares.
@@ -41,11 +43,12 @@ struct FactCommand: AsyncParsableCommand {
                 if let importance { try edit.setImportance(importance) }
                 if let confidence { try edit.setConfidence(confidence) }
                 if let topic { try edit.setTopic(topic) }
+                if let expiresAt { try edit.setExpiresAt(expiresAt == "never" ? nil : expiresAt) }
             } catch {
                 throw ValidationError(error.message)
             }
             guard !edit.isEmpty else {
-                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence or --topic")
+                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence, --topic or --expires-at")
             }
             return edit
         }
@@ -82,7 +85,13 @@ struct FactCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a fact for good (its history is kept).")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a fact: hidden from search, kept in its history, undoable.",
+            discussion: """
+                A deleted fact leaves search, listings and exports, but it is not forgotten: its \
+                history keeps a "deleted" event with its content, and `mnemo undo` brings it back. \
+                To remove a fact so that nothing of it is left, use `mnemo fact erase ID`.
+                """)
         @Argument(help: "The fact id.") var id: Int64
         @OptionGroup var global: GlobalOptions
 
@@ -93,6 +102,30 @@ struct FactCommand: AsyncParsableCommand {
             } else {
                 print("Deleted fact #\(id).")
             }
+        }
+    }
+
+    struct Erase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Erase facts for good: no content, history or undo record is left.",
+            discussion: """
+                Unlike `delete`, an erase cannot be undone. Each fact's content, vector, index \
+                entries, history, undo records and conflict links go, and so do the facts merged \
+                into it; a tombstone keeps only the id, the time and the reason. Nothing erased \
+                is left in the database file, its -wal or its -shm. A deleted fact can be erased \
+                too. All the ids are erased or none is; an id already erased is skipped.
+                  mnemo fact erase 12 15
+                """)
+        @Argument(help: "The fact ids.") var ids: [Int64]
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if ids.isEmpty { throw ValidationError("name at least one fact id to erase") }
+        }
+
+        func run() async throws {
+            let receipt = try await global.openExistingKnowledgeBase().eraseFacts(ids: ids)
+            try ErasureOutput.print(receipt, global)
         }
     }
 

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// SIGKILL during `mnemo forget` and `mnemo fact erase`: the erase is done or not done, never
+/// half; `mnemo check` is clean after every kill; a rerun finishes the job.
+@Suite("Erase crash safety", .serialized)
+struct EraseCrashTests {
+    static let victimFacts = 4_000
+
+    /// A database with a victim namespace of a few thousand facts and a bystander's few.
+    static let base: String = {
+        let folder = try! TestKnowledgeBase.temporaryFolder()
+        var lines: [String] = []
+        let topics = ["Health/Running", "Health/Sleep", "Work/Projects", "Travel", "Food/Baking", "Family"]
+        for i in 0..<victimFacts {
+            lines.append(#"{"namespace": "victim", "topic": "\#(topics[i % topics.count])", "content": "Victim note \#(i): met Quillonfeather at stop \#(i * 7) near gate \#(i % 97)"}"#)
+        }
+        for i in 0..<200 {
+            lines.append(#"{"namespace": "bystander", "topic": "Travel", "content": "Bystander note \#(i): took the train to stop \#(i * 3)"}"#)
+        }
+        let input = folder.appendingPathComponent("facts.jsonl")
+        try! lines.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("base.sqlite").path
+        // Without embeddings: the hashing embedder's near-duplicate checks make a debug ingest of
+        // thousands of facts take minutes (the vectors would be one more table in the same
+        // transaction; ErasureTests covers them).
+        let ingest = try! CLIRunner.run(["ingest", input.path, "--db", path, "--namespaces-from-records", "--no-embeddings"])
+        precondition(ingest.status == 0, ingest.stderr)
+        return path
+    }()
+
+    /// A fresh copy of the base database (the base's WAL is checkpointed when its writer closed).
+    static func copy() throws -> String {
+        let path = try TestKnowledgeBase.temporaryPath()
+        try FileManager.default.copyItem(atPath: base, toPath: path)
+        return path
+    }
+
+    static func factCount(_ namespace: String, _ path: String) throws -> Int {
+        let stats = try #require(try CLIRunner.run(["stats", "--namespace", namespace, "--db", path, "--json"]).json() as? [String: Any])
+        return try #require(stats["facts"] as? Int)
+    }
+
+    /// Starts `mnemo arguments`, kills it with SIGKILL after `delay`, and says whether it was
+    /// still running then.
+    static func kill(_ arguments: [String], after delay: Duration) throws -> Bool {
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+        environment["MNEMO_DB"] = nil
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
+    @Test func killedForgetIsDoneOrNotDoneAndARerunFinishes() throws {
+        let total = try Self.factCount("victim", Self.base)
+        #expect(total > Self.victimFacts / 2)
+        var landed = 0, outcomes: [Int: Int] = [:]
+        for delay in [100, 200, 300, 400, 500, 650, 800, 1_000] {
+            let path = try Self.copy()
+            if try Self.kill(["forget", "--yes", "--namespace", "victim", "--db", path], after: .milliseconds(delay)) { landed += 1 }
+            let check = try CLIRunner.run(["check", "--db", path])
+            #expect(check.status == 0, "check after a kill at \(delay) ms: \(check.stdout) \(check.stderr)")
+            let left = try Self.factCount("victim", path)
+            #expect(left == total || left == 0, "a kill at \(delay) ms left \(left) of \(total) facts")
+            outcomes[left, default: 0] += 1
+            #expect(try Self.factCount("bystander", path) == 200)
+
+            let rerun = try CLIRunner.run(["forget", "--yes", "--namespace", "victim", "--db", path])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(try Self.factCount("victim", path) == 0)
+            #expect(try CLIRunner.run(["check", "--db", path]).status == 0)
+            #expect(try FileTraces(databaseAt: path).found(["Quillonfeather"]) == [])
+        }
+        // The kills must have hit running erases, or the test shows nothing.
+        #expect(landed >= 3, "only \(landed) kills landed while mnemo ran; outcomes \(outcomes)")
+    }
+
+    @Test func killedFactEraseIsDoneOrNotDone() throws {
+        let path = try Self.copy()
+        let search = try #require(try CLIRunner.run(["search", "Victim note 17", "--mode", "text", "--namespace", "victim",
+                                                     "--db", path, "--json", "--limit", "50"]).json() as? [String: Any])
+        let ids = try #require((search["results"] as? [[String: Any]])?.compactMap { $0["id"] as? Int })
+        #expect(ids.count == 50)
+        let total = try Self.factCount("victim", path)
+        _ = try Self.kill(["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path], after: .milliseconds(300))
+        #expect(try CLIRunner.run(["check", "--db", path]).status == 0)
+        let left = try Self.factCount("victim", path)
+        #expect(left == total || left == total - ids.count, "left \(left) of \(total)")
+        let rerun = try CLIRunner.run(["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try Self.factCount("victim", path) == total - ids.count)
+    }
+}
