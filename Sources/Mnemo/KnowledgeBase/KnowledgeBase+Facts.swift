@@ -136,13 +136,14 @@ extension KnowledgeBase {
     /// Every recorded change to the fact, oldest first; kept after the fact is deleted, empty
     /// after it is erased (see ``tombstone(ofFact:)``).
     /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/fact(_:)`` when the
-    ///   namespace has neither a fact nor a history with this id (it never existed here), as
-    ///   ``updateFact(id:_:)`` and the other calls that take a fact id do.
+    ///   namespace has neither a fact, a history nor a tombstone with this id (it never existed
+    ///   here), as ``updateFact(id:_:)`` and the other calls that take a fact id do.
     public func history(ofFact id: Int64) async throws -> [HistoryEvent] {
         let namespace = namespace
         return try await writer.read { db in
             let events = try HistoryTable.events(db, namespace: namespace, factID: id)
-            if events.isEmpty, try FactTable.find(db, namespace: namespace, id: id) == nil {
+            if events.isEmpty, try FactTable.find(db, namespace: namespace, id: id) == nil,
+               try !FactEraser.isErased(db, namespace: namespace, id: id) {
                 throw MnemoError.notFound(.fact(id))
             }
             return events

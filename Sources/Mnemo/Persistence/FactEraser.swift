@@ -163,6 +163,12 @@ enum FactEraser {
         return deleted
     }
 
+    /// Whether fact `id` of `namespace` was erased (its tombstone is there).
+    static func isErased(_ db: Database, namespace: String, id: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
+                          arguments: [id, namespace]) ?? false
+    }
+
     private static func tombstone(_ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason, now: Date) throws {
         let date = Timestamp.databaseText(now)
         for chunk in ids.chunked(into: 200) {
