@@ -42,6 +42,11 @@ extension KnowledgeBase {
         /// read-only flag or `prepareDatabase` steps of your own here. Mnemo adds its own
         /// steps (``KnowledgeBase/prepare(_:mmapSize:)``) after yours.
         public var database: GRDB.Configuration
+        /// The clock: what "now" is when a fact is stored without a date, when a relative time
+        /// filter ("the last 7 days") is resolved, and when a context picks recent facts
+        /// (``KnowledgeBase/context(for:budget:options:)``). `Date.init` by default; tests pass a
+        /// fixed or stepping clock.
+        public var now: @Sendable () -> Date
 
         /// ``mmapSize``'s default: 1 GiB on macOS and Linux, 0 (no map) on iOS, tvOS, watchOS
         /// and visionOS.
@@ -61,7 +66,8 @@ extension KnowledgeBase {
             mmapSize: Int = Configuration.defaultMmapSize,
             busyTimeout: TimeInterval = 10,
             observesSuspensionNotifications: Bool = false,
-            database: GRDB.Configuration = GRDB.Configuration()
+            database: GRDB.Configuration = GRDB.Configuration(),
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.namespace = namespace
             self.embedder = embedder
@@ -70,6 +76,7 @@ extension KnowledgeBase {
             self.busyTimeout = busyTimeout
             self.observesSuspensionNotifications = observesSuspensionNotifications
             self.database = database
+            self.now = now
         }
 
         /// ``database`` with Mnemo's settings added.
