@@ -16,9 +16,10 @@ let package = Package(
         // The pure-Swift BERT sentence encoder (all-MiniLM-L6-v2), an `Embedder` for `Mnemo`.
         .library(name: "MnemoEncoder", targets: ["MnemoEncoder"]),
         .executable(name: "mnemo", targets: ["MnemoCLI"]),
-        // BEIR evaluation and benchmark support. A product only so that the nested benchmark
-        // package (Benchmarks/Package.swift) can import it; apps never need it.
-        .library(name: "MnemoEvaluation", targets: ["MnemoEvaluation"]),
+        // BEIR evaluation and benchmark support. Not API (hence the underscore, as
+        // swift-collections' `_RopeModule`): a product only so that the nested benchmark package
+        // (Benchmarks/Package.swift) can import it; apps never need it and it may change at will.
+        .library(name: "_MnemoEvaluation", targets: ["MnemoEvaluation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

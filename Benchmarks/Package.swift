@@ -23,7 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Mnemo", package: "Mnemo"),
                 .product(name: "MnemoEncoder", package: "Mnemo"),
-                .product(name: "MnemoEvaluation", package: "Mnemo"),
+                .product(name: "_MnemoEvaluation", package: "Mnemo"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "MnemoBenchmarks",

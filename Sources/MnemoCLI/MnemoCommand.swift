@@ -14,28 +14,20 @@ struct MnemoCommand: AsyncParsableCommand {
 
             Start with `mnemo demo`, or `mnemo ingest facts.jsonl` then `mnemo search "swiftui"`.
             """,
-        subcommands: [
-            IngestCommand.self,
-            SearchCommand.self,
-            TopicsCommand.self,
-            TopicCommand.self,
-            FactCommand.self,
-            HistoryCommand.self,
-            ConflictsCommand.self,
-            UndoCommand.self,
-            StatsCommand.self,
-            MergeCommand.self,
-            DedupeCommand.self,
-            ExportCommand.self,
-            ReembedCommand.self,
-            CheckCommand.self,
-            ReplCommand.self,
-            ServeCommand.self,
-            MCPCommand.self,
-            ModelCommand.self,
-            BenchCommand.self,
-            EvalCommand.self,
-            DemoCommand.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Search and browse", subcommands: [
+                SearchCommand.self, ReplCommand.self, TopicsCommand.self, TopicCommand.self,
+                HistoryCommand.self, ConflictsCommand.self, StatsCommand.self,
+            ]),
+            CommandGroup(name: "Write", subcommands: [
+                IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self,
+            ]),
+            CommandGroup(name: "Maintain", subcommands: [
+                DedupeCommand.self, CheckCommand.self, ExportCommand.self, ReembedCommand.self, ModelCommand.self,
+            ]),
+            CommandGroup(name: "Serve", subcommands: [ServeCommand.self, MCPCommand.self]),
+            CommandGroup(name: "Measure", subcommands: [BenchCommand.self, EvalCommand.self]),
+            CommandGroup(name: "Try it", subcommands: [DemoCommand.self]),
         ]
     )
 

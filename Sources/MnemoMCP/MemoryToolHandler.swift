@@ -9,21 +9,23 @@ struct MemoryToolHandler: Sendable {
     /// Runs a tool. Mistakes the assistant can fix (bad arguments, an unknown id, a rejected
     /// fact) come back as an error result it can read, not as a protocol error.
     func call(_ name: String, arguments: [String: Value]?) async -> CallTool.Result {
-        let arguments = ToolArguments(arguments)
         do {
+            let arguments = try ToolArguments(arguments, declared: MemoryTools.argumentNames(of: name))
             let answer: any Encodable = switch name {
             case MemoryTools.search: try await search(arguments)
             case MemoryTools.remember: try await remember(arguments)
             case MemoryTools.update: try await update(arguments)
             case MemoryTools.forget: try await forget(arguments)
             case MemoryTools.showTopic: try await showTopic(arguments)
-            case MemoryTools.listTopics: try await knowledgeBase.topicTree().map(TopicOutline.init)
+            case MemoryTools.listTopics: try await knowledgeBase.topicTree().map(TopicNodeJSON.init)
             case MemoryTools.stats: try await knowledgeBase.stats()
             default: throw ToolInputError("unknown tool \"\(name)\"; the tools are \(MemoryTools.all.map(\.name).joined(separator: ", "))")
             }
             return Self.answer(try Self.json(answer), isError: false)
         } catch let error as ToolInputError {
             return Self.answer(error.description, isError: true)
+        } catch let error as FilterValueError {
+            return Self.answer(error.message, isError: true)
         } catch let error as MnemoError {
             return Self.answer(error.description, isError: true)
         } catch {
@@ -36,39 +38,29 @@ struct MemoryToolHandler: Sendable {
     }
 
     func topicTreeJSON() async throws -> String {
-        try Self.json(try await knowledgeBase.topicTree().map(TopicOutline.init))
+        try Self.json(try await knowledgeBase.topicTree().map(TopicNodeJSON.init))
     }
 
-    private func search(_ arguments: ToolArguments) async throws -> SearchAnswer {
+    private func search(_ arguments: ToolArguments) async throws -> SearchResultsJSON {
         let text = try arguments.requiredString("query")
-        let modeName = try arguments.string("mode") ?? "hybrid"
-        guard let mode = SearchMode(rawValue: modeName) else {
-            throw ToolInputError("unknown mode \"\(modeName)\" (expected hybrid, semantic or text)")
-        }
-        let types = try arguments.strings("types").map { names in
-            Set(try names.map { name in
-                guard let type = FactType(parsing: name) else { throw ToolInputError("unknown type \"\(name)\"") }
-                return type
-            })
-        }
-        let filter = FactFilter(
-            types: types,
-            importances: try arguments.strings("importance").map { Set(try $0.map(ToolArguments.importance)) },
-            minimumImportance: try arguments.importance("min_importance"),
-            topicPath: try arguments.string("topic").map { try TopicPath($0) },
-            activity: try arguments.bool("include_inactive") == true ? .all : .activeOnly)
-        let limit = try arguments.int("limit") ?? 10
-        guard (1...50).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 50") }
-        let hits = try await knowledgeBase.search(SearchQuery(
-            text, mode: mode, filter: filter, limit: limit, minSimilarity: try arguments.double("min_similarity")))
-        return SearchAnswer(query: text, mode: mode.rawValue, results: hits.map(FactAnswer.init))
+        var parameters = SearchParameters(maximumLimit: MemoryTools.maximumSearchLimit)
+        try parameters.set(.mode, to: try arguments.strings("mode") ?? [])
+        try parameters.set(.type, to: try arguments.strings("types") ?? [])
+        try parameters.set(.importance, to: try arguments.strings("importance") ?? [])
+        try parameters.set(.minImportance, to: try arguments.strings("min_importance") ?? [])
+        try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
+        if let limit = try arguments.int("limit") { try parameters.setLimit(limit) }
+        if let minimum = try arguments.double("min_similarity") { try parameters.setMinSimilarity(minimum) }
+        if let include = try arguments.bool("include_inactive") { parameters.setIncludeInactive(include) }
+        let query = parameters.searchQuery(text, defaultMode: .hybrid, defaultLimit: 10)
+        return SearchResultsJSON(query: text, mode: query.mode ?? .hybrid, hits: try await knowledgeBase.search(query))
     }
 
     private func remember(_ arguments: ToolArguments) async throws -> RememberAnswer {
         var record = IngestRecord(content: try arguments.requiredString("content"))
         record.topic = try arguments.string("topic")
-        record.type = try arguments.type("type")
-        record.importance = try arguments.importance("importance")
+        record.type = try arguments.string("type").map(FactType.named)
+        record.importance = try arguments.string("importance").map(Importance.named)
         record.confidence = try arguments.double("confidence")
         record.sources = try arguments.string("source").map { [$0] } ?? []
         switch try await knowledgeBase.storeAllOrNothing([record]) {
@@ -80,39 +72,36 @@ struct MemoryToolHandler: Sendable {
             case .merged: "Merged into a similar fact already remembered (id \(stored[0].fact.id))."
             case .unchanged: "Already remembered (id \(stored[0].fact.id)); its mention count went up."
             }
-            return RememberAnswer(outcome: stored[0].disposition.rawValue, message: message, fact: FactAnswer(stored[0].fact))
+            return RememberAnswer(outcome: stored[0].disposition.rawValue, message: message, fact: FactJSON(stored[0].fact))
         }
     }
 
-    private func update(_ arguments: ToolArguments) async throws -> FactAnswer {
+    private func update(_ arguments: ToolArguments) async throws -> FactJSON {
         let id = try arguments.factID()
-        let update = FactUpdate(
-            content: try arguments.string("content"), type: try arguments.type("type"),
-            importance: try arguments.importance("importance"), confidence: try arguments.double("confidence"),
-            topicPath: try arguments.string("topic").map { try TopicPath($0) })
-        guard update != FactUpdate() else {
-            throw ToolInputError("give at least one of content, topic, type, importance, confidence")
-        }
-        if let confidence = update.confidence, !(0...1).contains(confidence) {
-            throw ToolInputError("\"confidence\" must be between 0 and 1")
-        }
-        return FactAnswer(try await knowledgeBase.updateFact(id: id, update))
+        var edit = FactEdit()
+        if let content = try arguments.string("content") { try edit.setContent(content) }
+        if let type = try arguments.string("type") { try edit.setType(type) }
+        if let importance = try arguments.string("importance") { try edit.setImportance(importance) }
+        if let confidence = try arguments.double("confidence") { try edit.setConfidence(confidence) }
+        if let topic = try arguments.string("topic") { try edit.setTopic(topic) }
+        try edit.requireChange()
+        return FactJSON(try await knowledgeBase.updateFact(id: id, edit.update))
     }
 
-    private func forget(_ arguments: ToolArguments) async throws -> FactAnswer {
-        FactAnswer(try await knowledgeBase.deactivateFact(id: try arguments.factID()))
+    private func forget(_ arguments: ToolArguments) async throws -> FactJSON {
+        FactJSON(try await knowledgeBase.deactivateFact(id: try arguments.factID()))
     }
 
-    private func showTopic(_ arguments: ToolArguments) async throws -> TopicAnswer {
+    private func showTopic(_ arguments: ToolArguments) async throws -> TopicDetailJSON {
         let path = try arguments.requiredString("path")
         let limit = try arguments.int("limit") ?? 50
         guard (1...200).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 200") }
-        guard let topic = try await knowledgeBase.topic(at: TopicPath(path)) else {
+        do {
+            let detail = try await knowledgeBase.topicDetail(at: TopicPath(path), limit: limit)
+            return TopicDetailJSON(detail.node, facts: detail.facts)
+        } catch MnemoError.notFound(.topic) {
             throw ToolInputError("no topic at \"\(path)\"; list_topics shows the tree")
         }
-        let children = try await knowledgeBase.children(of: TopicPath(topic.path))
-        let facts = try await knowledgeBase.facts(matching: FactFilter(topicPath: TopicPath(topic.path)), limit: limit)
-        return TopicAnswer(path: topic.path, subtopics: children.map(\.path), facts: facts.map(FactAnswer.init))
     }
 
     static func json(_ value: any Encodable) throws -> String {

@@ -1,4 +1,5 @@
 import MCP
+import Mnemo
 
 /// The tools `mnemo mcp` offers, with JSON schemas and descriptions written for an assistant.
 enum MemoryTools {
@@ -10,8 +11,20 @@ enum MemoryTools {
     static let listTopics = "list_topics"
     static let stats = "memory_stats"
 
-    private static let types: Value = ["fact", "preference", "goal", "experience"]
-    private static let importances: Value = ["high", "medium", "low", "none"]
+    // The values the shared vocabulary takes, from the library's enums.
+    private static let types = Value.array(FactType.allCases.map { .string($0.rawValue) })
+    private static let importances = Value.array(Importance.allCases.reversed().map { .string($0.rawValue) })
+    private static let modes = Value.array(SearchMode.allCases.map { .string($0.rawValue) })
+
+    /// The largest `limit` of a search.
+    static let maximumSearchLimit = 50
+
+    /// The argument names a tool's schema declares.
+    static func argumentNames(of tool: String) -> [String]? {
+        guard let schema = all.first(where: { $0.name == tool })?.inputSchema,
+              case let .object(properties)? = schema.objectValue?["properties"] else { return nil }
+        return properties.keys.sorted()
+    }
 
     static let all: [Tool] = [
         Tool(
@@ -27,7 +40,7 @@ enum MemoryTools {
                 "type": "object",
                 "properties": [
                     "query": ["type": "string", "description": "What to look for, in plain words: \"favourite programming language\"."],
-                    "mode": ["type": "string", "enum": ["hybrid", "semantic", "text"],
+                    "mode": ["type": "string", "enum": modes,
                              "description": "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only."],
                     "types": ["type": "array", "items": ["type": "string", "enum": types],
                               "description": "Only facts of these types."],

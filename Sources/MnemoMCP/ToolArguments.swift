@@ -6,8 +6,14 @@ import Mnemo
 struct ToolArguments {
     let values: [String: Value]
 
-    init(_ values: [String: Value]?) {
+    /// - Parameter declared: the argument names the tool's schema declares; any other is an
+    ///   error (the schemas say `additionalProperties: false`), so that a misspelt argument is
+    ///   never silently ignored.
+    init(_ values: [String: Value]?, declared: [String]? = nil) throws {
         self.values = (values ?? [:]).filter { $0.value != .null }
+        if let declared, let unknown = self.values.keys.sorted().first(where: { !declared.contains($0) }) {
+            throw FilterValueError.unknownParameter(unknown, known: declared)
+        }
     }
 
     func string(_ key: String) throws -> String? {
@@ -52,26 +58,6 @@ struct ToolArguments {
             guard let string = item.stringValue else { throw ToolInputError("\"\(key)\" must be an array of strings") }
             return string
         }
-    }
-
-    func type(_ key: String) throws -> FactType? {
-        try string(key).map { name in
-            guard let type = FactType(parsing: name) else {
-                throw ToolInputError("unknown type \"\(name)\" (expected fact, preference, goal or experience)")
-            }
-            return type
-        }
-    }
-
-    func importance(_ key: String) throws -> Importance? {
-        try string(key).map(Self.importance)
-    }
-
-    static func importance(_ name: String) throws -> Importance {
-        guard let importance = Importance(parsing: name) else {
-            throw ToolInputError("unknown importance \"\(name)\" (expected high, medium, low or none)")
-        }
-        return importance
     }
 
     func factID() throws -> Int64 {

@@ -25,19 +25,10 @@ package struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     package var description: String { "\(status.code) \(code): \(message)" }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSONResponse.make(Body(error: .init(code: code, message: message, rejected: rejected)), status: status)
+        var response = try ErrorJSON(code: code, message: message, rejected: rejected).response(from: request, context: context)
+        response.status = status
         response.headers.append(contentsOf: headers)
         return response
-    }
-
-    private struct Body: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var rejected: [IngestRejection]?
-        }
-
-        var error: Detail
     }
 }
 
@@ -57,6 +48,8 @@ extension APIError {
             return error
         case let error as MnemoError:
             return from(error)
+        case let error as FilterValueError:
+            return .badRequest(error.code, error.message)
         case let error as HTTPError:
             return from(error)
         default:

@@ -1,9 +1,10 @@
 import Foundation
+import Hummingbird
 import Mnemo
 
 /// A fact as the Lucid client decodes it (`id` a string, `user_id`, `category`, ISO 8601
 /// dates), with Mnemo's other fields after it.
-struct LucidFact: Encodable {
+struct LucidFact: ResponseEncodable {
     var id: String
     var userId: String
     var content: String
@@ -37,14 +38,14 @@ struct LucidFact: Encodable {
     }
 }
 
-struct LucidFactList: Encodable {
+struct LucidFactList: ResponseEncodable {
     var facts: [LucidFact]
     var count: Int
     var limit: Int
     var offset: Int
 }
 
-struct LucidSearchResponse: Encodable {
+struct LucidSearchResponse: ResponseEncodable {
     struct Result: Encodable {
         var fact: LucidFact
         /// The cosine similarity to the query; 0 for a text-mode hit, whose similarity is not computed.
@@ -59,7 +60,7 @@ struct LucidSearchResponse: Encodable {
     var mode: String
 }
 
-struct LucidExtractResponse: Encodable {
+struct LucidExtractResponse: ResponseEncodable {
     /// The records as the request sent them.
     var extracted: JSONValue
     /// Facts stored as new.

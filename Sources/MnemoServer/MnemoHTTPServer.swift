@@ -30,10 +30,10 @@ package struct MnemoHTTPServer: Sendable {
     package func router() -> Router<MnemoRequestContext> {
         let router = Router(context: MnemoRequestContext.self)
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware())
+        router.add(middleware: RequestLimitMiddleware(maximumBodySize: configuration.maximumBodySize))
         router.add(middleware: AuthMiddleware(authentication: authentication))
-        router.get("healthz") { _, _ in
-            try JSONResponse.make(["status": "ok"])
-        }
+        router.get("healthz") { _, _ in ["status": "ok"] }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response() }
         let tenancy = Tenancy(knowledgeBase: knowledgeBase, defaultNamespace: configuration.defaultNamespace)
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)

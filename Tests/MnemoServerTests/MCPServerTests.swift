@@ -121,7 +121,8 @@ import Testing
         let cases: [(String, [String: Value], String)] = [
             ("search_memory", [:], "\"query\" is required"),
             ("search_memory", ["query": "x", "mode": "fuzzy"], "unknown mode"),
-            ("search_memory", ["query": "x", "limit": 500], "between 1 and 50"),
+            ("search_memory", ["query": "x", "limit": 500], "from 1 to 50"),
+            ("search_memory", ["query": "x", "type": "opinion"], "unknown parameter \"type\""),
             ("remember_fact", ["content": "x", "type": "opinion"], "unknown type"),
             ("remember_fact", ["content": "x", "confidence": 3], "confidence_out_of_range"),
             ("remember_fact", ["content": "x", "topic": "a//b"], "bad_topic"),

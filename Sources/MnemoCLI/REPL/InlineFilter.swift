@@ -1,6 +1,7 @@
 import Mnemo
 
-/// A filter written inside a REPL query as `name:value`, such as `type:goal` or `limit:20`.
+/// A filter written inside a REPL query as `name:value`, such as `type:goal` or `limit:20`: the
+/// REPL's short names for the ``FilterField``s every front door shares.
 enum InlineFilter: String, CaseIterable {
     case type
     case importance
@@ -10,16 +11,25 @@ enum InlineFilter: String, CaseIterable {
     case mode
     case min
 
+    /// The field of the shared vocabulary this filter sets.
+    var field: FilterField {
+        switch self {
+        case .type: .type
+        case .importance: .importance
+        case .topic: .topic
+        case .active: .active
+        case .limit: .limit
+        case .mode: .mode
+        case .min: .minSimilarity
+        }
+    }
+
     /// What the value may be, for `:help` and for error messages.
     var valueHelp: String {
         switch self {
-        case .type: "fact, preference, goal or experience; several with commas"
-        case .importance: "none, low, medium or high; several with commas, or one after >=, >, <= or <"
-        case .topic: "a topic path (its subtopics included); quote it when it has spaces"
-        case .active: "all, active (the default) or inactive"
+        case .topic: field.valueHelp + "; quote it when it has spaces"
         case .limit: "the number of results, 1 to \(Self.maximumLimit)"
-        case .mode: "text, semantic or hybrid"
-        case .min: "the lowest cosine similarity of a semantic hit, -1 to 1"
+        default: field.valueHelp
         }
     }
 
@@ -37,30 +47,7 @@ enum InlineFilter: String, CaseIterable {
     }
 
     /// The words a value may be, for completion and spelling hints; empty for free values.
-    var valueWords: [String] {
-        switch self {
-        case .type: FactType.allCases.map(\.rawValue)
-        case .importance: Importance.allCases.map(\.rawValue)
-        case .active: ActivityWord.allCases.map(\.rawValue)
-        case .mode: SearchMode.allCases.map(\.rawValue)
-        case .topic, .limit, .min: []
-        }
-    }
+    var valueWords: [String] { field.valueWords }
 
     static let maximumLimit = 1_000
-
-    /// The values of `active:`.
-    enum ActivityWord: String, CaseIterable {
-        case all
-        case active
-        case inactive
-
-        var activity: FactFilter.Activity {
-            switch self {
-            case .all: .all
-            case .active: .activeOnly
-            case .inactive: .inactiveOnly
-            }
-        }
-    }
 }

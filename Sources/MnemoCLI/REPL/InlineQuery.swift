@@ -8,16 +8,11 @@ import Mnemo
 /// as text. A `word:` that is not a filter stays in the text (`10:30`, `https://…`), unless it is
 /// a near miss of a filter's name, which is an error with a hint rather than a silent search for
 /// the misspelt word.
+@dynamicMemberLookup
 struct InlineQuery: Equatable {
     var text = ""
-    var types: Set<FactType>?
-    var importances: Set<Importance>?
-    var minimumImportance: Importance?
-    var topicPath: TopicPath?
-    var activity: FactFilter.Activity?
-    var limit: Int?
-    var mode: SearchMode?
-    var minSimilarity: Double?
+    /// The filters, in the vocabulary every front door shares.
+    var parameters = SearchParameters(maximumLimit: InlineFilter.maximumLimit)
 
     /// Parses one line; throws an error that says what is wrong and, where it can, what was meant.
     init(parsing line: String) throws(InlineQueryError) {
@@ -40,126 +35,36 @@ struct InlineQuery: Equatable {
                 words.append(token)
                 continue
             }
-            try set(filter, Self.unquoted(token[token.index(after: colon)...]))
+            let value = Self.unquoted(token[token.index(after: colon)...])
+            guard !value.isEmpty else { throw InlineQueryError("\(filter.rawValue): needs a value: \(filter.valueHelp)") }
+            do {
+                try parameters.set(filter.field, to: value)
+            } catch {
+                throw InlineQueryError(error.message)
+            }
         }
         text = words.joined(separator: " ")
     }
 
     init() {}
 
-    /// Whether any filter was given.
-    var hasFilters: Bool { self != InlineQuery(text: text) }
+    subscript<Value>(dynamicMember keyPath: KeyPath<SearchParameters, Value>) -> Value {
+        parameters[keyPath: keyPath]
+    }
 
-    private init(text: String) { self.text = text }
+    /// Whether any filter was given.
+    var hasFilters: Bool { !parameters.isEmpty }
 
     /// The search `text` asks for, with these filters over the session's mode and limit.
     func searchQuery(mode defaultMode: SearchMode, limit defaultLimit: Int) -> SearchQuery {
-        SearchQuery(text, mode: mode ?? defaultMode, filter: filter, limit: limit ?? defaultLimit, minSimilarity: minSimilarity)
+        parameters.searchQuery(text, defaultMode: defaultMode, defaultLimit: defaultLimit)
     }
 
     /// The filters as a ``FactFilter`` (active facts unless `active:` says otherwise).
-    var filter: FactFilter {
-        FactFilter(types: types, importances: importances, minimumImportance: minimumImportance,
-                   topicPath: topicPath, activity: activity ?? .activeOnly)
-    }
+    var filter: FactFilter { parameters.filter }
 
     /// The filters in words, for the results' footer: `["type goal, fact", "importance ≥ medium"]`.
-    var filterSummary: [String] {
-        var parts: [String] = []
-        if let types { parts.append("type " + types.sorted().map(\.rawValue).joined(separator: ", ")) }
-        if let importances { parts.append("importance " + importances.sorted().map(\.rawValue).joined(separator: ", ")) }
-        if let minimumImportance { parts.append("importance ≥ \(minimumImportance.rawValue)") }
-        if let topicPath { parts.append("topic \(topicPath)") }
-        switch activity {
-        case .all: parts.append("active and inactive")
-        case .inactiveOnly: parts.append("inactive only")
-        case .activeOnly, nil: break
-        }
-        if let minSimilarity { parts.append("similarity ≥ \(minSimilarity)") }
-        return parts
-    }
-
-    // MARK: - Filters
-
-    private mutating func set(_ filter: InlineFilter, _ value: String) throws(InlineQueryError) {
-        guard !value.isEmpty else { throw InlineQueryError("\(filter.rawValue): needs a value: \(filter.valueHelp)") }
-        switch filter {
-        case .type:
-            var types = self.types ?? []
-            for name in value.split(separator: ",", omittingEmptySubsequences: false) {
-                types.insert(FactType(rawValue: try Self.word(String(name), of: filter))!)
-            }
-            self.types = types
-        case .importance:
-            try setImportance(value)
-        case .topic:
-            do {
-                topicPath = try TopicPath(value)
-            } catch let .invalidInput(_, reason) {
-                throw InlineQueryError("topic:\(value) is not a topic path: \(reason)")
-            } catch {
-                throw InlineQueryError("topic:\(value): \(error)")
-            }
-        case .active:
-            activity = InlineFilter.ActivityWord(rawValue: try Self.word(value, of: filter))!.activity
-        case .limit:
-            guard let limit = Int(value), (1...InlineFilter.maximumLimit).contains(limit) else {
-                throw InlineQueryError("limit:\(value) — limit takes \(filter.valueHelp)")
-            }
-            self.limit = limit
-        case .mode:
-            mode = SearchMode(rawValue: try Self.word(value, of: filter))!
-        case .min:
-            guard let minimum = Double(value), (-1...1).contains(minimum) else {
-                throw InlineQueryError("min:\(value) — min takes \(filter.valueHelp)")
-            }
-            minSimilarity = minimum
-        }
-    }
-
-    /// `importance:high`, `importance:high,medium`, `importance:>=medium`, `>`, `<=`, `<`.
-    private mutating func setImportance(_ value: String) throws(InlineQueryError) {
-        let operators = [">=", "<=", ">", "<", "="]
-        let symbol = operators.first { value.hasPrefix($0) }
-        let names = value.dropFirst(symbol?.count ?? 0).split(separator: ",", omittingEmptySubsequences: false)
-        if let symbol, symbol != "=", names.count != 1 {
-            throw InlineQueryError("importance:\(value) — \(symbol) takes one importance (none, low, medium or high)")
-        }
-        var levels: [Importance] = []
-        for name in names {
-            levels.append(Importance(rawValue: try Self.word(String(name), of: .importance))!)
-        }
-        let all = Importance.allCases
-        switch symbol {
-        case ">=":
-            minimumImportance = max(minimumImportance ?? levels[0], levels[0])
-        case ">":
-            guard let next = Importance(rank: levels[0].rank + 1) else {
-                throw InlineQueryError("importance:\(value) — nothing is more important than \(levels[0].rawValue)")
-            }
-            minimumImportance = max(minimumImportance ?? next, next)
-        case "<=", "<":
-            let allowed = all.filter { symbol == "<" ? $0 < levels[0] : $0 <= levels[0] }
-            guard !allowed.isEmpty else {
-                throw InlineQueryError("importance:\(value) — nothing is less important than \(levels[0].rawValue)")
-            }
-            importances = (importances ?? []).union(allowed)
-        default:
-            importances = (importances ?? []).union(levels)
-        }
-    }
-
-    /// `value` when it is one of the filter's words (ignoring case), else an error with a hint.
-    private static func word(_ value: String, of filter: InlineFilter) throws(InlineQueryError) -> String {
-        let lowered = value.lowercased()
-        if filter.valueWords.contains(lowered) { return lowered }
-        let written = "\(filter.rawValue):\(value)"
-        guard !value.isEmpty else { throw InlineQueryError("\(written) has an empty value; \(filter.rawValue) takes \(filter.valueHelp)") }
-        if let guess = SpellingHint.suggestion(for: value, among: filter.valueWords) {
-            throw InlineQueryError("unknown \(filter.rawValue) \"\(value)\" — did you mean \(filter.rawValue):\(guess)?")
-        }
-        throw InlineQueryError("unknown \(filter.rawValue) \"\(value)\"; \(filter.rawValue) takes \(filter.valueHelp)")
-    }
+    var filterSummary: [String] { parameters.summary }
 
     // MARK: - Tokens
 

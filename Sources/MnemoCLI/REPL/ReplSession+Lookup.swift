@@ -6,7 +6,7 @@ extension ReplSession {
     func showFact(_ argument: String) async throws {
         let id = try Self.factID(argument, command: "fact")
         guard let fact = try await kb.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
-        if json { return try Output.json(FactOutput(fact)) }
+        if json { return try Output.json(FactJSON(fact)) }
         print(FactOutput.details(fact))
     }
 
@@ -15,7 +15,7 @@ extension ReplSession {
         let id = try Self.factID(argument, command: "history")
         let events = try await kb.history(ofFact: id)
         guard !events.isEmpty else { throw MnemoError.notFound(.fact(id)) }
-        if json { return try Output.json(events.map(HistoryEventOutput.init)) }
+        if json { return try Output.json(events.map(HistoryEventJSON.init)) }
         for event in events { print(HistoryEventOutput.line(event, style: style)) }
     }
 
@@ -25,13 +25,10 @@ extension ReplSession {
         guard !path.isEmpty else { throw CLIError("usage: :topic PATH (Tab completes paths; :topics lists them)") }
         let topicPath = try TopicPath(path)
         try await requireTopic(topicPath)
-        guard let topic = try await kb.topic(at: topicPath) else { throw MnemoError.notFound(.topic(path)) }
-        let children = try await kb.children(of: TopicPath(topic.path))
-        let facts = try await kb.facts(matching: FactFilter(topicPath: TopicPath(topic.path)), limit: Self.topicFactLimit)
-        if json {
-            return try Output.json(TopicDetailOutput(id: topic.id, name: topic.name, path: topic.path,
-                                                     children: children.map(\.path), facts: facts.map(FactOutput.init)))
-        }
+        let (node, facts) = try await kb.topicDetail(at: topicPath, limit: Self.topicFactLimit)
+        let topic = node.topic
+        if json { return try Output.json(TopicDetailJSON(node, facts: facts, children: .paths)) }
+        let children = node.children.map(\.topic)
         print(style.bold(topic.path))
         for child in children { print("  ▸ \(child.name)") }
         print(facts.isEmpty ? "No facts." : ResultFormatter(style: style).facts(facts))
@@ -43,7 +40,7 @@ extension ReplSession {
     /// `:topics`
     func showTopics() async throws {
         let tree = try await kb.topicTree()
-        if json { return try Output.json(tree.map(TopicOutput.init)) }
+        if json { return try Output.json(tree.map(TopicNodeJSON.init)) }
         print(tree.isEmpty ? "No topics yet." : TopicOutput.outline(tree))
     }
 

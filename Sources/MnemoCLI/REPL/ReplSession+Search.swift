@@ -14,7 +14,7 @@ extension ReplSession {
             let facts = try await kb.facts(matching: query.filter, limit: query.limit)
             let elapsed = start.duration(to: clock.now)
             lastSearch = nil
-            if json { return try Output.json(facts.map(FactOutput.init)) }
+            if json { return try Output.json(facts.map(FactJSON.init)) }
             if !facts.isEmpty { print(ResultFormatter(style: style).facts(facts)) }
             print(style.dim(ResultFormatter.footer(count: facts.count, noun: "fact", elapsed: elapsed, details: inline.filterSummary)))
             return
@@ -23,7 +23,7 @@ extension ReplSession {
         let elapsed = start.duration(to: clock.now)
         lastSearch = (query, searchMode, hits)
         if json {
-            return try Output.json(SearchOutput(query: query.text, mode: searchMode.rawValue, results: hits.map(SearchOutput.Result.init)))
+            return try Output.json(SearchResultsJSON(query: query.text, mode: searchMode, hits: hits))
         }
         if !hits.isEmpty { print(ResultFormatter(style: style, highlighter: QueryHighlighter(query: query.text)).hits(hits)) }
         let details = [searchMode.rawValue] + inline.filterSummary

@@ -191,8 +191,8 @@ struct ReplPipeTests {
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map(String.init)
         #expect(errors.count == 22, "\(result.stderr)")
         for hint in [
-            "did you mean importance:?", #"unknown type "gaol" — did you mean type:goal?"#, "did you mean importance:medium?",
-            "limit takes the number of results", "did you mean mode:semantic?", "did you mean active:all?",
+            "did you mean importance:?", #"unknown type "gaol" (expected fact, preference, goal or experience; several with commas); did you mean goal?"#,
+            "did you mean medium?", "limit takes a whole number from 1 to 1000", "did you mean semantic?", "did you mean all?",
             #"did you mean "Health & Fitness/Climbing"?"#, "unknown command :fcat — did you mean :fact?",
             ":type is not a command: filters go in the query", "unknown command :bogus; type :help",
             "usage: :fact ID", "no fact with id 999999", "usage: :topic PATH", #"no topic "Nowhere""#,

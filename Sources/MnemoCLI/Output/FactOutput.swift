@@ -1,34 +1,8 @@
 import Foundation
 import Mnemo
 
-/// The JSON shape of one fact in CLI output.
-struct FactOutput: Encodable {
-    var id: Int64
-    var content: String
-    var topic: String
-    var type: String
-    var importance: String
-    var confidence: Double
-    var isActive: Bool
-    var sources: [String]
-    var mentionCount: Int
-    var createdAt: Date
-    var updatedAt: Date
-
-    init(_ fact: Fact) {
-        id = fact.id
-        content = fact.content
-        topic = fact.topicPath
-        type = fact.type.rawValue
-        importance = fact.importance.rawValue
-        confidence = fact.confidence
-        isActive = fact.isActive
-        sources = fact.sources
-        mentionCount = fact.mentionCount
-        createdAt = fact.createdAt
-        updatedAt = fact.updatedAt
-    }
-
+/// The text forms of a fact in CLI output; its JSON form is the library's `FactJSON`.
+enum FactOutput {
     /// One line: id, content and the facets a reader scans for.
     static func line(_ fact: Fact) -> String {
         let state = fact.isActive ? "" : " · inactive"

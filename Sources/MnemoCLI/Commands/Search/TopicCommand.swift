@@ -21,27 +21,16 @@ struct TopicCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try global.openExistingKnowledgeBase()
-        guard let topic = try await kb.topic(at: TopicPath(path)) else { throw MnemoError.notFound(.topic(path)) }
-        let children = try await kb.children(of: TopicPath(topic.path))
-        let facts = try await kb.facts(
-            matching: FactFilter(topicPath: TopicPath(topic.path), activity: includeInactive ? .all : .activeOnly),
-            limit: limit)
+        let (node, facts) = try await kb.topicDetail(
+            at: TopicPath(path), activity: includeInactive ? .all : .activeOnly, limit: limit)
         if global.json {
-            try Output.json(TopicDetailOutput(id: topic.id, name: topic.name, path: topic.path,
-                                              children: children.map(\.path), facts: facts.map(FactOutput.init)))
+            try Output.json(TopicDetailJSON(node, facts: facts, children: .paths))
             return
         }
+        let topic = node.topic
+        let children = node.children.map(\.topic)
         print(topic.path)
         for child in children { print("  ▸ \(child.name)") }
         print(facts.isEmpty ? "No facts." : facts.map { FactOutput.line($0) }.joined(separator: "\n"))
     }
-}
-
-/// The JSON shape of one topic with its subtopics and facts (`mnemo topic`, `:topic` in the REPL).
-struct TopicDetailOutput: Encodable {
-    var id: Int64
-    var name: String
-    var path: String
-    var children: [String]
-    var facts: [FactOutput]
 }

@@ -26,22 +26,37 @@ struct FactCommand: AsyncParsableCommand {
             discussion: "Example: mnemo fact update 42 --importance high --topic \"Health & Fitness/Running\"")
         @Argument(help: "The fact id.") var id: Int64
         @Option(help: "New content.") var content: String?
-        @Option(help: "New type: fact, preference, goal or experience.") var type: FactType?
-        @Option(help: "New importance: high, medium, low or none.") var importance: Importance?
+        @Option(help: "New type: \(FilterField.type.valueHelp.components(separatedBy: ";")[0]).") var type: String?
+        @Option(help: "New importance: \(FilterField.minImportance.valueHelp).") var importance: String?
         @Option(help: "New confidence, from 0 to 1.") var confidence: Double?
         @Option(help: ArgumentHelp("Move to this topic path.", valueName: "path")) var topic: String?
         @OptionGroup var global: GlobalOptions
 
-        func validate() throws {
-            if content == nil, type == nil, importance == nil, confidence == nil, topic == nil {
+        /// The change, through the vocabulary every front door shares.
+        func edit() throws -> FactEdit {
+            var edit = FactEdit()
+            do {
+                if let content { try edit.setContent(content) }
+                if let type { try edit.setType(type) }
+                if let importance { try edit.setImportance(importance) }
+                if let confidence { try edit.setConfidence(confidence) }
+                if let topic { try edit.setTopic(topic) }
+            } catch {
+                throw ValidationError(error.message)
+            }
+            guard !edit.isEmpty else {
                 throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence or --topic")
             }
+            return edit
+        }
+
+        func validate() throws {
+            _ = try edit()
         }
 
         func run() async throws {
             let kb = try global.openExistingKnowledgeBase()
-            let fact = try await kb.updateFact(id: id, FactUpdate(
-                content: content, type: type, importance: importance, confidence: confidence, topicPath: topic.map { try TopicPath($0) }))
+            let fact = try await kb.updateFact(id: id, try edit().update)
             try FactCommand.show(fact, global)
         }
     }
@@ -83,7 +98,7 @@ struct FactCommand: AsyncParsableCommand {
 
     static func show(_ fact: Fact, _ global: GlobalOptions) throws {
         if global.json {
-            try Output.json(FactOutput(fact))
+            try Output.json(FactJSON(fact))
         } else {
             Swift.print(FactOutput.details(fact))
         }

@@ -1,9 +1,9 @@
 /// "Did you mean …?" suggestions for misspelt commands, filters and values.
-enum SpellingHint {
+package enum SpellingHint {
     /// The candidate closest to `word`, when it is close enough to be what was meant: a
     /// distance of one edit for short words, two for longer ones (a swap of neighbours is one
     /// edit), or `word` being the start of exactly one candidate.
-    static func suggestion(for word: String, among candidates: [String]) -> String? {
+    package static func suggestion(for word: String, among candidates: [String]) -> String? {
         let word = word.lowercased()
         guard !word.isEmpty else { return nil }
         let allowed = word.count <= 4 ? 1 : 2
@@ -15,7 +15,7 @@ enum SpellingHint {
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// neighbouring characters each count one.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }

@@ -18,7 +18,7 @@ struct HistoryCommand: AsyncParsableCommand {
         let events = try await global.openExistingKnowledgeBase().history(ofFact: id)
         guard !events.isEmpty else { throw MnemoError.notFound(.fact(id)) }
         if global.json {
-            try Output.json(events.map(HistoryEventOutput.init))
+            try Output.json(events.map(HistoryEventJSON.init))
             return
         }
         for event in events { print(HistoryEventOutput.line(event)) }

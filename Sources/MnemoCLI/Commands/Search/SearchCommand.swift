@@ -19,18 +19,19 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "What to look for.")
     var query: String
 
-    @Option(help: "text (words, BM25), semantic (meaning) or hybrid (both; the default).")
-    var mode: SearchMode?
+    @Option(help: ArgumentHelp("\(FilterField.mode.valueHelp); hybrid by default.", valueName: "mode"))
+    var mode: String?
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("Only this type; repeat for several.", valueName: "type"))
-    var types: [FactType] = []
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "Only this type (\(FilterField.type.valueHelp)); repeat for several.", valueName: "type"))
+    var types: [String] = []
 
     @Option(name: .customLong("importance"), help: ArgumentHelp(
-        "Only this importance; repeat for several.", valueName: "importance"))
-    var importances: [Importance] = []
+        "Only this importance (\(FilterField.importance.valueHelp)); repeat for several.", valueName: "importance"))
+    var importances: [String] = []
 
     @Option(help: ArgumentHelp("Only facts at least this important.", valueName: "importance"))
-    var minImportance: Importance?
+    var minImportance: String?
 
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
@@ -57,32 +58,42 @@ struct SearchCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        guard offset >= 0 else { throw ValidationError("--offset must not be negative") }
-        guard (0...1).contains(minRelativeScore) else { throw ValidationError("--min-relative-score must be between 0 and 1") }
-        if let minSimilarity, !(-1...1).contains(minSimilarity) {
-            throw ValidationError("--min-similarity must be between -1 and 1")
+    /// The filters, through the vocabulary every front door shares.
+    func parameters() throws -> SearchParameters {
+        var parameters = SearchParameters(maximumLimit: Self.maximumLimit)
+        do {
+            try parameters.set(.mode, to: mode.map { [$0] } ?? [])
+            try parameters.set(.type, to: types)
+            try parameters.set(.importance, to: importances)
+            try parameters.set(.minImportance, to: minImportance.map { [$0] } ?? [])
+            try parameters.set(.topic, to: topic.map { [$0] } ?? [])
+            try parameters.setLimit(limit)
+            try parameters.setOffset(offset)
+            if let minSimilarity { try parameters.setMinSimilarity(minSimilarity) }
+            parameters.setIncludeInactive(includeInactive)
+        } catch {
+            throw ValidationError(error.message)
         }
+        return parameters
+    }
+
+    static let maximumLimit = 100_000
+
+    func validate() throws {
+        _ = try parameters()
+        guard (0...1).contains(minRelativeScore) else { throw ValidationError("--min-relative-score must be between 0 and 1") }
     }
 
     func run() async throws {
-        let mode = mode ?? .hybrid
+        let parameters = try parameters()
+        let mode = parameters.mode ?? .hybrid
         let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
-        let searchQuery = try SearchQuery(
-            query,
-            mode: mode,
-            filter: FactFilter(
-                types: types.isEmpty ? nil : Set(types),
-                importances: importances.isEmpty ? nil : Set(importances),
-                minimumImportance: minImportance,
-                topicPath: topic.map { try TopicPath($0) },
-                activity: includeInactive ? .all : .activeOnly),
-            matching: allTerms ? .allTerms : .anyTerm,
-            limit: limit, offset: offset, minSimilarity: minSimilarity, relativeScoreFloor: minRelativeScore)
+        var searchQuery = parameters.searchQuery(query, defaultMode: mode, defaultLimit: limit)
+        searchQuery.matching = allTerms ? .allTerms : .anyTerm
+        searchQuery.relativeScoreFloor = minRelativeScore
         let hits = try await kb.search(searchQuery)
         if global.json {
-            try Output.json(SearchOutput(query: query, mode: mode.rawValue, results: hits.map(SearchOutput.Result.init)))
+            try Output.json(SearchResultsJSON(query: query, mode: mode, hits: hits))
         } else {
             print(SearchOutput.text(hits))
         }
@@ -90,5 +101,3 @@ struct SearchCommand: AsyncParsableCommand {
 }
 
 extension SearchMode: ExpressibleByArgument {}
-extension FactType: ExpressibleByArgument {}
-extension Importance: ExpressibleByArgument {}

@@ -12,7 +12,7 @@ struct TopicsCommand: AsyncParsableCommand {
     func run() async throws {
         let tree = try await global.openExistingKnowledgeBase().topicTree()
         if global.json {
-            try Output.json(tree.map(TopicOutput.init))
+            try Output.json(tree.map(TopicNodeJSON.init))
         } else if tree.isEmpty {
             print("No topics yet.")
         } else {
@@ -21,24 +21,8 @@ struct TopicsCommand: AsyncParsableCommand {
     }
 }
 
-/// The JSON shape of a topic in `mnemo topics --json`.
-struct TopicOutput: Encodable {
-    var id: Int64
-    var name: String
-    var path: String
-    var factCount: Int
-    var subtreeFactCount: Int
-    var children: [TopicOutput]
-
-    init(_ node: TopicNode) {
-        id = node.topic.id
-        name = node.topic.name
-        path = node.topic.path
-        factCount = node.factCount
-        subtreeFactCount = node.subtreeFactCount
-        children = node.children.map(TopicOutput.init)
-    }
-
+/// The text form of the topic tree; its JSON form is the library's `TopicNodeJSON`.
+enum TopicOutput {
     /// An indented outline, one topic a line with its direct and total fact counts.
     static func outline(_ nodes: [TopicNode], depth: Int = 0) -> String {
         nodes.map { node in

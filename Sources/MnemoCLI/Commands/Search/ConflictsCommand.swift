@@ -22,7 +22,7 @@ struct ConflictsCommand: AsyncParsableCommand {
     func run() async throws {
         let conflicts = try await global.openExistingKnowledgeBase().conflicts(limit: limit)
         if global.json {
-            try Output.json(conflicts.map(Entry.init))
+            try Output.json(conflicts.map(ConflictJSON.init))
             return
         }
         guard !conflicts.isEmpty else {
@@ -35,35 +35,6 @@ struct ConflictsCommand: AsyncParsableCommand {
                   older #\(conflict.older.id)  \(Timestamp.format(conflict.older.createdAt))  \(conflict.older.content)
                   newer #\(conflict.newer.id)  \(Timestamp.format(conflict.newer.createdAt))  \(conflict.newer.content)
                 """)
-        }
-    }
-
-    private struct Entry: Encodable {
-        struct Side: Encodable {
-            var id: Int64
-            var content: String
-            var topic: String
-            var createdAt: Date
-            var updatedAt: Date
-        }
-
-        var id: Int64
-        var reason: String
-        var similarity: Double
-        var detectedAt: Date
-        var older: Side
-        var newer: Side
-
-        init(_ conflict: FactConflict) {
-            func side(_ fact: Fact) -> Side {
-                Side(id: fact.id, content: fact.content, topic: fact.topicPath, createdAt: fact.createdAt, updatedAt: fact.updatedAt)
-            }
-            id = conflict.id
-            reason = conflict.reason
-            similarity = conflict.similarity
-            detectedAt = conflict.detectedAt
-            older = side(conflict.older)
-            newer = side(conflict.newer)
         }
     }
 }

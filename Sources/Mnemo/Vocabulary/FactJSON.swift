@@ -1,0 +1,37 @@
+import Foundation
+
+/// A fact as every front door writes it: `mnemo … --json`, the MindChat routes and the MCP tools.
+///
+/// Keys (snake_case through ``Foundation/JSONEncoder/mnemoOutput(pretty:wholeSeconds:)``): `id`,
+/// `content`, `topic`, `topic_id`, `type`, `importance`, `confidence`, `is_active`, `sources`,
+/// `mention_count`, `created_at`, `updated_at`. Lucid's `Fact` keeps a shape of its own (a
+/// string `id`, `user_id`, `category`): that is the app's contract.
+package struct FactJSON: Encodable, Sendable {
+    var id: Int64
+    var content: String
+    var topic: String
+    var topicId: Int64
+    var type: FactType
+    var importance: Importance
+    var confidence: Double
+    var isActive: Bool
+    var sources: [String]
+    var mentionCount: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    package init(_ fact: Fact) {
+        id = fact.id
+        content = fact.content
+        topic = fact.topicPath
+        topicId = fact.topicID
+        type = fact.type
+        importance = fact.importance
+        confidence = fact.confidence
+        isActive = fact.isActive
+        sources = fact.sources
+        mentionCount = fact.mentionCount
+        createdAt = fact.createdAt
+        updatedAt = fact.updatedAt
+    }
+}

@@ -1,0 +1,47 @@
+/// A search hit as every front door writes it: the fact's keys (``FactJSON``) and the scores,
+/// `score`, `text_score`, `similarity`, `snippet` (each only when known) and `conflicts_with`.
+package struct SearchHitJSON: Encodable, Sendable {
+    var fact: FactJSON
+    var score: Double
+    var textScore: Double?
+    var similarity: Double?
+    var snippet: String?
+    var conflictsWith: [Int64]
+
+    package init(_ hit: SearchHit) {
+        fact = FactJSON(hit.fact)
+        score = hit.score
+        textScore = hit.textScore
+        similarity = hit.similarity
+        snippet = hit.snippet
+        conflictsWith = hit.conflictsWith
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case score, textScore, similarity, snippet, conflictsWith
+    }
+
+    /// The fact's keys and the hit's in one flat object, as clients read them.
+    package func encode(to encoder: any Encoder) throws {
+        try fact.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(score, forKey: .score)
+        try container.encodeIfPresent(textScore, forKey: .textScore)
+        try container.encodeIfPresent(similarity, forKey: .similarity)
+        try container.encodeIfPresent(snippet, forKey: .snippet)
+        try container.encode(conflictsWith, forKey: .conflictsWith)
+    }
+}
+
+/// The answer to a search: `{"query", "mode", "results": [hit, …]}`.
+package struct SearchResultsJSON: Encodable, Sendable {
+    var query: String
+    var mode: SearchMode
+    var results: [SearchHitJSON]
+
+    package init(query: String, mode: SearchMode, hits: [SearchHit]) {
+        self.query = query
+        self.mode = mode
+        results = hits.map(SearchHitJSON.init)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Answers 405 Method Not Allowed, with an `Allow` header, to a request whose path the server
+/// serves with other methods (Hummingbird's router answers 404 to those). The paths and methods
+/// are the OpenAPI document's, which a test keeps equal to the router's routes.
+struct MethodNotAllowedMiddleware: RouterMiddleware {
+    typealias Context = MnemoRequestContext
+
+    /// A documented path: its segments (`nil` for a `{parameter}`) and its methods.
+    struct Route: Sendable {
+        var segments: [String?]
+        var methods: [HTTPRequest.Method]
+
+        func matches(_ path: [Substring]) -> Bool {
+            path.count == segments.count && zip(segments, path).allSatisfy { $0 == nil || $0! == $1 }
+        }
+    }
+
+    let routes: [Route]
+
+    init(openAPI data: Data = OpenAPIDocument.data) {
+        let document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let paths = document?["paths"] as? [String: [String: Any]] ?? [:]
+        routes = paths.map { path, operations in
+            Route(segments: path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) },
+                  methods: operations.keys.compactMap { HTTPRequest.Method($0.uppercased()) })
+        }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path.split(separator: "/")
+        let candidates = routes.filter { $0.matches(path) }
+        let allowed = Set(candidates.flatMap(\.methods))
+        guard !candidates.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
+        let methods = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+        var error = APIError(.methodNotAllowed, "method_not_allowed", "\(request.uri.path) takes \(methods), not \(request.method)")
+        error.headers[.allow] = methods
+        throw error
+    }
+}
