@@ -148,7 +148,7 @@ struct MemoryContextTests {
     @Test func theJSONFormHasTheDocumentedKeys() async throws {
         let kb = try await Self.knowledgeBase()
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
-        let data = try JSONEncoder.mnemoOutput(pretty: false).encode(context)
+        let data = try JSONEncoder.mnemoOutput(pretty: false).encode(MemoryContextJSON(context))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["context"] as? String == context.text)
         #expect(object["tokens"] as? Int == context.tokens)

@@ -3,11 +3,10 @@ import Foundation
 /// The memory an assistant should see before it answers a message, within a token budget: see
 /// ``KnowledgeBase/context(for:budget:options:)``.
 ///
-/// ``text`` is what goes into the prompt; ``items`` say what it holds and why. Its `Encodable`
-/// form is the JSON every front door returns (`mnemo context --json`, `POST /v1/context`, the MCP
-/// tool): `{"context": "…", "tokens": n, "budget": n, "nothing_relevant": false, "items": [{"id",
-/// "content", "topic", "type", "importance", "created_at", "why", "score", "tokens",
-/// "conflicts_with"}]}`.
+/// ``text`` is what goes into the prompt; ``items`` say what it holds and why. Every front door
+/// (`mnemo context --json`, `POST /v1/context`, the MCP tool) writes it as `{"context": "…",
+/// "tokens": n, "budget": n, "nothing_relevant": false, "items": [{"id", "content", "topic",
+/// "type", "importance", "created_at", "why", "score", "tokens", "conflicts_with"}]}`.
 public struct MemoryContext: Hashable, Sendable {
     /// Markdown: one `## Topic` heading per topic, then one line per fact with its type and the
     /// date it was stated. Empty when nothing fits or nothing is known.
@@ -45,41 +44,4 @@ public struct ContextItem: Hashable, Sendable {
     public var tokens: Int
     /// The items of this context that this fact conflicts with.
     public var conflictsWith: [Int64]
-}
-
-extension MemoryContext: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case context, tokens, budget, items, nothingRelevant
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(text, forKey: .context)
-        try container.encode(tokens, forKey: .tokens)
-        try container.encode(budget, forKey: .budget)
-        try container.encode(items, forKey: .items)
-        try container.encode(nothingRelevant, forKey: .nothingRelevant)
-    }
-}
-
-extension ContextItem: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case id, content, topic, type, importance, createdAt, why, score, tokens, conflictsWith
-    }
-
-    /// Keys are camelCase here; Mnemo's JSON encoder (`JSONEncoder.mnemoOutput`) writes them in
-    /// snake_case. `score` is `null` for an item whose relevance was not computed.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(fact.id, forKey: .id)
-        try container.encode(fact.content, forKey: .content)
-        try container.encode(fact.topicPath, forKey: .topic)
-        try container.encode(fact.type, forKey: .type)
-        try container.encode(fact.importance, forKey: .importance)
-        try container.encode(fact.createdAt, forKey: .createdAt)
-        try container.encode(reason, forKey: .why)
-        if let score { try container.encode((score * 1000).rounded() / 1000, forKey: .score) } else { try container.encodeNil(forKey: .score) }
-        try container.encode(tokens, forKey: .tokens)
-        try container.encode(conflictsWith, forKey: .conflictsWith)
-    }
 }

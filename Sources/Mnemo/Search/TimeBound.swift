@@ -74,6 +74,21 @@ public enum TimeBound: Hashable, Sendable {
         }
     }
 
+    /// The bound as a person reads it in a results footer: `2025-05-01`, `7 days ago`.
+    package var summary: String {
+        switch self {
+        case let .moment(date): return Timestamp.format(date)
+        case let .period(start, end):
+            let days = end.timeIntervalSince(start) / 86_400
+            let text = Timestamp.format(start)
+            return String(text.prefix(days > 300 ? 4 : days > 27 ? 7 : 10))
+        case let .age(seconds):
+            let hours = Int(seconds / 3_600)
+            return hours % 24 == 0 ? "\(hours / 24) days ago" : "\(hours) hours ago"
+        case let .daysAgo(days): return days == 0 ? "today" : days == 1 ? "yesterday" : "\(days) days ago"
+        }
+    }
+
     private static let units: [(suffix: String, seconds: Double)] = [
         ("mo", 30 * 86_400), ("h", 3_600), ("d", 86_400), ("w", 7 * 86_400), ("y", 365 * 86_400),
     ]
