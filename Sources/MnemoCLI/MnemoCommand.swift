@@ -17,7 +17,7 @@ struct MnemoCommand: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Search and browse", subcommands: [
                 SearchCommand.self, ReplCommand.self, TopicsCommand.self, TopicCommand.self,
-                HistoryCommand.self, ConflictsCommand.self, StatsCommand.self,
+                HistoryCommand.self, ConflictsCommand.self, StatsCommand.self, ContextCommand.self,
             ]),
             CommandGroup(name: "Write", subcommands: [
                 IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self, ForgetCommand.self,

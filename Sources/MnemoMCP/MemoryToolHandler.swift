@@ -13,6 +13,7 @@ struct MemoryToolHandler: Sendable {
             let arguments = try ToolArguments(arguments, declared: MemoryTools.argumentNames(of: name))
             let answer: any Encodable = switch name {
             case MemoryTools.search: try await search(arguments)
+            case MemoryTools.context: try await context(arguments)
             case MemoryTools.remember: try await remember(arguments)
             case MemoryTools.update: try await update(arguments)
             case MemoryTools.forget: try await forget(arguments)
@@ -53,8 +54,43 @@ struct MemoryToolHandler: Sendable {
         if let limit = try arguments.int("limit") { try parameters.setLimit(limit) }
         if let minimum = try arguments.double("min_similarity") { try parameters.setMinSimilarity(minimum) }
         if let include = try arguments.bool("include_inactive") { parameters.setIncludeInactive(include) }
-        let query = parameters.searchQuery(text, defaultMode: .hybrid, defaultLimit: 10)
+        try parameters.set(.since, to: try arguments.strings("since") ?? [])
+        try parameters.set(.until, to: try arguments.strings("until") ?? [])
+        let query = parameters.searchQuery(text, defaultMode: .hybrid, defaultLimit: 10, now: knowledgeBase.now)
         return SearchResultsJSON(query: text, mode: query.mode ?? .hybrid, hits: try await knowledgeBase.search(query))
+    }
+
+    private func context(_ arguments: ToolArguments) async throws -> MemoryContextJSON {
+        let message = try arguments.requiredString("message")
+        var parameters = SearchParameters()
+        try parameters.set(.since, to: try arguments.strings("since") ?? [])
+        try parameters.set(.until, to: try arguments.strings("until") ?? [])
+        try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
+        let budget = try arguments.int("budget") ?? 800
+        guard (0...200_000).contains(budget) else { throw ToolInputError("\"budget\" takes a whole number of tokens from 0 to 200000, not \(budget)") }
+        return MemoryContextJSON(try await knowledgeBase.context(
+            for: message, budget: budget, options: ContextOptions(filter: parameters.filter(now: knowledgeBase.now))))
+    }
+
+    /// The `memory_context` prompt: the context for `message` as one user message.
+    func prompt(_ name: String, arguments: [String: String]?) async throws -> GetPrompt.Result {
+        guard name == MemoryPrompts.context else {
+            throw MCPError.invalidParams("unknown prompt \(name); the memory offers \(MemoryPrompts.context)")
+        }
+        guard let message = arguments?["message"], !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw MCPError.invalidParams("the memory_context prompt needs a \"message\"")
+        }
+        var budget = 800
+        if let text = arguments?["budget"] {
+            guard let value = Int(text), (0...200_000).contains(value) else {
+                throw MCPError.invalidParams("budget takes a whole number of tokens from 0 to 200000, not \"\(text)\"")
+            }
+            budget = value
+        }
+        let context = try await knowledgeBase.context(for: message, budget: budget)
+        let text = context.text.isEmpty ? "The memory holds nothing about the user for this message."
+            : "What you remember about the user that may matter for this message (each fact with the date it was stated):\n\n" + context.text
+        return .init(description: "Memory for: \(message)", messages: [.user(.text(text: text))])
     }
 
     private func remember(_ arguments: ToolArguments) async throws -> RememberAnswer {

@@ -4,6 +4,7 @@ import Mnemo
 /// The tools `mnemo mcp` offers, with JSON schemas and descriptions written for an assistant.
 enum MemoryTools {
     static let search = "search_memory"
+    static let context = "memory_context"
     static let remember = "remember_fact"
     static let update = "update_fact"
     static let forget = "forget_fact"
@@ -29,6 +30,26 @@ enum MemoryTools {
 
     static let all: [Tool] = [
         Tool(
+            name: context,
+            title: "Recall memory for this turn",
+            description: """
+                Call this at the start of every turn, with the user's message: it returns what you remember                 that matters for answering it, as Markdown ready to read, within a token budget. It holds the                 user's always-relevant facts, the facts that answer the message, and recent ones; each fact                 says its type and the date it was stated, and two facts that disagree come together, newer                 first. nothing_relevant true means the memory holds nothing that answers the message.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "message": ["type": "string", "description": "The user's message you are about to answer."],
+                    "budget": ["type": "integer", "minimum": 0, "maximum": 200_000,
+                               "description": "The most tokens the memory may take (default 800)."],
+                    "since": ["type": "string", "description": "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo."],
+                    "until": ["type": "string", "description": "Only facts stated before this (a day or month given is included whole)."],
+                    "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
+                ],
+                "required": ["message"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(title: "Recall memory for this turn", readOnlyHint: true, openWorldHint: false)),
+        Tool(
             name: search,
             title: "Search memory",
             description: """
@@ -53,6 +74,8 @@ enum MemoryTools {
                     "min_similarity": ["type": "number", "minimum": -1, "maximum": 1,
                                        "description": "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict)."],
                     "include_inactive": ["type": "boolean", "description": "Also return forgotten (deactivated) facts."],
+                    "since": ["type": "string", "description": "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo."],
+                    "until": ["type": "string", "description": "Only facts stated before this (a day or month given is included whole)."],
                 ],
                 "required": ["query"],
                 "additionalProperties": false,
@@ -164,5 +187,20 @@ enum MemoryTools {
             description: "Count the remembered facts (active and forgotten), topics, and facts by type and importance.",
             inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
             annotations: .init(title: "Memory statistics", readOnlyHint: true, openWorldHint: false)),
+    ]
+}
+
+/// The prompt `mnemo mcp` offers: the memory for a message, as a user message a client can put
+/// at the top of a conversation.
+enum MemoryPrompts {
+    static let context = "memory_context"
+
+    static let all: [Prompt] = [
+        Prompt(name: context, title: "Memory for this message",
+               description: "What the memory holds that matters for answering a message, within a token budget.",
+               arguments: [
+                   .init(name: "message", description: "The user's message.", required: true),
+                   .init(name: "budget", description: "The most tokens the memory may take (default 800).", required: false),
+               ]),
     ]
 }

@@ -18,14 +18,18 @@ package struct MnemoMCPServer: Sendable {
         let server = Server(
             name: "mnemo", version: version, title: "Mnemo memory",
             instructions: """
-                Long-term memory about the user (namespace "\(knowledgeBase.namespace)"). Search it before \
+                Long-term memory about the user (namespace "\(knowledgeBase.namespace)"). Call memory_context with \
+                the user's message at the start of each turn, and search it before \
                 answering questions that depend on the user; remember durable facts they tell you; correct or \
                 forget facts when they say something changed.
                 """,
-            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
+            capabilities: .init(prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
+                                tools: .init(listChanged: false)))
         let tools = MemoryToolHandler(knowledgeBase: knowledgeBase)
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: MemoryTools.all) }
         await server.withMethodHandler(CallTool.self) { params in await tools.call(params.name, arguments: params.arguments) }
+        await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: MemoryPrompts.all) }
+        await server.withMethodHandler(GetPrompt.self) { params in try await tools.prompt(params.name, arguments: params.arguments) }
         await server.withMethodHandler(ListResources.self) { _ in
             .init(resources: [Resource(
                 name: "topics", uri: Self.topicTreeURI, title: "Topic tree",

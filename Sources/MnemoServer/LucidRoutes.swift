@@ -58,7 +58,7 @@ struct LucidRoutes {
             throw APIError.badRequest("missing_query", "\"query\" must be a non-empty string")
         }
         var query = try body.parameters(maximumLimit: configuration.maximumPageSize)
-            .searchQuery(text, defaultMode: .semantic, defaultLimit: 10)
+            .searchQuery(text, defaultMode: .semantic, defaultLimit: 10, now: kb.now)
         // Lucid's contract is `limit` and `min_similarity`: no relative cut on top of them.
         query.relativeScoreFloor = nil
         let hits = try await kb.search(query)

@@ -48,16 +48,17 @@ struct MindChatRoutes {
         return TopicDetailJSON(detail.node, facts: detail.facts)
     }
 
-    /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…`
+    /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…&since=…&until=…`
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> SearchResultsJSON {
         let kb = try tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
         }
-        let fields: [FilterField] = [.type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset, .minSimilarity]
+        let fields: [FilterField] = [.type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset,
+                                     .minSimilarity, .since, .until]
         let search = try query.parameters(fields, maximumLimit: configuration.maximumPageSize)
-            .searchQuery(text, defaultMode: .hybrid, defaultLimit: 20)
+            .searchQuery(text, defaultMode: .hybrid, defaultLimit: 20, now: kb.now)
         return SearchResultsJSON(query: text, mode: search.mode ?? .hybrid, hits: try await kb.search(search))
     }
 

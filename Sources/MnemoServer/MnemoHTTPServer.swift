@@ -38,6 +38,7 @@ package struct MnemoHTTPServer: Sendable {
         let tenancy = Tenancy(knowledgeBase: knowledgeBase, defaultNamespace: configuration.defaultNamespace)
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
+        ContextRoutes(tenancy: tenancy).add(to: router)
         return router
     }
 

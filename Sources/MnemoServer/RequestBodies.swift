@@ -3,7 +3,7 @@ import Mnemo
 
 /// `POST /v1/facts/search`: Lucid's fields (`query`, `user_id`, `limit`, `min_similarity`) and
 /// the shared filter fields (`mode`, `type`, `importance`, `min_importance`, `topic`,
-/// `include_inactive`).
+/// `include_inactive`, `since`, `until`).
 struct SearchRequest: Decodable {
     var query: String?
     var userId: String?
@@ -15,6 +15,8 @@ struct SearchRequest: Decodable {
     var minImportance: String?
     var topic: String?
     var includeInactive: Bool?
+    var since: String?
+    var until: String?
 
     /// The filter fields through the vocabulary every front door shares.
     func parameters(maximumLimit: Int) throws -> SearchParameters {
@@ -27,6 +29,8 @@ struct SearchRequest: Decodable {
         if let limit { try parameters.setLimit(limit) }
         if let minSimilarity { try parameters.setMinSimilarity(minSimilarity) }
         if let includeInactive { parameters.setIncludeInactive(includeInactive) }
+        try parameters.set(.since, to: since.map { [$0] } ?? [])
+        try parameters.set(.until, to: until.map { [$0] } ?? [])
         return parameters
     }
 }

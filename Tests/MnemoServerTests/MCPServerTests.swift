@@ -48,7 +48,7 @@ import Testing
     @Test func listsEveryToolWithASchemaAndADescription() async throws {
         let session = try await session()
         let (tools, _) = try await session.client.listTools()
-        #expect(Set(tools.map(\.name)) == ["search_memory", "remember_fact", "update_fact", "forget_fact", "forget",
+        #expect(Set(tools.map(\.name)) == ["search_memory", "memory_context", "remember_fact", "update_fact", "forget_fact", "forget",
                                            "show_topic", "list_topics", "memory_stats"])
         for tool in tools {
             #expect((tool.description ?? "").count > 40, "\(tool.name)")
@@ -165,5 +165,24 @@ import Testing
         }
         await session.client.disconnect()
         await session.server.stop()
+    }
+
+    @Test func theContextToolAndPromptGiveTheMemoryForAMessage() async throws {
+        let session = try await session()
+        try await session.knowledgeBase.addFact(NewFact(content: "Allergic to peanuts", topicPath: "Health", importance: .high))
+        let answer = try #require(try await session.json("memory_context", ["message": "what should I cook tonight?", "budget": 200])
+            as? [String: Any])
+        #expect((answer["context"] as? String)?.contains("- Allergic to peanuts (fact, stated ") == true)
+        #expect((answer["tokens"] as? Int ?? 999) <= 200)
+        let items = try #require(answer["items"] as? [[String: Any]])
+        #expect(items.first?["why"] as? String == "always")
+        let (_, isError) = try await session.call("memory_context", ["message": "x", "since": "yesterday-ish"])
+        #expect(isError)
+
+        let (prompts, _) = try await session.client.listPrompts()
+        #expect(prompts.map(\.name) == ["memory_context"])
+        let prompt = try await session.client.getPrompt(name: "memory_context", arguments: ["message": "what should I cook tonight?"])
+        guard case let .text(text)? = prompt.messages.first?.content else { Issue.record("no text message"); return }
+        #expect(text.contains("Allergic to peanuts"))
     }
 }

@@ -89,6 +89,11 @@ struct FactRoles {
     /// and it counts, as the source.
     private static let placePrepositions: Set<String> = ["in", "at", "near", "on", "around"]
 
+    /// Whether a folded word (or its stem) names a person by role: "aunt", "sisters", "boss".
+    static func isPersonNoun(_ word: String) -> Bool {
+        personNouns.contains(word) || personNouns.contains(FactWords.stem(word))
+    }
+
     private static let personNouns: Set<String> = [
         "mother", "mum", "mom", "father", "dad", "parent", "brother", "sister", "sibling", "son", "daughter", "kid",
         "child", "children", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "aunt",

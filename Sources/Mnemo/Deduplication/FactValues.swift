@@ -13,6 +13,10 @@ import Foundation
 struct FactValues: Hashable {
     /// Canonical values: `n:12`, `t:23:00`, `$:EUR:1200`, `m:5`, `w:thu`.
     let values: Set<String>
+    /// Numbers that label an item of a series rather than measure something ("week 99",
+    /// "number 3", "episode 12"), as `noun:number`: facts that differ by one are about another
+    /// occasion or item, not another value of the same thing.
+    let labels: Set<String>
     /// The text's words after canonicalisation (number words become digits, "30km" becomes
     /// "30" "km", "€1,200" becomes "1200" "eur"), lower-cased and diacritic-folded.
     let words: [String]
@@ -21,6 +25,7 @@ struct FactValues: Hashable {
 
     init(_ text: String) {
         var values = Set<String>()
+        var labels = Set<String>()
         var words: [String] = []
         let tokens = Self.tokens(text)
         var index = 0
@@ -52,6 +57,7 @@ struct FactValues: Hashable {
                 } else {
                     values.insert("n:\(amount)")
                     words.append(amount)
+                    if index > 0, Self.seriesNouns.contains(tokens[index - 1]) { labels.insert(tokens[index - 1] + ":" + amount) }
                 }
             } else if token == "twice" {
                 values.insert("n:2")
@@ -74,8 +80,18 @@ struct FactValues: Hashable {
             index += 1
         }
         self.values = values
+        self.labels = labels
         self.words = words
     }
+
+    /// Nouns after which a number names an item of a series.
+    static let seriesNouns: Set<String> = [
+        "week", "day", "number", "no", "episode", "chapter", "lesson", "session", "round", "level", "stage", "part",
+        "season", "volume", "issue", "page", "step", "item", "entry", "note", "fact", "case", "trial", "version",
+        "sprint", "iteration", "room", "gate", "seat", "row", "class", "grade", "unit", "module", "task", "ticket",
+        "game", "match", "lap", "quarter", "phase", "batch", "sample", "group", "track", "route", "flight",
+        "platform", "question", "exercise", "problem", "figure", "table", "test", "hobby", "topic",
+    ]
 
     // MARK: Tokens
 

@@ -22,8 +22,9 @@ struct NearDuplicateMatcher {
     struct Judgement {
         /// The stored fact that the new one duplicates, with their similarity.
         var duplicate: (fact: Fact, similarity: Double)?
-        /// Stored facts close to the new one that the rule says differ from it.
-        var conflicts: [(id: Int64, reason: String, similarity: Double)] = []
+        /// Stored facts close to the new one that the rule says differ from it, with the date each
+        /// was stated.
+        var conflicts: [(id: Int64, createdAt: Date, reason: String, similarity: Double)] = []
     }
 
     /// The stored fact that `fact` duplicates, with their similarity, if any.
@@ -38,7 +39,7 @@ struct NearDuplicateMatcher {
         var candidates: [(id: Int64, similarity: Float)] = []
         if let code = store.namespaceCode(namespace) {
             let filter = VectorFilter(FactFilter(types: [fact.type]), namespaceCode: code, topicIDs: nil)
-            candidates = store.nearest(to: vector, k: 5, filter: filter, minSimilarity: Float(rule.minimumSimilarity), threads: 1)
+            candidates = store.nearest(to: vector, k: Self.candidateCount, filter: filter, minSimilarity: Float(rule.minimumSimilarity), threads: 1)
                 .map { ($0.id, $0.similarity) }
         }
         for added in pending where added.namespace == namespace && added.type == fact.type {
@@ -47,7 +48,11 @@ struct NearDuplicateMatcher {
             }
             if Double(similarity) >= rule.minimumSimilarity { candidates.append((added.id, similarity)) }
         }
-        for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }) {
+        // The closest few only, wherever they come from: a batch of near-identical lines (a diary,
+        // "…week 98", "…week 99") would otherwise judge every earlier line of the batch, and the
+        // batch would cost time quadratic in its length. The stored facts are capped at
+        // `candidateCount` by the scan; so are the ones added in this transaction.
+        for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }).prefix(Self.candidateCount) {
             // Content and type, all the rule reads, never change within a transaction.
             guard let stored = try pendingFacts[candidate.id] ?? FactTable.find(db, namespace: namespace, id: candidate.id) else { continue }
             switch rule.verdict(stored.content, fact.content, typeA: stored.type, typeB: fact.type, similarity: Double(candidate.similarity)) {
@@ -56,13 +61,16 @@ struct NearDuplicateMatcher {
                 judgement.conflicts = []
                 return judgement
             case let .conflict(reason) where stored.isActive && fact.isActive:
-                judgement.conflicts.append((stored.id, reason, Double(candidate.similarity)))
+                judgement.conflicts.append((stored.id, stored.createdAt, reason, Double(candidate.similarity)))
             case .conflict, .distinct:
                 continue
             }
         }
         return judgement
     }
+
+    /// How many of the closest facts a new fact is judged against.
+    static let candidateCount = 5
 
     /// Makes a fact added in this transaction visible to later matches.
     mutating func didAdd(_ fact: Fact, vector: [Float]?) {

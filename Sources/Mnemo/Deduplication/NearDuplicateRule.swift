@@ -27,8 +27,22 @@ import Foundation
 ///    of them match, or both state a comparative preference pointing the same way. That is
 ///    strong evidence, so a paraphrase reworded around the same values still merges.
 ///
-/// When checks 1 and 6 hold but another fails, the facts are close but differ: a
-/// `Verdict.conflict` that the writer keeps as a pair for the user to settle.
+/// When checks 1 and 6 hold but another fails, the facts are close but differ. They are a
+/// ``Verdict/conflict(_:)``, kept as a pair for the user to settle, only when they state the same
+/// attribute of the same subject with another value (where the sister lives, the appointment's
+/// date, the rent); they are ``Verdict/distinct`` when what tells them apart is who or which
+/// occasion they are about:
+///
+/// - another subject: one person substituted for another ("my aunt" / "my uncle lives in Braga"), or
+///   the only change is the fact's first word ("Marta teaches piano" / "Laura teaches piano");
+/// - another item of a series: a number labelling it differs ("…with Dev in week 99" / "…week
+///   499", "fact number 3" / "fact number 7"; see ``FactValues``);
+/// - another occasion of an experience: two ``FactType/experience`` facts whose values differ only
+///   in dates, weekdays, times or years ("Ran 10 km on Sunday" / "…on Monday").
+///
+/// Two facts that differ only by one name or value in the same frame ("Sister lives in Lisbon" /
+/// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
+/// ``valueMatchThreshold`` up: the frame shows they state the same attribute.
 public struct NearDuplicateRule: Hashable, Sendable {
     /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see the README).
     public var threshold: Double
@@ -78,7 +92,9 @@ public struct NearDuplicateRule: Hashable, Sendable {
         guard typeA == typeB, similarity >= minimumSimilarity else { return .distinct }
         let check = IdentityCheck(a, b)
         if let difference = check.difference {
-            return similarity >= threshold ? .conflict(difference) : .distinct
+            guard !check.differentSubjectOrOccasion(experience: typeA == .experience) else { return .distinct }
+            return similarity >= threshold || (check.singleSlotChange && similarity >= valueMatchThreshold)
+                ? .conflict(difference) : .distinct
         }
         return similarity >= (check.identityProven ? valueMatchThreshold : threshold) ? .duplicate : .distinct
     }
@@ -97,17 +113,56 @@ struct IdentityCheck {
     /// of them match, or both state a comparative preference and it points the same way.
     let identityProven: Bool
 
+    let left: FactWords
+    let right: FactWords
+    /// The word-level edit script from the first fact's stems to the second's.
+    let edits: [WordAlignment.Edit]
+
     init(_ a: String, _ b: String) {
         let left = FactWords(a), right = FactWords(b)
+        self.left = left
+        self.right = right
+        edits = WordAlignment.edits(from: left.stems, to: right.stems)
         let preferences = (PreferenceDirection(a), PreferenceDirection(b))
         var proven = !left.values.isEmpty && left.values == right.values
         if let mine = preferences.0, let theirs = preferences.1, mine.agrees(with: theirs) { proven = true }
         identityProven = proven
-        difference = Self.difference(a, b, left, right, preferences)
+        difference = Self.difference(a, b, left, right, preferences, edits)
+    }
+
+    /// Whether the facts differ in whom or which occasion they are about rather than in a value
+    /// of one thing (see ``NearDuplicateRule``).
+    func differentSubjectOrOccasion(experience: Bool) -> Bool {
+        if left.labels != right.labels { return true }
+        if experience, left.values != right.values,
+           left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue) { return true }
+        for edit in edits {
+            guard case let .substitute(old, new) = edit else { continue }
+            if FactRoles.isPersonNoun(old) && FactRoles.isPersonNoun(new) { return true }
+        }
+        // One frame with its first word changed: another subject ("Marta teaches piano" / "Laura …").
+        if edits.count == 1, case let .substitute(old, new) = edits[0], old == left.stems.first, new == right.stems.first,
+           !FactWords.stopWords.contains(old), !FactWords.stopWords.contains(new) { return true }
+        return false
+    }
+
+    /// Whether the facts are one frame with one word or value changed in place: an edit script of
+    /// a single substitution, of content words.
+    var singleSlotChange: Bool {
+        guard edits.count == 1, case let .substitute(old, new) = edits[0] else { return false }
+        return !FactWords.stopWords.contains(old) && !FactWords.stopWords.contains(new)
+    }
+
+    /// Months, weekdays, times of day and years: what dates an occasion.
+    private static func isTimeValue(_ value: String) -> Bool {
+        if value.hasPrefix("m:") || value.hasPrefix("w:") || value.hasPrefix("t:") { return true }
+        guard value.hasPrefix("n:"), let number = Int(value.dropFirst(2)) else { return false }
+        return (1900...2100).contains(number)
     }
 
     private static func difference(_ a: String, _ b: String, _ left: FactWords, _ right: FactWords,
-                                   _ preferences: (PreferenceDirection?, PreferenceDirection?)) -> String? {
+                                   _ preferences: (PreferenceDirection?, PreferenceDirection?),
+                                   _ edits: [WordAlignment.Edit]) -> String? {
         if left.values != right.values { return "different values" }
         if !left.names.isSubset(of: right.wordSet) || !right.names.isSubset(of: left.wordSet) { return "different names" }
         if left.isNegated != right.isNegated { return "negation" }
@@ -119,7 +174,6 @@ struct IdentityCheck {
         if FactRoles(a, names: names).isReversed(by: FactRoles(b, names: names)) { return "reversed roles" }
         // Swapping "likes" for "prefers" does not change a preference; its direction is checked above.
         let contentWords = left.contentStemSet.union(right.contentStemSet).subtracting(PreferenceDirection.verbStems)
-        let edits = WordAlignment.edits(from: left.stems, to: right.stems)
         if NearDuplicateRule.isSwap(edits, contentWords: contentWords) { return "swapped words" }
         if NearDuplicateRule.isInPlaceSubstitution(edits, contentWords: contentWords) { return "substituted word" }
         return nil
@@ -161,6 +215,8 @@ struct FactWords {
     let contentStemSet: Set<String>
     /// Meaning-bearing values in canonical form (see `FactValues`).
     let values: Set<String>
+    /// The numbers labelling an item of a series (see ``FactValues/labels``).
+    let labels: Set<String>
     /// Capitalised words that are not the first word: names of people, places, brands.
     let names: Set<String>
     /// Every folded word, to check that a name of one fact appears in the other.
@@ -184,6 +240,7 @@ struct FactWords {
         self.names = names
         self.wordSet = Set(tokens.map(TextNormalization.folded))
         self.values = canonical.values
+        self.labels = canonical.labels
         self.isNegated = words.contains { Self.negations.contains($0) || $0.hasSuffix("n't") }
         self.modality = FactModality(words: words)
         self.stems = words.map(Self.stem)

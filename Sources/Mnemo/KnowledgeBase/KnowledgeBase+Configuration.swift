@@ -46,6 +46,11 @@ extension KnowledgeBase {
         /// read-only flag or `prepareDatabase` steps of your own here. Mnemo adds its own
         /// steps (``KnowledgeBase/prepare(_:mmapSize:)``) after yours.
         public var database: GRDB.Configuration
+        /// The clock: what "now" is when a fact is stored without a date, when a relative time
+        /// filter ("the last 7 days") is resolved, and when a context picks recent facts
+        /// (``KnowledgeBase/context(for:budget:options:)``). `Date.init` by default; tests pass a
+        /// fixed or stepping clock.
+        public var now: @Sendable () -> Date
 
         /// ``mmapSize``'s default: 1 GiB on macOS and Linux, 0 (no map) on iOS, tvOS, watchOS
         /// and visionOS.
@@ -66,7 +71,8 @@ extension KnowledgeBase {
             busyTimeout: TimeInterval = 10,
             observesSuspensionNotifications: Bool = false,
             undoRetention: TimeInterval = Configuration.defaultUndoRetention,
-            database: GRDB.Configuration = GRDB.Configuration()
+            database: GRDB.Configuration = GRDB.Configuration(),
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.namespace = namespace
             self.embedder = embedder
@@ -76,6 +82,7 @@ extension KnowledgeBase {
             self.observesSuspensionNotifications = observesSuspensionNotifications
             self.undoRetention = undoRetention
             self.database = database
+            self.now = now
         }
 
         /// ``undoRetention``'s default: 30 days.

@@ -38,6 +38,11 @@ public final class KnowledgeBase: Sendable {
     let vectorIndex: VectorIndex?
     /// ``Configuration/undoRetention``.
     let undoRetention: TimeInterval
+    /// The clock of ``Configuration/now``.
+    let clock: @Sendable () -> Date
+
+    /// The current time by the knowledge base's clock (``Configuration/now``).
+    public var now: Date { clock() }
 
     /// The namespace used when none is given.
     public static let defaultNamespace = "default"
@@ -118,9 +123,10 @@ public final class KnowledgeBase: Sendable {
 
     /// Creates a knowledge base that lives in memory only, for tests and previews.
     public static func inMemory(
-        namespace: String = KnowledgeBase.defaultNamespace, embedder: (any Embedder)? = nil
+        namespace: String = KnowledgeBase.defaultNamespace, embedder: (any Embedder)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> KnowledgeBase {
-        let configuration = Configuration(namespace: namespace, embedder: embedder)
+        let configuration = Configuration(namespace: namespace, embedder: embedder, now: now)
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(configuration: configuration.preparedDatabaseConfiguration())
@@ -148,6 +154,7 @@ public final class KnowledgeBase: Sendable {
         self.namespace = configuration.namespace
         self.embedder = configuration.embedder
         self.undoRetention = configuration.undoRetention
+        self.clock = configuration.now
         if let embedder = configuration.embedder {
             if readOnly {
                 try self.writer.read { db in try EmbeddingTable.check(db, identity: embedder.identity) }
@@ -170,6 +177,7 @@ public final class KnowledgeBase: Sendable {
         self.embedder = other.embedder
         self.vectorIndex = other.vectorIndex
         self.undoRetention = other.undoRetention
+        self.clock = other.clock
         self.namespace = namespace
     }
 

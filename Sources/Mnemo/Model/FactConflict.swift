@@ -9,9 +9,9 @@ import Foundation
 /// the conflict.
 public struct FactConflict: Identifiable, Hashable, Sendable, Codable {
     public var id: Int64
-    /// The fact stored first.
+    /// The fact stated first (by ``Fact/createdAt``; the lower id when both were stated at once).
     public var older: Fact
-    /// The fact that came later and conflicts with ``older``.
+    /// The fact stated later, which conflicts with ``older`` and likely replaces it.
     public var newer: Fact
     /// What tells them apart, as the rule saw it: "different values", "reversed preference", ….
     public var reason: String

@@ -3,13 +3,26 @@ import GRDB
 
 /// Conflict reads and writes inside a database transaction.
 enum ConflictTable {
-    /// Links two facts as a conflict, once; the lower id is the older fact.
-    static func link(_ db: Database, namespace: String, _ a: Int64, _ b: Int64, reason: String, similarity: Double, now: Date) throws {
-        guard a != b else { return }
+    /// A fact of a conflict: its id and when it was stated.
+    struct Member {
+        var id: Int64
+        var createdAt: Date
+    }
+
+    /// Links two facts as a conflict, once. The older is the one stated first (``Fact/createdAt``,
+    /// then the lower id): a fact ingested today may have been stated before one stored last week.
+    static func link(_ db: Database, namespace: String, _ a: Member, _ b: Member, reason: String, similarity: Double, now: Date) throws {
+        guard a.id != b.id else { return }
+        let (older, newer) = (a.createdAt, a.id) <= (b.createdAt, b.id) ? (a, b) : (b, a)
+        // Either order was linked at most once (a pair is judged when its second fact arrives).
+        let linked = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ?)
+            """, arguments: [newer.id, older.id]) ?? false
+        guard !linked else { return }
         try db.execute(sql: """
             INSERT OR IGNORE INTO fact_conflict (namespace, older_fact_id, newer_fact_id, reason, similarity, created_at)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [namespace, min(a, b), max(a, b), reason, similarity, now])
+            """, arguments: [namespace, older.id, newer.id, reason, similarity, now])
     }
 
     /// The namespace's conflicts, newest first.

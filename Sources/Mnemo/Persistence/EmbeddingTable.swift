@@ -71,7 +71,7 @@ enum EmbeddingTable {
     }
 
     private static let indexSelection = """
-        SELECT fact.id, fact.namespace, fact.topic_id, fact.type, fact.importance, fact.is_active, fact_embedding.vector
+        SELECT fact.id, fact.namespace, fact.topic_id, fact.type, fact.importance, fact.is_active, fact.created_at, fact_embedding.vector
         FROM fact JOIN fact_embedding ON fact_embedding.fact_id = fact.id
         """
 
@@ -80,6 +80,7 @@ enum EmbeddingTable {
         return (vector, VectorSnapshot.Attributes(
             namespace: row["namespace"], topicID: row["topic_id"],
             type: FactType(rawValue: row["type"]) ?? .fact,
-            importance: Importance(rank: row["importance"]) ?? .negligible, isActive: row["is_active"]))
+            importance: Importance(rank: row["importance"]) ?? .negligible, isActive: row["is_active"],
+            createdAt: row["created_at"]))
     }
 }

@@ -27,6 +27,15 @@ extension FactFilter {
         case .inactiveOnly: clauses.append("fact.is_active = 0")
         case .all: break
         }
+        // Dates are stored as fixed-width UTC text (``Timestamp/databaseText(_:)``): text order is time order.
+        if let since {
+            clauses.append("fact.created_at >= ?")
+            arguments += [Timestamp.databaseText(since)]
+        }
+        if let until {
+            clauses.append("fact.created_at < ?")
+            arguments += [Timestamp.databaseText(until)]
+        }
         if let topicPath {
             let key = topicPath.key
             clauses.append(TopicTable.subtreeCondition(pathKey: "topic.path_key"))

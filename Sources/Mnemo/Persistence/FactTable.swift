@@ -83,4 +83,15 @@ enum FactTable {
             LIMIT ? OFFSET ?
             """, arguments: conditions.arguments + [limit, offset]).map(Fact.init(row:))
     }
+
+    /// Up to `limit` facts passing `filter`, most recently stated first.
+    static func recent(_ db: Database, namespace: String, filter: FactFilter, limit: Int) throws -> [Fact] {
+        let conditions = try filter.sqlConditions(db, namespace: namespace)
+        return try Row.fetchAll(db, sql: """
+            SELECT \(Fact.selection) FROM \(Fact.source)
+            WHERE \(conditions.sql)
+            ORDER BY fact.created_at DESC, fact.id DESC
+            LIMIT ?
+            """, arguments: conditions.arguments + [limit]).map(Fact.init(row:))
+    }
 }

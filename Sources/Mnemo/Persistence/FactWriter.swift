@@ -76,12 +76,12 @@ extension KnowledgeBase {
     /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
     func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
         try Task.checkCancellation()
-        let vectorIndex = rule == nil ? nil : vectorIndex
+        let vectorIndex = rule == nil ? nil : vectorIndex, now = now
         return try await writer.write { db in
             // The near-duplicate check reads the index as of this transaction, so that a fact
             // committed by another task or process just before is found as a sequential add would.
             var matcher = try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: rule!) }
-            return try FactWriter.store(db, batch: facts, now: Date(), matcher: &matcher)
+            return try FactWriter.store(db, batch: facts, now: now, matcher: &matcher)
         }
     }
 

@@ -18,6 +18,15 @@ public struct FactFilter: Hashable, Sendable {
     /// Only facts in this topic or its descendants.
     public var topicPath: TopicPath?
     public var activity: Activity
+    /// Only facts stated at or after this moment (inclusive), by ``Fact/createdAt``.
+    public var since: Date?
+    /// Only facts stated before this moment (exclusive), by ``Fact/createdAt``.
+    ///
+    /// The range is half-open, `since ≤ createdAt < until`, so that consecutive periods
+    /// (`until: juneFirst` then `since: juneFirst`) neither overlap nor leave a gap. A front door
+    /// that reads a day or a month (`until:2025-06`) passes the start of the next one, so the
+    /// whole period it names is included (see ``TimeBound``).
+    public var until: Date?
 
     /// Creates a filter; every criterion left out lets all facts through.
     public init(
@@ -25,12 +34,26 @@ public struct FactFilter: Hashable, Sendable {
         importances: Set<Importance>? = nil,
         minimumImportance: Importance? = nil,
         topicPath: TopicPath? = nil,
-        activity: Activity = .activeOnly
+        activity: Activity = .activeOnly,
+        since: Date? = nil,
+        until: Date? = nil
     ) {
         self.types = types
         self.importances = importances
         self.minimumImportance = minimumImportance
         self.topicPath = topicPath
         self.activity = activity
+        self.since = since
+        self.until = until
+    }
+
+    /// Whether the filter restricts the date a fact was stated.
+    var hasTimeRange: Bool { since != nil || until != nil }
+
+    /// Whether a fact stated at `date` passes ``since`` and ``until``.
+    func admits(statedAt date: Date) -> Bool {
+        if let since, date < since { return false }
+        if let until, date >= until { return false }
+        return true
     }
 }

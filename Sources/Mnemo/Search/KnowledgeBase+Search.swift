@@ -15,6 +15,11 @@ extension KnowledgeBase {
     ///   a `minSimilarity` outside -1…1, or a semantic or hybrid ``SearchQuery/mode`` on a
     ///   knowledge base without an embedder; `CancellationError` when the task is cancelled.
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
+        try await search(query, queryVector: nil)
+    }
+
+    /// ``search(_:)`` with the query's embedding, when the caller has it already.
+    func search(_ query: SearchQuery, queryVector: [Float]?) async throws -> [SearchHit] {
         try Task.checkCancellation()
         try Self.validatePage(limit: query.limit, offset: query.offset)
         if let minSimilarity = query.minSimilarity, !(minSimilarity.isFinite && (-1...1).contains(minSimilarity)) {
@@ -32,8 +37,8 @@ extension KnowledgeBase {
         let hits: [SearchHit]
         switch mode {
         case .text: hits = try await textSearch(query)
-        case .semantic: hits = try await semanticSearch(query)
-        case .hybrid: hits = try await hybridSearch(query)
+        case .semantic: hits = try await semanticSearch(query, queryVector: queryVector)
+        case .hybrid: hits = try await hybridSearch(query, queryVector: queryVector)
         }
         // The scan itself takes milliseconds; checking once more here means hits never reach a
         // task that was cancelled while they were computed.
@@ -65,15 +70,23 @@ extension KnowledgeBase {
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         return try readNow { db in
-            try TextSearcher.search(db, namespace: namespace, query: textQuery, filter: query.filter,
-                                    limit: query.limit, offset: query.offset)
+            let hits = try TextSearcher.search(db, namespace: namespace, query: textQuery, filter: query.filter,
+                                               limit: query.limit, offset: query.offset)
+            guard !hits.isEmpty else { return hits }
+            let coverage = try TextSearcher.wordCoverage(db, query: textQuery, facts: hits.map(\.fact.id))
+            return hits.map { hit in
+                var hit = hit
+                hit.relevance = Relevance.words(share: coverage.facts[hit.fact.id] ?? 0)
+                return hit
+            }
         }
     }
 
-    func semanticSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+    func semanticSearch(_ query: SearchQuery, queryVector: [Float]? = nil) async throws -> [SearchHit] {
         // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
         guard TextQuery(query.text) != nil else { return [] }
-        let vector = try await queryEmbedding(query.text)
+        let vector: [Float]
+        if let queryVector { vector = queryVector } else { vector = try await queryEmbedding(query.text) }
         let matches = try nearestFacts(query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
         let floor = Self.scoreFloor(best: matches.first.map { Double($0.similarity) }, share: query.relativeScoreFloor)
         let page = Array(matches.dropFirst(query.offset).prefix { Double($0.similarity) >= floor })
@@ -81,17 +94,19 @@ extension KnowledgeBase {
         return page.compactMap { match in
             facts[match.id].map {
                 SearchHit(fact: $0, score: Double(match.similarity), textScore: nil,
-                          similarity: Double(match.similarity), snippet: nil)
+                          similarity: Double(match.similarity), snippet: nil,
+                          relevance: Relevance.meaning(similarity: Double(match.similarity)))
             }
         }
     }
 
-    func hybridSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+    func hybridSearch(_ query: SearchQuery, queryVector precomputed: [Float]? = nil) async throws -> [SearchHit] {
         let depth = query.hybridCandidateDepth
         // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         let namespace = namespace, writer = writer
-        let queryVector = try await queryEmbedding(query.text)
+        let queryVector: [Float]
+        if let precomputed { queryVector = precomputed } else { queryVector = try await queryEmbedding(query.text) }
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
         let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>>(
@@ -135,7 +150,10 @@ extension KnowledgeBase {
         return page.compactMap { entry in
             facts[entry.id].map {
                 SearchHit(fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
-                          similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id])
+                          similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id],
+                          relevance: candidates[entry.id].map {
+                              Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
+                          })
             }
         }
     }

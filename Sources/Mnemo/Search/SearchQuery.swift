@@ -90,7 +90,20 @@ public struct SearchHit: Hashable, Sendable {
     public var similarity: Double?
     /// The content with matched terms marked by `[` and `]`, for text matches.
     public var snippet: String?
+    /// How likely the fact is to answer the query, from 0 to 1, on one scale for every query: an
+    /// app can threshold it (``defaultRelevanceThreshold``) to tell "nothing relevant is known"
+    /// from a weak best hit, which ``score`` cannot do (the best hybrid hit always scores 1).
+    ///
+    /// A logistic function of the evidence (see ``Relevance``): the cosine similarity in semantic
+    /// mode; the IDF-weighted share of the query's words that the fact holds, times the share of
+    /// them the memory knows at all, in text mode; both in hybrid mode. `nil` only for hits
+    /// built by hand.
+    public var relevance: Double?
     /// The ids of facts this one is in conflict with (see ``KnowledgeBase/conflicts(limit:offset:)``),
     /// so that an app can ask its user which one holds.
     public var conflictsWith: [Int64] = []
+
+    /// The ``relevance`` below which a hit is taken not to answer its query: the value that
+    /// best separates relevant from irrelevant hits on the calibration sets (``Relevance``).
+    public static let defaultRelevanceThreshold = 0.5
 }

@@ -152,7 +152,7 @@ extension VectorSnapshot {
             let score = scores[index]
             guard score > bar, score >= floor else { continue }
             let row = block.row(index)
-            guard filter.accepts(flag: flags[row], topicID: topicIDs[row]) else { continue }
+            guard filter.accepts(flag: flags[row], topicID: topicIDs[row], createdTime: createdTimes[row]) else { continue }
             heap.insert(score: score, row: row)
             bar = heap.threshold
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows of the vector index: unit vectors in one contiguous buffer, their int8 codes, and
 /// the attributes that filters test during the scan. A value type, so a search works on a
 /// consistent snapshot while writers prepare the next one.
@@ -9,6 +11,8 @@ struct VectorSnapshot: Sendable {
         var type: FactType
         var importance: Importance
         var isActive: Bool
+        /// When the fact was stated (``Fact/createdAt``), for `since`/`until` filters.
+        var createdAt = Date(timeIntervalSince1970: 0)
     }
 
     let dimension: Int
@@ -21,6 +25,8 @@ struct VectorSnapshot: Sendable {
     private(set) var topicIDs: [Int64] = []
     /// Type in the low nibble, importance rank in bits 4–5, active in bit 7.
     private(set) var flags: [UInt8] = []
+    /// When each row's fact was stated, in seconds since 1970: read only by scans with a time range.
+    private(set) var createdTimes: [Double] = []
     private(set) var rowOfID: [Int64: Int] = [:]
     private(set) var namespaceTable: [String: Int32] = [:]
     /// The rows of each namespace, by namespace code, so that a search scans its namespace's
@@ -65,6 +71,7 @@ struct VectorSnapshot: Sendable {
             namespaceCodes[row] = namespace
             topicIDs[row] = attributes.topicID
             flags[row] = flag
+            createdTimes[row] = attributes.createdAt.timeIntervalSince1970
         } else {
             rowOfID[id] = ids.count
             positionInNamespace.append(0)
@@ -76,6 +83,7 @@ struct VectorSnapshot: Sendable {
             namespaceCodes.append(namespace)
             topicIDs.append(attributes.topicID)
             flags.append(flag)
+            createdTimes.append(attributes.createdAt.timeIntervalSince1970)
         }
     }
 
@@ -95,6 +103,7 @@ struct VectorSnapshot: Sendable {
             namespaceCodes[row] = namespaceCodes[last]
             topicIDs[row] = topicIDs[last]
             flags[row] = flags[last]
+            createdTimes[row] = createdTimes[last]
         }
         ids.removeLast()
         vectors.removeLast(dimension)
@@ -104,6 +113,7 @@ struct VectorSnapshot: Sendable {
         positionInNamespace.removeLast()
         topicIDs.removeLast()
         flags.removeLast()
+        createdTimes.removeLast()
     }
 
     /// The rows of the namespace with this code, or `nil` when it holds every row (scan them all,

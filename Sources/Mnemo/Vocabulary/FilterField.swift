@@ -25,6 +25,10 @@ package enum FilterField: String, CaseIterable, Sendable {
     case offset
     /// The lowest cosine similarity of a semantic hit.
     case minSimilarity = "min_similarity"
+    /// A ``TimeBound``: only facts stated at or after it.
+    case since
+    /// A ``TimeBound``: only facts stated before it (a day, month or year given is included whole).
+    case until
 
     /// What a value may be, for help texts and error messages.
     package var valueHelp: String {
@@ -41,6 +45,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .limit: "a whole number of results from 1"
         case .offset: "a whole number of results to skip, from 0 to \(SearchParameters.maximumOffset)"
         case .minSimilarity: "a cosine similarity from -1 to 1"
+        case .since, .until: "a date (2025-05-01, 2025-05, 2025), a moment (2025-05-01T09:30:00Z) or an age (36h, 7d, 2w, 3mo, 1y)"
         }
     }
 
@@ -52,7 +57,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .active: ActivityWord.allCases.map(\.rawValue)
         case .includeInactive: ["true", "false"]
         case .mode: SearchMode.allCases.map(\.rawValue)
-        case .topic, .limit, .offset, .minSimilarity: []
+        case .topic, .limit, .offset, .minSimilarity, .since, .until: []
         }
     }
 
@@ -74,7 +79,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .importance, .minImportance: "unknown_importance"
         case .mode: "unknown_mode"
         case .topic: "bad_topic"
-        case .active, .includeInactive, .limit, .offset, .minSimilarity: "invalid_parameter"
+        case .active, .includeInactive, .limit, .offset, .minSimilarity, .since, .until: "invalid_parameter"
         }
     }
 

@@ -1,11 +1,13 @@
 /// A search hit as every front door writes it: the fact's keys (``FactJSON``) and the scores,
-/// `score`, `text_score`, `similarity`, `snippet` (each only when known) and `conflicts_with`.
+/// `score`, `text_score`, `similarity`, `snippet`, `relevance` (each only when known) and
+/// `conflicts_with`. The fact's keys include `created_at`, the date it was stated.
 package struct SearchHitJSON: Encodable, Sendable {
     var fact: FactJSON
     var score: Double
     var textScore: Double?
     var similarity: Double?
     var snippet: String?
+    var relevance: Double?
     var conflictsWith: [Int64]
 
     package init(_ hit: SearchHit) {
@@ -14,11 +16,12 @@ package struct SearchHitJSON: Encodable, Sendable {
         textScore = hit.textScore
         similarity = hit.similarity
         snippet = hit.snippet
+        relevance = hit.relevance.map { ($0 * 1000).rounded() / 1000 }
         conflictsWith = hit.conflictsWith
     }
 
     private enum CodingKeys: String, CodingKey {
-        case score, textScore, similarity, snippet, conflictsWith
+        case score, textScore, similarity, snippet, relevance, conflictsWith
     }
 
     /// The fact's keys and the hit's in one flat object, as clients read them.
@@ -29,6 +32,7 @@ package struct SearchHitJSON: Encodable, Sendable {
         try container.encodeIfPresent(textScore, forKey: .textScore)
         try container.encodeIfPresent(similarity, forKey: .similarity)
         try container.encodeIfPresent(snippet, forKey: .snippet)
+        try container.encodeIfPresent(relevance, forKey: .relevance)
         try container.encode(conflictsWith, forKey: .conflictsWith)
     }
 }

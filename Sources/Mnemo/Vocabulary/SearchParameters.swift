@@ -1,3 +1,5 @@
+import Foundation
+
 /// A search or a listing as the front doors describe it: ``FilterField`` values parsed from the
 /// strings (or JSON numbers and booleans) a person or a client wrote, with one message per
 /// wrong value wherever it came from.
@@ -18,6 +20,10 @@ package struct SearchParameters: Hashable, Sendable {
     package var limit: Int?
     package var offset: Int?
     package var minSimilarity: Double?
+    /// The start of the statement-date range (inclusive), resolved against "now" by ``filter(now:)``.
+    package var since: TimeBound?
+    /// The end of the statement-date range (exclusive; a day, month or year is included whole).
+    package var until: TimeBound?
     /// The largest ``limit`` this front door accepts.
     package var maximumLimit: Int
 
@@ -28,15 +34,21 @@ package struct SearchParameters: Hashable, Sendable {
     /// Whether any field was set.
     package var isEmpty: Bool { self == SearchParameters(maximumLimit: maximumLimit) }
 
-    /// The facts these fields let through (active ones unless ``activity`` says otherwise).
-    package var filter: FactFilter {
+    /// The facts these fields let through (active ones unless ``activity`` says otherwise), with
+    /// ages ("7d") counted back from the system clock.
+    package var filter: FactFilter { filter(now: Date()) }
+
+    /// The facts these fields let through, with ages counted back from `now` (pass the knowledge
+    /// base's ``KnowledgeBase/now``).
+    package func filter(now: Date) -> FactFilter {
         FactFilter(types: types, importances: importances, minimumImportance: minimumImportance,
-                   topicPath: topicPath, activity: activity ?? .activeOnly)
+                   topicPath: topicPath, activity: activity ?? .activeOnly,
+                   since: since?.resolved(as: .since, now: now), until: until?.resolved(as: .until, now: now))
     }
 
     /// The search for `text` with these fields over the front door's defaults.
-    package func searchQuery(_ text: String, defaultMode: SearchMode?, defaultLimit: Int) -> SearchQuery {
-        SearchQuery(text, mode: mode ?? defaultMode, filter: filter, limit: limit ?? defaultLimit,
+    package func searchQuery(_ text: String, defaultMode: SearchMode?, defaultLimit: Int, now: Date = Date()) -> SearchQuery {
+        SearchQuery(text, mode: mode ?? defaultMode, filter: filter(now: now), limit: limit ?? defaultLimit,
                     offset: offset ?? 0, minSimilarity: minSimilarity)
     }
 
@@ -92,6 +104,12 @@ package struct SearchParameters: Hashable, Sendable {
         case .minSimilarity:
             guard let minimum = Double(value), (-1...1).contains(minimum) else { throw .invalid(value, of: field) }
             minSimilarity = minimum
+        case .since:
+            guard let bound = TimeBound(value) else { throw .invalid(value, of: field) }
+            since = bound
+        case .until:
+            guard let bound = TimeBound(value) else { throw .invalid(value, of: field) }
+            until = bound
         }
     }
 
@@ -198,6 +216,8 @@ package struct SearchParameters: Hashable, Sendable {
         case .activeOnly, nil: break
         }
         if let minSimilarity { parts.append("similarity ≥ \(minSimilarity)") }
+        if let since { parts.append("since \(since.summary)") }
+        if let until { parts.append("until \(until.summary)") }
         return parts
     }
 }

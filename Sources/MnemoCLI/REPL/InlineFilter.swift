@@ -10,6 +10,8 @@ enum InlineFilter: String, CaseIterable {
     case limit
     case mode
     case min
+    case since
+    case until
 
     /// The field of the shared vocabulary this filter sets.
     var field: FilterField {
@@ -21,6 +23,8 @@ enum InlineFilter: String, CaseIterable {
         case .limit: .limit
         case .mode: .mode
         case .min: .minSimilarity
+        case .since: .since
+        case .until: .until
         }
     }
 
@@ -43,6 +47,8 @@ enum InlineFilter: String, CaseIterable {
         case .limit: "limit:20"
         case .mode: "mode:semantic"
         case .min: "min:0.5"
+        case .since: "since:7d"
+        case .until: "until:2025-06"
         }
     }
 

@@ -1,8 +1,9 @@
+import Foundation
 import Mnemo
 
 /// A REPL search line taken apart: the words to search for, and the filters written inline
 /// (`type:goal`, `importance:>=medium`, `topic:"Work/Projects"`, `active:all`, `limit:20`,
-/// `mode:semantic`, `min:0.5`), which are removed from the searched text.
+/// `mode:semantic`, `min:0.5`, `since:7d`, `until:2025-06`), which are removed from the searched text.
 ///
 /// A filter's value may be quoted; a token that starts with a quote (`"type:goal"`) is searched
 /// as text. A `word:` that is not a filter stays in the text (`10:30`, `https://…`), unless it is
@@ -56,8 +57,8 @@ struct InlineQuery: Equatable {
     var hasFilters: Bool { !parameters.isEmpty }
 
     /// The search `text` asks for, with these filters over the session's mode and limit.
-    func searchQuery(mode defaultMode: SearchMode, limit defaultLimit: Int) -> SearchQuery {
-        parameters.searchQuery(text, defaultMode: defaultMode, defaultLimit: defaultLimit)
+    func searchQuery(mode defaultMode: SearchMode, limit defaultLimit: Int, now: Date = Date()) -> SearchQuery {
+        parameters.searchQuery(text, defaultMode: defaultMode, defaultLimit: defaultLimit, now: now)
     }
 
     /// The filters as a ``FactFilter`` (active facts unless `active:` says otherwise).

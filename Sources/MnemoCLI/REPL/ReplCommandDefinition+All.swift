@@ -15,6 +15,16 @@ extension ReplCommandDefinition {
         ReplCommandDefinition(name: "dedupe", summary: "list duplicate facts and topic variants (dry run)") { session, _ in
             try await session.dedupe()
         },
+        ReplCommandDefinition(name: "context", usage: "MESSAGE [budget:N]",
+                              summary: "the memory an assistant would see before answering MESSAGE (800 tokens unless budget:N)") {
+            try await $0.showContext($1)
+        },
+        ReplCommandDefinition(name: "conflicts", summary: "pairs of facts that say different things, newest first") { session, _ in
+            try await session.showConflicts()
+        },
+        ReplCommandDefinition(name: "undo", usage: "[ID]", summary: "revert the last merge, update or deletion (or operation ID)") {
+            try await $0.undo($1)
+        },
         ReplCommandDefinition(name: "explain", usage: "N", summary: "why result N ranked where it did") { try await $0.explain($1) },
         ReplCommandDefinition(name: "mode", usage: "text|semantic|hybrid", summary: "how to search from now on",
                               argument: .searchMode) { try $0.setMode($1) },

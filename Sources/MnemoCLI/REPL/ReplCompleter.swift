@@ -64,7 +64,7 @@ struct ReplCompleter {
             completion = words(filter.valueWords, completing: value)
         case .topic:
             completion = paths(completing: value, quotingSpaces: true)
-        case .limit, .min:
+        case .limit, .min, .since, .until:
             completion = nil
         }
         return completion.map {

@@ -7,7 +7,7 @@ extension ReplSession {
         let inline = try InlineQuery(parsing: line)
         if let topicPath = inline.topicPath { try await requireTopic(topicPath) }
         let searchMode = inline.mode ?? mode
-        let query = inline.searchQuery(mode: searchMode, limit: limit)
+        let query = inline.searchQuery(mode: searchMode, limit: limit, now: kb.now)
         let clock = ContinuousClock()
         let start = clock.now
         guard inline.text.contains(where: { $0.isLetter || $0.isNumber }) || !inline.hasFilters else {

@@ -21,14 +21,21 @@ public enum EvaluationRun {
         /// Where the scratch database goes; a new temporary folder when `nil`. Either way it is
         /// deleted at the end.
         public var scratchDirectory: URL?
+        /// Budgets at which each query's memory context is measured (``ContextRecall``); none by default.
+        public var contextBudgets: [Int]
+        /// Query id → category name, for per-category context recall.
+        public var categories: [String: String]
 
         public init(mode: SearchMode, fusion: HybridFusion = .standard, batchSize: Int = 64,
-                    cacheDirectory: URL? = EvaluationRun.defaultCacheDirectory, scratchDirectory: URL? = nil) {
+                    cacheDirectory: URL? = EvaluationRun.defaultCacheDirectory, scratchDirectory: URL? = nil,
+                    contextBudgets: [Int] = [], categories: [String: String] = [:]) {
             self.mode = mode
             self.fusion = fusion
             self.batchSize = batchSize
             self.cacheDirectory = cacheDirectory
             self.scratchDirectory = scratchDirectory
+            self.contextBudgets = contextBudgets
+            self.categories = categories
         }
     }
 
@@ -59,6 +66,13 @@ public enum EvaluationRun {
         public var searchTime: Duration
         /// Each judged query's outcome, in the dataset's order.
         public var queries: [QueryOutcome]
+        /// Evidence recall of contexts against the ranking packed into the same budget, one per
+        /// ``Configuration/contextBudgets``.
+        public var contextRecall: [ContextRecall] = []
+        /// Time to build one context at the first budget.
+        public var contextLatency: LatencyStats?
+        /// Time of each query's search (101 results, no weak-hit floor).
+        public var searchLatency: LatencyStats?
     }
 
     /// `~/.cache/mnemo/eval`, or `$XDG_CACHE_HOME/mnemo/eval`.
@@ -92,7 +106,11 @@ public enum EvaluationRun {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databaseURL.path + suffix) }
             if configuration.scratchDirectory == nil { try? FileManager.default.removeItem(at: scratch) }
         }
-        let kb = try KnowledgeBase(path: databaseURL.path, embedder: embedding)
+        // Documents dated in their titles (LoCoMo's turns) are stored with that date, and "now" is
+        // the day after the last one, so that a context's recent part is the latest sessions.
+        let latest = documents.compactMap(\.date).max()
+        let kb = try KnowledgeBase(url: databaseURL, configuration: KnowledgeBase.Configuration(
+            embedder: embedding, now: { latest.map { $0.addingTimeInterval(86_400) } ?? Date() }))
 
         let indexingStart = clock.now
         let topic = try TopicPath("BEIR/\(dataset.name)")
@@ -100,7 +118,7 @@ public enum EvaluationRun {
         progress?(Progress(phase: .indexing, done: 0, total: documents.count))
         for batch in stride(from: 0, to: documents.count, by: max(1, configuration.batchSize)) {
             let slice = documents[batch..<min(documents.count, batch + max(1, configuration.batchSize))]
-            try await kb.addFacts(slice.map { NewFact(content: $0.content, topicPath: topic, sources: [$0.id]) },
+            try await kb.addFacts(slice.map { NewFact(content: $0.content, topicPath: topic, sources: [$0.id], createdAt: $0.date) },
                                   nearDuplicates: nil)
             indexed += slice.count
             progress?(Progress(phase: .indexing, done: indexed, total: documents.count))
@@ -118,11 +136,26 @@ public enum EvaluationRun {
 
         let searchStart = clock.now
         var results: [String: [ScoredDocument]] = [:]
+        var tallies = configuration.contextBudgets.map { ContextRecall.Tally(budget: $0) }
+        var contextTimes: [Duration] = [], searchTimes: [Duration] = []
         for (index, query) in dataset.queries.enumerated() {
+            let searchStarted = clock.now
             // Whole rankings, as BEIR scores them: no weak-hit floor.
             let hits = try await kb.search(SearchQuery(query.text, mode: configuration.mode, limit: depth,
                                                        fusion: configuration.fusion, relativeScoreFloor: nil))
+            searchTimes.append(clock.now - searchStarted)
             results[query.id] = documentRanking(hits)
+            let evidence = Set((dataset.qrels[query.id] ?? [:]).filter { $0.value > 0 }.keys)
+            for budgetIndex in tallies.indices {
+                let budget = tallies[budgetIndex].budget
+                let start = clock.now
+                let context = try await kb.context(for: query.text, budget: budget)
+                if budgetIndex == 0 { contextTimes.append(clock.now - start) }
+                let packed = MemoryContext.packedInRankOrder(hits.map(\.fact), budget: budget)
+                tallies[budgetIndex].add(context: ContextRecall.recall(context.items.map(\.fact), evidence: evidence),
+                                         topk: ContextRecall.recall(packed, evidence: evidence),
+                                         category: configuration.categories[query.id])
+            }
             progress?(Progress(phase: .searching, done: index + 1, total: dataset.queries.count))
         }
         let searchTime = clock.now - searchStart
@@ -134,7 +167,9 @@ public enum EvaluationRun {
             documents: documents.count, truncatedDocuments: documents.filter(\.isTruncated).count,
             encodedTexts: embedding?.misses ?? 0, cacheFile: embedding?.cache.fileURL,
             indexingTime: indexingTime, searchTime: searchTime,
-            queries: QueryOutcome.outcomes(dataset, results: results))
+            queries: QueryOutcome.outcomes(dataset, results: results),
+            contextRecall: tallies.map(\.result), contextLatency: contextTimes.isEmpty ? nil : LatencyStats(samples: contextTimes),
+            searchLatency: LatencyStats(samples: searchTimes))
     }
 
     /// Hits turned into BEIR document ids, best first; a fact that stands for several identical
@@ -171,6 +206,8 @@ struct PreparedDocument {
     var id: String
     var content: String
     var isTruncated: Bool
+    /// The date in the document's title, if any (``DocumentDate``).
+    var date: Date?
 
     /// `nil` for a document with neither title nor text.
     init?(_ document: BEIRDataset.Document) {
@@ -180,6 +217,7 @@ struct PreparedDocument {
         guard !joined.isEmpty else { return nil }
         id = document.id
         (content, isTruncated) = Self.truncated(joined, to: Fact.maximumContentLength)
+        date = DocumentDate.parse(title)
     }
 
     /// The text cut to at most `limit` characters, at the last whitespace that fits when there is one.

@@ -44,7 +44,7 @@ enum TextSearcher {
         // Most matches pass the default filter (active facts of the namespace); a type,
         // importance or topic filter passes about one in five to ten.
         let isNarrow = filter.types != nil || filter.importances != nil || filter.minimumImportance != nil
-            || filter.topicPath != nil || filter.activity == .inactiveOnly
+            || filter.topicPath != nil || filter.activity == .inactiveOnly || filter.hasTimeRange
         let wanted = offset + limit
         var depth = max(isNarrow ? 200 : 50, wanted * (isNarrow ? 10 : 2))
         var matchCount: Int?

@@ -19,6 +19,7 @@ struct EvalCommand: AsyncParsableCommand {
               mnemo eval --beir data/scifact --mode text
               mnemo eval --beir data/scifact --mode hybrid --json
               mnemo eval --beir data/locomo-dev --per-query ranks.tsv   # one line per query
+              mnemo eval --beir data/locomo-dev --context-budget 256 512 1024 2048 --json
             """
     )
 
@@ -48,10 +49,17 @@ struct EvalCommand: AsyncParsableCommand {
         "Also write each query's rank of its first relevant hit (tab-separated) to this file.", valueName: "file"))
     var perQuery: String?
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Also measure memory contexts at these token budgets: the share of each question's evidence a context holds, against the hybrid ranking packed into the same budget (hybrid mode).",
+        valueName: "tokens"))
+    var contextBudget: [Int] = []
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+        guard contextBudget.allSatisfy({ $0 >= 0 }) else { throw ValidationError("--context-budget must not be negative") }
+        guard contextBudget.isEmpty || mode == .hybrid else { throw ValidationError("--context-budget needs --mode hybrid") }
     }
 
     func run() async throws {
@@ -63,7 +71,8 @@ struct EvalCommand: AsyncParsableCommand {
         let status = StatusLine.forTerminal()
         let report = try await EvaluationRun.run(
             dataset, embedder: embedder,
-            configuration: .init(mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory)) { progress in
+            configuration: .init(mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
+                                 contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder))) { progress in
                 status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
             }
         status?.finish()

@@ -18,6 +18,32 @@ struct EvalOutput: Encodable {
     var cacheFile: String?
     var indexSeconds: Double
     var searchSeconds: Double
+    /// With `--context-budget`: evidence recall of contexts and of the packed ranking, per budget.
+    var context: [ContextFigures]?
+    var searchLatencyMs: Latency?
+    var contextLatencyMs: Latency?
+
+    struct ContextFigures: Encodable {
+        var budget: Int
+        var contextEvidenceRecall: Double
+        var topkEvidenceRecall: Double
+        var categories: [String: CategoryFigures]
+    }
+
+    struct CategoryFigures: Encodable {
+        var queries: Int
+        var contextEvidenceRecall: Double
+        var topkEvidenceRecall: Double
+    }
+
+    struct Latency: Encodable {
+        var p50: Double
+        var p95: Double
+        init(_ stats: LatencyStats) {
+            p50 = Double(stats.p50.components.attoseconds) / 1e15 + Double(stats.p50.components.seconds) * 1000
+            p95 = Double(stats.p95.components.attoseconds) / 1e15 + Double(stats.p95.components.seconds) * 1000
+        }
+    }
 
     // Explicit keys: the snake-case conversion would write "ndcg_at10".
     enum CodingKeys: String, CodingKey {
@@ -25,6 +51,7 @@ struct EvalOutput: Encodable {
         case ndcgAt10 = "ndcg_at_10", recallAt10 = "recall_at_10", recallAt100 = "recall_at_100", mrrAt10 = "mrr_at_10"
         case truncatedDocuments = "truncated_documents", encodedTexts = "encoded_texts", cacheFile = "cache_file"
         case indexSeconds = "index_seconds", searchSeconds = "search_seconds"
+        case context, searchLatencyMs = "search_latency_ms", contextLatencyMs = "context_latency_ms"
     }
 
     init(_ report: EvaluationRun.Report, model: String?) {
@@ -42,6 +69,18 @@ struct EvalOutput: Encodable {
         cacheFile = report.cacheFile?.path
         indexSeconds = report.indexingTime.seconds
         searchSeconds = report.searchTime.seconds
+        if !report.contextRecall.isEmpty {
+            context = report.contextRecall.map { recall in
+                ContextFigures(budget: recall.budget, contextEvidenceRecall: recall.contextEvidenceRecall,
+                               topkEvidenceRecall: recall.topkEvidenceRecall,
+                               categories: recall.categories.mapValues {
+                                   CategoryFigures(queries: $0.queries, contextEvidenceRecall: $0.contextEvidenceRecall,
+                                                   topkEvidenceRecall: $0.topkEvidenceRecall)
+                               })
+            }
+            searchLatencyMs = report.searchLatency.map(Latency.init)
+            contextLatencyMs = report.contextLatency.map(Latency.init)
+        }
     }
 
     var text: String {
@@ -56,6 +95,15 @@ struct EvalOutput: Encodable {
         if model != nil { timing += encodedTexts == 0 ? "; every vector from the cache" : "; \(encodedTexts) texts encoded" }
         if truncatedDocuments > 0 { timing += "; \(truncatedDocuments) documents cut to 4,096 characters" }
         lines.append(timing)
+        if let context {
+            lines.append(Output.table(["budget", "context evidence recall", "top-k evidence recall"], context.map {
+                ["\($0.budget)", String(format: "%.4f", $0.contextEvidenceRecall), String(format: "%.4f", $0.topkEvidenceRecall)]
+            }))
+            if let search = searchLatencyMs, let built = contextLatencyMs {
+                lines.append(String(format: "search p50 %.2f ms, p95 %.2f ms; context at %d tokens p50 %.2f ms, p95 %.2f ms",
+                                    search.p50, search.p95, context[0].budget, built.p50, built.p95))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }

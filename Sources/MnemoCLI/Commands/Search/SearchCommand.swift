@@ -13,6 +13,8 @@ struct SearchCommand: AsyncParsableCommand {
               mnemo search swiftui
               mnemo search "which programming language do I know best" --mode semantic
               mnemo search running --type experience --importance high --topic "Health & Fitness"
+              mnemo search dentist --since 2025-05-01 --until 2025-06   # stated in May or June 2025
+              mnemo search "what did I do" --since 7d                    # stated in the last 7 days
             """
     )
 
@@ -35,6 +37,12 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
+
+    @Option(help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
+    var until: String?
 
     @Option(help: "The number of results.")
     var limit = 10
@@ -67,6 +75,8 @@ struct SearchCommand: AsyncParsableCommand {
             try parameters.set(.importance, to: importances)
             try parameters.set(.minImportance, to: minImportance.map { [$0] } ?? [])
             try parameters.set(.topic, to: topic.map { [$0] } ?? [])
+            try parameters.set(.since, to: since.map { [$0] } ?? [])
+            try parameters.set(.until, to: until.map { [$0] } ?? [])
             try parameters.setLimit(limit)
             try parameters.setOffset(offset)
             if let minSimilarity { try parameters.setMinSimilarity(minSimilarity) }
@@ -88,7 +98,7 @@ struct SearchCommand: AsyncParsableCommand {
         let parameters = try parameters()
         let mode = parameters.mode ?? .hybrid
         let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
-        var searchQuery = parameters.searchQuery(query, defaultMode: mode, defaultLimit: limit)
+        var searchQuery = parameters.searchQuery(query, defaultMode: mode, defaultLimit: limit, now: kb.now)
         searchQuery.matching = allTerms ? .allTerms : .anyTerm
         searchQuery.relativeScoreFloor = minRelativeScore
         let hits = try await kb.search(searchQuery)

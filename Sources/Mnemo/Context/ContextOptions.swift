@@ -1,0 +1,56 @@
+import Foundation
+
+/// How ``KnowledgeBase/context(for:budget:options:)`` chooses and lays out the memory of a prompt.
+public struct ContextOptions: Hashable, Sendable {
+    /// The importance at or above which a fact is always surfaced (MindChat's "High — critical
+    /// information, always surfaced").
+    public var alwaysImportance: Importance
+    /// The largest share of the budget that always-surfaced facts may take (0…1), so that a user
+    /// with many of them still gets the facts that answer the message. Default ``defaultAlwaysShare``.
+    public var alwaysShare: Double
+    /// The ``SearchHit/relevance`` a fact needs to be included as answering the message. Default
+    /// ``SearchHit/defaultRelevanceThreshold``.
+    public var minimumRelevance: Double
+    /// How far back "recent" reaches from the knowledge base's ``KnowledgeBase/now``; `nil` for no
+    /// limit. Recent facts fill whatever room the others leave.
+    public var recentWindow: TimeInterval?
+    /// Which facts may appear at all: types, topic subtree, `since`/`until`. Only active facts
+    /// ever appear, whatever its ``FactFilter/activity``.
+    public var filter: FactFilter
+    /// The weight of relevance against novelty when the facts that answer the message are
+    /// picked (maximal marginal relevance, 0…1): 1 ranks by relevance alone, lower values prefer a
+    /// fact unlike those already picked. Default ``defaultDiversity``.
+    public var relevanceWeight: Double
+    /// How many search hits are considered for the answering part.
+    public var candidates: Int
+    /// How tokens are counted.
+    public var estimator: TokenEstimator
+
+    /// A quarter of the budget at most for always-surfaced facts.
+    public static let defaultAlwaysShare = 0.25
+    /// Maximal marginal relevance's weight of relevance.
+    public static let defaultDiversity = 0.8
+    /// Thirty days, the window Lume's insights look back over.
+    public static let defaultRecentWindow: TimeInterval = 30 * 86_400
+
+    /// Creates options; every argument has a default.
+    public init(
+        alwaysImportance: Importance = .high,
+        alwaysShare: Double = ContextOptions.defaultAlwaysShare,
+        minimumRelevance: Double = SearchHit.defaultRelevanceThreshold,
+        recentWindow: TimeInterval? = ContextOptions.defaultRecentWindow,
+        filter: FactFilter = FactFilter(),
+        relevanceWeight: Double = ContextOptions.defaultDiversity,
+        candidates: Int = 50,
+        estimator: TokenEstimator = TokenEstimator()
+    ) {
+        self.alwaysImportance = alwaysImportance
+        self.alwaysShare = alwaysShare
+        self.minimumRelevance = minimumRelevance
+        self.recentWindow = recentWindow
+        self.filter = filter
+        self.relevanceWeight = relevanceWeight
+        self.candidates = candidates
+        self.estimator = estimator
+    }
+}

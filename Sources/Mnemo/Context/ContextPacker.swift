@@ -1,0 +1,105 @@
+import Foundation
+
+/// Fills a context's budget item by item and lays the items out as Markdown.
+///
+/// Every line's cost is counted as it is added (an item's line, a topic's heading, the blank
+/// line between topics): the estimator never counts more for a text than for its lines counted
+/// apart (it only adds up runs of characters, and a line ends every run), so the rendered text
+/// costs at most the sum, which never exceeds the budget.
+struct ContextPacker {
+    let budget: Int
+    let estimator: TokenEstimator
+    /// Whether two facts say the same thing (the later one then adds nothing).
+    let isNearDuplicate: (Fact, Fact) -> Bool
+
+    private(set) var used = 0
+    /// Topics in the order their first item arrived, with their items (a conflict's partners
+    /// sit in their anchor's topic, so the pair is read together).
+    private var groups: [(topic: String, items: [(item: ContextItem, line: String)])] = []
+    private var included: Set<Int64> = []
+
+    init(budget: Int, estimator: TokenEstimator, isNearDuplicate: @escaping (Fact, Fact) -> Bool) {
+        self.budget = budget
+        self.estimator = estimator
+        self.isNearDuplicate = isNearDuplicate
+    }
+
+    var items: [ContextItem] { groups.flatMap { $0.items.map(\.item) } }
+
+    func contains(_ id: Int64) -> Bool { included.contains(id) }
+
+    /// Adds `fact` and the facts it conflicts with (newer first) as one unit when all fit within
+    /// `limit` tokens of use, and it is neither already in nor a near duplicate of an item.
+    /// - Returns: whether the unit was added.
+    @discardableResult
+    mutating func add(_ fact: Fact, reason: ContextItem.Reason, score: Double?, partners: [Fact], limit: Int) -> Bool {
+        guard !included.contains(fact.id), !items.contains(where: { isNearDuplicate($0.fact, fact) }) else { return false }
+        let others = partners.filter { !included.contains($0.id) && $0.id != fact.id }
+        let unit = ([fact] + others).sorted { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id > $1.id }
+        let group = groups.firstIndex { $0.topic == fact.topicPath }
+        var cost = group == nil ? headingCost(fact.topicPath) : 0
+        var lines: [(item: ContextItem, line: String)] = []
+        for (position, member) in unit.enumerated() {
+            let role: ConflictRole = unit.count == 1 ? .none : position == 0 ? .newer : .older
+            let line = Self.line(member, role: role)
+            let tokens = estimator.count(line)
+            cost += tokens
+            let ids = unit.map(\.id).filter { $0 != member.id }
+            lines.append((ContextItem(fact: member, reason: member.id == fact.id ? reason : .conflict,
+                                      score: member.id == fact.id ? score : nil, tokens: tokens, conflictsWith: ids), line))
+        }
+        guard used + cost <= min(limit, budget) else { return false }
+        used += cost
+        if let group {
+            groups[group].items += lines
+        } else {
+            groups.append((fact.topicPath, lines))
+        }
+        included.formUnion(unit.map(\.id))
+        return true
+    }
+
+    /// The Markdown of the items: topics in order of arrival, separated by a blank line.
+    func render() -> String {
+        groups.map { group in
+            Self.heading(group.topic) + group.items.map(\.line).joined()
+        }.joined(separator: "\n")
+    }
+
+    private func headingCost(_ topic: String) -> Int {
+        estimator.count(Self.heading(topic)) + (groups.isEmpty ? 0 : estimator.count("\n"))
+    }
+
+    enum ConflictRole { case none, newer, older }
+
+    static func heading(_ topic: String) -> String {
+        "## " + (topic.isEmpty ? "General" : oneLine(topic)) + "\n"
+    }
+
+    /// `- Content (type, stated 2025-05-01)`, with a note on a conflict's newer and older facts.
+    static func line(_ fact: Fact, role: ConflictRole) -> String {
+        let date = String(Timestamp.format(fact.createdAt).prefix(10))
+        let note = switch role {
+        case .none: ""
+        case .newer: "; stated later than the conflicting fact below"
+        case .older: "; conflicts with the fact above"
+        }
+        return "- \(oneLine(fact.content)) (\(fact.type.rawValue), stated \(date)\(note))\n"
+    }
+
+    /// Text on one line: a fact's own line breaks would break the list.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+}
+
+extension MemoryContext {
+    /// The facts of a ranking packed in rank order into `budget` tokens as a context lays them
+    /// out (same lines, headings and estimator), skipping any that no longer fits: the baseline
+    /// a context is measured against (`mnemo eval --context-budget`).
+    package static func packedInRankOrder(_ facts: [Fact], budget: Int, estimator: TokenEstimator = TokenEstimator()) -> [Fact] {
+        var packer = ContextPacker(budget: budget, estimator: estimator) { _, _ in false }
+        for fact in facts { packer.add(fact, reason: .relevant, score: nil, partners: [], limit: budget) }
+        return packer.items.map(\.fact)
+    }
+}
