@@ -37,7 +37,7 @@ import Testing
         (#"{"content": "x", "created_at": 1736937000}"#, .wrongFieldType, #""created_at" must be a string"#),
         (#"{"content": "x", "topic": ""}"#, .badTopic, #"bad topic "": the path is empty"#),
         (#"{"content": "x", "topic": "a//b"}"#, .badTopic, #"bad topic "a//b": it has an empty segment"#),
-        (#"{"content": "x", "topic": "/"}"#, .badTopic, #"bad topic "/": it has an empty segment"#),
+        (#"{"content": "x", "topic": "/"}"#, .badTopic, #"bad topic "/": the path is empty"#),
         (#"{"content": "x", "topic": "Food/"}"#, .badTopic, "it has an empty segment"),
         (#"{"content": "x", "category": "  "}"#, .badTopic, #"bad category "  ": the path is empty"#),
     ]
