@@ -20,7 +20,7 @@ struct ContextRoutes {
     @Sendable func post(_ request: Request, context: MnemoRequestContext) async throws -> MemoryContextJSON {
         let body = try await request.decode(as: ContextRequest.self, context: context)
         let kb = try tenancy.knowledgeBase(context, naming: body.userId)
-        guard let message = body.message, !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let message = body.message, !message.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_message", "\"message\" must be a non-empty string")
         }
         var parameters = SearchParameters()

@@ -33,7 +33,7 @@ public enum TimeBound: Hashable, Sendable {
 
     /// Reads a bound; `nil` when the text is none of the forms above.
     public init?(_ text: String) {
-        let text = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = text.trimmingBlanks.lowercased()
         if text == "today" || text == "yesterday" {
             self = .daysAgo(text == "today" ? 0 : 1)
             return
