@@ -15,7 +15,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-EXPECTED_TOOLS = {"search_memory", "remember_fact", "update_fact", "forget_fact",
+EXPECTED_TOOLS = {"search_memory", "memory_context", "remember_fact", "update_fact", "forget_fact", "forget",
                   "show_topic", "list_topics", "memory_stats"}
 
 
