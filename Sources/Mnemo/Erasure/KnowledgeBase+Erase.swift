@@ -50,12 +50,7 @@ extension KnowledgeBase {
     /// Whether fact `id` of this namespace was erased, and when and why.
     public func tombstone(ofFact id: Int64) async throws -> (erasedAt: Date, reason: ErasureReceipt.Reason)? {
         let namespace = namespace
-        return try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT reason, erased_at FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
-                             arguments: [id, namespace]).map { row in
-                (erasedAt: row["erased_at"], reason: ErasureReceipt.Reason(rawValue: row["reason"]) ?? .requested)
-            }
-        }
+        return try await writer.read { db in try FactEraser.tombstone(db, namespace: namespace, id: id) }
     }
 
     /// Checkpoints the write-ahead log into the database file and truncates it to zero bytes,

@@ -163,10 +163,19 @@ enum FactEraser {
         return deleted
     }
 
+    /// When and why fact `id` of `namespace` was erased, if it was.
+    static func tombstone(_ db: Database, namespace: String, id: Int64) throws
+        -> (erasedAt: Date, reason: ErasureReceipt.Reason)?
+    {
+        try Row.fetchOne(db, sql: "SELECT reason, erased_at FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
+                         arguments: [id, namespace]).map { row in
+            (erasedAt: row["erased_at"], reason: ErasureReceipt.Reason(rawValue: row["reason"]) ?? .requested)
+        }
+    }
+
     /// Whether fact `id` of `namespace` was erased (its tombstone is there).
     static func isErased(_ db: Database, namespace: String, id: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
-                          arguments: [id, namespace]) ?? false
+        try tombstone(db, namespace: namespace, id: id) != nil
     }
 
     private static func tombstone(_ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason, now: Date) throws {
