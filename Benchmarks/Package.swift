@@ -28,6 +28,6 @@ let package = Package(
             ],
             path: "MnemoBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+        )
     ]
 )

@@ -12,21 +12,28 @@ public enum GettingStarted {
         // SentenceEncoder (MnemoEncoder) runs all-MiniLM-L6-v2 when the model is installed;
         // HashingEmbedder is the dependency-free fallback.
         let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
-        let kb = try KnowledgeBase(url: folder.appendingPathComponent("memory.sqlite"),
-                                   configuration: .init(namespace: "user-42", embedder: embedder))
+        let kb = try KnowledgeBase(
+            url: folder.appendingPathComponent("memory.sqlite"),
+            configuration: .init(namespace: "user-42", embedder: embedder))
 
-        let outcome = try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit",
-                                                   topicPath: "Technology/iOS Development",
-                                                   type: .preference, importance: .high, confidence: 0.95,
-                                                   sources: ["conv-17"]))
-        print(outcome.id, outcome.isAdded)  // .added(fact), .merged(into:) or .unchanged(fact)
-        try await kb.addFact(NewFact(content: "Ran a half marathon in May",
-                                     topicPath: "Health and Fitness", type: .experience))
+        let outcome = try await kb.addFact(
+            NewFact(
+                content: "Prefers SwiftUI over UIKit",
+                topicPath: "Technology/iOS Development",
+                type: .preference, importance: .high, confidence: 0.95,
+                sources: ["conv-17"]))
+        print(outcome.id, outcome.isAdded) // .added(fact), .merged(into:) or .unchanged(fact)
+        try await kb.addFact(
+            NewFact(
+                content: "Ran a half marathon in May",
+                topicPath: "Health and Fitness", type: .experience))
 
         // Hybrid search (words and meaning) with filters; text search without an embedder.
-        let hits = try await kb.search(SearchQuery("which programming language do I know best?",
-                                                   filter: FactFilter(minimumImportance: .medium),
-                                                   limit: 5))
+        let hits = try await kb.search(
+            SearchQuery(
+                "which programming language do I know best?",
+                filter: FactFilter(minimumImportance: .medium),
+                limit: 5))
         for hit in hits { print(hit.fact.content, hit.fact.topicPath, hit.score) }
 
         // Topics, history, maintenance.

@@ -6,10 +6,10 @@ public enum IngestionExamples {
     /// Ingests `url` (a JSONL file) into `kb` and writes a backup next to it.
     public static func run(kb: KnowledgeBase, url: URL, backupURL: URL) async throws {
         // example: ingest-library
-        let report = try await kb.ingest(contentsOf: url)            // or ingest(data:), ingest(records:)
-        print(report.added, report.unchanged, report.rejected)       // [IngestRejection]
+        let report = try await kb.ingest(contentsOf: url) // or ingest(data:), ingest(records:)
+        print(report.added, report.unchanged, report.rejected) // [IngestRejection]
         try await kb.ingest(contentsOf: url, options: IngestOptions(format: .jsonl, strict: true))
-        try await kb.export(to: backupURL, allNamespaces: true)      // or export(to: FileHandle), exportedLines()
+        try await kb.export(to: backupURL, allNamespaces: true) // or export(to: FileHandle), exportedLines()
         // end example
     }
 
@@ -19,7 +19,7 @@ public enum IngestionExamples {
         let report = try await kb.ingest(contentsOf: folder.appendingPathComponent("facts.jsonl"))
         print("\(report.added) added, \(report.unchanged) already known")
         for rejection in report.rejected {
-            print(rejection)   // line 7: unknown type "opinion" (expected fact, preference, goal or experience)
+            print(rejection) // line 7: unknown type "opinion" (expected fact, preference, goal or experience)
         }
         // end example
     }

@@ -20,13 +20,16 @@ let benchmarks: @Sendable () -> Void = {
         let label = size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)k"
         for variant in SearchBenchmark.Variant.all {
             let name = "Search \(variant.name) \(label)"
-            Benchmark(name, configuration: .init(metrics: searchMetrics, maxDuration: .seconds(5), maxIterations: 2_000)) { benchmark in
+            Benchmark(
+                name, configuration: .init(metrics: searchMetrics, maxDuration: .seconds(5), maxIterations: 2_000)
+            ) { benchmark in
                 let fixture = try await Fixture.shared(facts: size)
                 for _ in benchmark.scaledIterations {
                     let query = fixture.nextQuery()
-                    let hits = try await fixture.kb.search(SearchQuery(
-                        query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
-                        vectorScan: variant.vectorScan))
+                    let hits = try await fixture.kb.search(
+                        SearchQuery(
+                            query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
+                            vectorScan: variant.vectorScan))
                     blackHole(hits)
                 }
             } setup: {
@@ -37,9 +40,13 @@ let benchmarks: @Sendable () -> Void = {
 
     // Text-only ingest into a growing knowledge base: 1,000 facts (one transaction) an iteration;
     // throughput is in facts per second.
-    Benchmark("Ingest addFacts text-only 1k batch", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 50
-    )) { benchmark in
+    Benchmark(
+        "Ingest addFacts text-only 1k batch",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(10),
+            maxIterations: 50
+        )
+    ) { benchmark in
         let ingest = try IngestFixture.shared()
         try await ingest.kb.addFacts(ingest.nextBatch(1_000), nearDuplicates: nil)
     }
@@ -48,9 +55,12 @@ let benchmarks: @Sendable () -> Void = {
     // vectors. From 5,000 facts the neighbours come from k-means blocks, not all pairs: at 100k
     // an all-pairs scan would be 5·10⁹ comparisons.
     for size in [10_000, 100_000] {
-        Benchmark("Dedupe dry run \(size / 1_000)k", configuration: .init(
-            metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(60), maxIterations: 5
-        )) { _ in
+        Benchmark(
+            "Dedupe dry run \(size / 1_000)k",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(60), maxIterations: 5
+            )
+        ) { _ in
             let fixture = try await Fixture.shared(facts: size)
             blackHole(try await fixture.kb.dedupe(dryRun: true))
         } setup: {
@@ -61,10 +71,15 @@ let benchmarks: @Sendable () -> Void = {
     // Encoder throughput on the 320 short facts of Scripts/embedding-bench/facts.txt (the set
     // the PyTorch comparison uses), batch 32, all cores: only when `MNEMO_MODEL` names a model.
     if let folder = ProcessInfo.processInfo.environment[ModelFolder.environmentVariable], !folder.isEmpty,
-       ModelFolder.isInstalled(at: URL(fileURLWithPath: folder)) {
-        Benchmark("Encoder 320 facts batch 32", configuration: .init(
-            metrics: [.wallClock, .mallocCountTotal, EncoderFixture.sentencesPerSecond], maxDuration: .seconds(20), maxIterations: 20
-        )) { benchmark in
+        ModelFolder.isInstalled(at: URL(fileURLWithPath: folder))
+    {
+        Benchmark(
+            "Encoder 320 facts batch 32",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, EncoderFixture.sentencesPerSecond], maxDuration: .seconds(20),
+                maxIterations: 20
+            )
+        ) { benchmark in
             let fixture = try EncoderFixture.shared(folder: folder)
             let start = ContinuousClock.now
             blackHole(try await fixture.encoder.embed(fixture.facts))
@@ -76,7 +91,8 @@ let benchmarks: @Sendable () -> Void = {
 
 /// The sentence encoder and the facts it encodes, loaded once per process.
 final class EncoderFixture: @unchecked Sendable {
-    static let sentencesPerSecond = BenchmarkMetric.custom("Sentences / s", polarity: .prefersLarger, useScalingFactor: false)
+    static let sentencesPerSecond = BenchmarkMetric.custom(
+        "Sentences / s", polarity: .prefersLarger, useScalingFactor: false)
 
     let encoder: SentenceEncoder
     let facts: [String]
@@ -140,7 +156,8 @@ final class Fixture: @unchecked Sendable {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let loader = try KnowledgeBase(path: path, embedder: corpus.embedder())
             for start in stride(from: 0, to: corpus.facts.count, by: 5_000) {
-                try await loader.addFacts(Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
+                try await loader.addFacts(
+                    Array(corpus.facts[start..<min(corpus.facts.count, start + 5_000)]), nearDuplicates: nil)
             }
             // Marks the database complete, so an interrupted build is never reused.
             _ = FileManager.default.createFile(atPath: complete, contents: nil)

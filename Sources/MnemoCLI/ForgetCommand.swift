@@ -25,10 +25,12 @@ struct ForgetCommand: AsyncParsableCommand {
                 throw CLIError("forget erases the namespace \(kb.namespace) for good; pass --yes to confirm")
             }
             let stats = try await kb.stats()
-            FileHandle.standardError.write(Data("""
-                Erase all of \(kb.namespace) (\(stats.facts) facts, \(stats.topics) topics), with its history and undo records? \
-                This cannot be undone. Type the namespace to confirm: 
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    Erase all of \(kb.namespace) (\(stats.facts) facts, \(stats.topics) topics), with its history and undo records? \
+                    This cannot be undone. Type the namespace to confirm: 
+                    """.utf8))
             guard readLine()?.trimmingCharacters(in: .whitespaces) == kb.namespace else {
                 throw CLIError("not confirmed; nothing was erased")
             }

@@ -13,8 +13,11 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
     var json = false
 
-    @Flag(name: .long, help: ArgumentHelp(
-        "Open the database read-only and immutable (a file on a read-only volume or shipped with an app): searches work, writes fail, no -wal or -shm file is created."))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Open the database read-only and immutable (a file on a read-only volume or shipped with an app): searches work, writes fail, no -wal or -shm file is created."
+        ))
     var readOnly = false
 
     /// The database path: `--db`, else `$MNEMO_DB`, else `./mnemo.sqlite`.

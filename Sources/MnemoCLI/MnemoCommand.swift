@@ -1,6 +1,6 @@
 import ArgumentParser
-import Mnemo
 import Foundation
+import Mnemo
 
 @main
 struct MnemoCommand: AsyncParsableCommand {
@@ -15,17 +15,23 @@ struct MnemoCommand: AsyncParsableCommand {
             Start with `mnemo demo`, or `mnemo ingest facts.jsonl` then `mnemo search "swiftui"`.
             """,
         groupedSubcommands: [
-            CommandGroup(name: "Search and browse", subcommands: [
-                SearchCommand.self, ReplCommand.self, TopicsCommand.self, TopicCommand.self,
-                HistoryCommand.self, ConflictsCommand.self, StatsCommand.self, ContextCommand.self,
-            ]),
-            CommandGroup(name: "Write", subcommands: [
-                IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self, ForgetCommand.self,
-            ]),
-            CommandGroup(name: "Maintain", subcommands: [
-                DedupeCommand.self, CheckCommand.self, PurgeCommand.self, ExportCommand.self, ReembedCommand.self,
-                ModelCommand.self,
-            ]),
+            CommandGroup(
+                name: "Search and browse",
+                subcommands: [
+                    SearchCommand.self, ReplCommand.self, TopicsCommand.self, TopicCommand.self,
+                    HistoryCommand.self, ConflictsCommand.self, StatsCommand.self, ContextCommand.self,
+                ]),
+            CommandGroup(
+                name: "Write",
+                subcommands: [
+                    IngestCommand.self, FactCommand.self, MergeCommand.self, UndoCommand.self, ForgetCommand.self,
+                ]),
+            CommandGroup(
+                name: "Maintain",
+                subcommands: [
+                    DedupeCommand.self, CheckCommand.self, PurgeCommand.self, ExportCommand.self, ReembedCommand.self,
+                    ModelCommand.self,
+                ]),
             CommandGroup(name: "Serve", subcommands: [ServeCommand.self, MCPCommand.self]),
             CommandGroup(name: "Measure", subcommands: [BenchCommand.self, EvalCommand.self]),
             CommandGroup(name: "Try it", subcommands: [DemoCommand.self]),

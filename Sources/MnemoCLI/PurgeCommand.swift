@@ -14,7 +14,9 @@ struct PurgeCommand: AsyncParsableCommand {
               mnemo purge --undo-older-than 7d
             """)
 
-    @Option(help: ArgumentHelp("The undo window: records older than this are dropped (30d, 12h, 90m, 3600s).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "The undo window: records older than this are dropped (30d, 12h, 90m, 3600s).", valueName: "duration"))
     var undoOlderThan = Duration.days(30)
 
     @OptionGroup var global: GlobalOptions
@@ -32,7 +34,9 @@ struct PurgeCommand: AsyncParsableCommand {
             return
         }
         for receipt in receipts {
-            print("\(receipt.namespace): erased \(receipt.factIDs.count) expired facts, dropped \(receipt.undoRecords) undo records.")
+            print(
+                "\(receipt.namespace): erased \(receipt.factIDs.count) expired facts, dropped \(receipt.undoRecords) undo records."
+            )
         }
         if receipts.isEmpty { print("Nothing to purge.") }
     }
@@ -48,7 +52,8 @@ struct PurgeCommand: AsyncParsableCommand {
         init?(argument: String) {
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
             guard let unit = argument.last.flatMap({ units[$0] }), let value = Double(argument.dropLast()),
-                  value.isFinite, value >= 0 else { return nil }
+                value.isFinite, value >= 0
+            else { return nil }
             seconds = value * unit
         }
 

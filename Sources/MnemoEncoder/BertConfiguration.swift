@@ -48,9 +48,11 @@ public struct BertConfiguration: Sendable, Equatable {
     public var headDimension: Int { hiddenSize / attentionHeadCount }
 
     /// Creates a configuration from explicit values (used for synthetic models and tests).
-    public init(vocabularySize: Int, hiddenSize: Int, layerCount: Int, attentionHeadCount: Int,
-                intermediateSize: Int, maxPositionEmbeddings: Int, typeVocabularySize: Int = 2,
-                layerNormEpsilon: Float = 1e-12, maxSequenceLength: Int? = nil, pooling: Pooling = .mean) {
+    public init(
+        vocabularySize: Int, hiddenSize: Int, layerCount: Int, attentionHeadCount: Int,
+        intermediateSize: Int, maxPositionEmbeddings: Int, typeVocabularySize: Int = 2,
+        layerNormEpsilon: Float = 1e-12, maxSequenceLength: Int? = nil, pooling: Pooling = .mean
+    ) {
         self.vocabularySize = vocabularySize
         self.hiddenSize = hiddenSize
         self.layerCount = layerCount
@@ -79,21 +81,25 @@ public struct BertConfiguration: Sendable, Equatable {
             return int
         }
         if let type = config["model_type"] as? String, type != "bert" {
-            throw EmbeddingError.unsupportedModel("model_type '\(type)' in \(configURL.path); only 'bert' is implemented")
+            throw EmbeddingError.unsupportedModel(
+                "model_type '\(type)' in \(configURL.path); only 'bert' is implemented")
         }
         // Only the exact erf GELU is implemented; the tanh approximations would give other vectors.
         let activation = config["hidden_act"] as? String ?? "gelu"
         guard activation == "gelu" else {
-            throw EmbeddingError.unsupportedModel("hidden_act '\(activation)' in \(configURL.path); only 'gelu' is implemented")
+            throw EmbeddingError.unsupportedModel(
+                "hidden_act '\(activation)' in \(configURL.path); only 'gelu' is implemented")
         }
         if let position = config["position_embedding_type"] as? String, position != "absolute" {
-            throw EmbeddingError.unsupportedModel("position_embedding_type '\(position)'; only 'absolute' is implemented")
+            throw EmbeddingError.unsupportedModel(
+                "position_embedding_type '\(position)'; only 'absolute' is implemented")
         }
         let epsilon = (config["layer_norm_eps"] as? NSNumber)?.floatValue ?? 1e-12
         let hiddenSize = try int("hidden_size")
         let heads = try int("num_attention_heads")
         guard hiddenSize % heads == 0 else {
-            throw EmbeddingError.invalidConfiguration(configURL, reason: "hidden_size \(hiddenSize) is not a multiple of num_attention_heads \(heads)")
+            throw EmbeddingError.invalidConfiguration(
+                configURL, reason: "hidden_size \(hiddenSize) is not a multiple of num_attention_heads \(heads)")
         }
         let maxPositions = try int("max_position_embeddings")
         let typeVocabulary = config["type_vocab_size"] == nil ? 2 : try int("type_vocab_size")
@@ -105,16 +111,18 @@ public struct BertConfiguration: Sendable, Equatable {
         let lowercasesInput = sentenceConfig?["do_lower_case"] as? Bool ?? false
         if let value = sentenceConfig?["max_seq_length"] {
             guard let number = value as? NSNumber, let length = Int(exactly: number.doubleValue), length >= 2 else {
-                throw EmbeddingError.invalidConfiguration(sentenceURL, reason: "'max_seq_length' must be an integer of at least 2")
+                throw EmbeddingError.invalidConfiguration(
+                    sentenceURL, reason: "'max_seq_length' must be an integer of at least 2")
             }
             maxSequenceLength = min(length, maxPositions)
         }
 
-        self.init(vocabularySize: try int("vocab_size"), hiddenSize: hiddenSize, layerCount: try int("num_hidden_layers"),
-                  attentionHeadCount: heads, intermediateSize: try int("intermediate_size"),
-                  maxPositionEmbeddings: maxPositions, typeVocabularySize: typeVocabulary,
-                  layerNormEpsilon: epsilon, maxSequenceLength: maxSequenceLength,
-                  pooling: try Self.readPooling(directory: directory, hiddenSize: hiddenSize))
+        self.init(
+            vocabularySize: try int("vocab_size"), hiddenSize: hiddenSize, layerCount: try int("num_hidden_layers"),
+            attentionHeadCount: heads, intermediateSize: try int("intermediate_size"),
+            maxPositionEmbeddings: maxPositions, typeVocabularySize: typeVocabulary,
+            layerNormEpsilon: epsilon, maxSequenceLength: maxSequenceLength,
+            pooling: try Self.readPooling(directory: directory, hiddenSize: hiddenSize))
         self.lowercasesInput = lowercasesInput
     }
 
@@ -145,7 +153,8 @@ public struct BertConfiguration: Sendable, Equatable {
         let poolingURL = directory.appendingPathComponent(poolingPath).appendingPathComponent("config.json")
         guard let pooling = try jsonObject(at: poolingURL, required: false) else { return .mean }
         if let dimension = pooling["word_embedding_dimension"] as? NSNumber, dimension.intValue != hiddenSize {
-            throw EmbeddingError.invalidConfiguration(poolingURL, reason: "word_embedding_dimension \(dimension) differs from hidden_size \(hiddenSize)")
+            throw EmbeddingError.invalidConfiguration(
+                poolingURL, reason: "word_embedding_dimension \(dimension) differs from hidden_size \(hiddenSize)")
         }
         let flags: [(String, Pooling?)] = [
             ("pooling_mode_mean_tokens", .mean), ("pooling_mode_cls_token", .cls),
@@ -155,10 +164,13 @@ public struct BertConfiguration: Sendable, Equatable {
         let enabled = flags.filter { (pooling[$0.0] as? Bool) == true }
         guard enabled.count == 1 else {
             let names = enabled.map(\.0).joined(separator: ", ")
-            throw EmbeddingError.unsupportedModel("pooling in \(poolingURL.path) must enable exactly one mode, found [\(names)]")
+            throw EmbeddingError.unsupportedModel(
+                "pooling in \(poolingURL.path) must enable exactly one mode, found [\(names)]")
         }
         guard let mode = enabled[0].1 else {
-            throw EmbeddingError.unsupportedModel("pooling mode '\(enabled[0].0)' in \(poolingURL.path) is not implemented (supported: mean, cls, max, mean_sqrt_len)")
+            throw EmbeddingError.unsupportedModel(
+                "pooling mode '\(enabled[0].0)' in \(poolingURL.path) is not implemented (supported: mean, cls, max, mean_sqrt_len)"
+            )
         }
         return mode
     }

@@ -30,7 +30,8 @@ final class BertWorkspace {
         let config = weights.configuration
         let layer = weights.layers.first
         rowCapacity = (rows + MicroKernel.rows - 1) / MicroKernel.rows * MicroKernel.rows
-        hiddenStride = (config.hiddenSize + PackedLinear.panelWidth - 1) / PackedLinear.panelWidth * PackedLinear.panelWidth
+        hiddenStride =
+            (config.hiddenSize + PackedLinear.panelWidth - 1) / PackedLinear.panelWidth * PackedLinear.panelWidth
         projectionStride = layer?.attentionInput.paddedOutputSize ?? 3 * hiddenStride
         intermediateStride = layer?.intermediate.paddedOutputSize ?? hiddenStride
         hidden = FloatBuffer(count: rowCapacity * hiddenStride)
@@ -76,21 +77,29 @@ struct BertForwardPass: Sendable {
         embed(sequences, offsets: offsets, rows: rows, workspace: workspace)
         let hs = workspace.hiddenStride
         for layer in weights.layers {
-            kernel.apply(layer.attentionInput, input: workspace.hidden.pointer, inputStride: hs, rows: rows,
-                         output: workspace.projections.pointer, outputStride: workspace.projectionStride, epilogue: .none, splats: workspace.splats.pointer)
+            kernel.apply(
+                layer.attentionInput, input: workspace.hidden.pointer, inputStride: hs, rows: rows,
+                output: workspace.projections.pointer, outputStride: workspace.projectionStride, epilogue: .none,
+                splats: workspace.splats.pointer)
             attention(offsets: offsets, workspace: workspace)
-            kernel.apply(layer.attentionOutput, input: workspace.context.pointer, inputStride: hs, rows: rows,
-                         output: workspace.attended.pointer, outputStride: hs,
-                         epilogue: .residual(workspace.hidden.pointer, stride: hs), splats: workspace.splats.pointer)
-            normalizeRows(workspace.attended.pointer, stride: hs, rows: total,
-                          gamma: layer.attentionNormWeight.pointer, beta: layer.attentionNormBias.pointer)
-            kernel.apply(layer.intermediate, input: workspace.attended.pointer, inputStride: hs, rows: rows,
-                         output: workspace.intermediate.pointer, outputStride: workspace.intermediateStride, epilogue: .gelu, splats: workspace.splats.pointer)
-            kernel.apply(layer.output, input: workspace.intermediate.pointer, inputStride: workspace.intermediateStride,
-                         rows: rows, output: workspace.hidden.pointer, outputStride: hs,
-                         epilogue: .residual(workspace.attended.pointer, stride: hs), splats: workspace.splats.pointer)
-            normalizeRows(workspace.hidden.pointer, stride: hs, rows: total,
-                          gamma: layer.outputNormWeight.pointer, beta: layer.outputNormBias.pointer)
+            kernel.apply(
+                layer.attentionOutput, input: workspace.context.pointer, inputStride: hs, rows: rows,
+                output: workspace.attended.pointer, outputStride: hs,
+                epilogue: .residual(workspace.hidden.pointer, stride: hs), splats: workspace.splats.pointer)
+            normalizeRows(
+                workspace.attended.pointer, stride: hs, rows: total,
+                gamma: layer.attentionNormWeight.pointer, beta: layer.attentionNormBias.pointer)
+            kernel.apply(
+                layer.intermediate, input: workspace.attended.pointer, inputStride: hs, rows: rows,
+                output: workspace.intermediate.pointer, outputStride: workspace.intermediateStride, epilogue: .gelu,
+                splats: workspace.splats.pointer)
+            kernel.apply(
+                layer.output, input: workspace.intermediate.pointer, inputStride: workspace.intermediateStride,
+                rows: rows, output: workspace.hidden.pointer, outputStride: hs,
+                epilogue: .residual(workspace.attended.pointer, stride: hs), splats: workspace.splats.pointer)
+            normalizeRows(
+                workspace.hidden.pointer, stride: hs, rows: total,
+                gamma: layer.outputNormWeight.pointer, beta: layer.outputNormBias.pointer)
         }
         return pool(offsets: offsets, workspace: workspace)
     }
@@ -98,7 +107,8 @@ struct BertForwardPass: Sendable {
     /// Word + token-type + position embeddings, then layer norm; padding rows are zeroed.
     private func embed(_ sequences: [[Int32]], offsets: [Int], rows: Int, workspace: BertWorkspace) {
         let config = weights.configuration
-        let hidden = config.hiddenSize, stride = workspace.hiddenStride
+        let hidden = config.hiddenSize
+        let stride = workspace.hiddenStride
         let out = workspace.hidden.pointer
         for (index, sequence) in sequences.enumerated() {
             for (position, id) in sequence.enumerated() {
@@ -114,13 +124,16 @@ struct BertForwardPass: Sendable {
         }
         let total = offsets.last ?? 0
         (out + total * stride).update(repeating: 0, count: (rows - total) * stride)
-        normalizeRows(out, stride: stride, rows: total, gamma: weights.embeddingNormWeight.pointer,
-                      beta: weights.embeddingNormBias.pointer)
+        normalizeRows(
+            out, stride: stride, rows: total, gamma: weights.embeddingNormWeight.pointer,
+            beta: weights.embeddingNormBias.pointer)
     }
 
     /// Layer norm of `rows` rows, split between the workers.
-    private func normalizeRows(_ base: UnsafeMutablePointer<Float>, stride: Int, rows: Int,
-                               gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>) {
+    private func normalizeRows(
+        _ base: UnsafeMutablePointer<Float>, stride: Int, rows: Int,
+        gamma: UnsafePointer<Float>, beta: UnsafePointer<Float>
+    ) {
         let config = weights.configuration
         let shared = SharedPointer(base)
         let gammaShared = SharedPointer(UnsafeMutablePointer(mutating: gamma))
@@ -128,8 +141,9 @@ struct BertForwardPass: Sendable {
         let count = max(1, min(workers, rows / 16))
         let work: @Sendable (Int) -> Void = { worker in
             for row in (rows * worker / count)..<(rows * (worker + 1) / count) {
-                TransformerMath.layerNorm(shared.base + row * stride, count: config.hiddenSize, gamma: gammaShared.base,
-                                     beta: betaShared.base, epsilon: config.layerNormEpsilon)
+                TransformerMath.layerNorm(
+                    shared.base + row * stride, count: config.hiddenSize, gamma: gammaShared.base,
+                    beta: betaShared.base, epsilon: config.layerNormEpsilon)
             }
         }
         if count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: count, execute: work) }
@@ -140,13 +154,16 @@ struct BertForwardPass: Sendable {
     /// each worker gets about half of every sequence's heads whatever the lengths.
     private func attention(offsets: [Int], workspace: BertWorkspace) {
         let config = weights.configuration
-        let heads = config.attentionHeadCount, headSize = config.headDimension, hidden = config.hiddenSize
+        let heads = config.attentionHeadCount
+        let headSize = config.headDimension
+        let hidden = config.hiddenSize
         let items = (offsets.count - 1) * heads
         let count = max(1, min(workers, items))
         let projections = SharedPointer(workspace.projections.pointer)
         let context = SharedPointer(workspace.context.pointer)
         let scratch = SharedPointer(workspace.attentionScratch.pointer)
-        let projectionStride = workspace.projectionStride, contextStride = workspace.hiddenStride
+        let projectionStride = workspace.projectionStride
+        let contextStride = workspace.hiddenStride
         let scratchStride = workspace.attentionScratchStride
         let scale = 1 / Float(headSize).squareRoot()
 
@@ -155,14 +172,17 @@ struct BertForwardPass: Sendable {
         let work: @Sendable (Int) -> Void = { worker in
             var item = worker
             while item < items {
-                let sequence = item / heads, head = item % heads
-                let first = offsets[sequence], length = offsets[sequence + 1] - first
+                let sequence = item / heads
+                let head = item % heads
+                let first = offsets[sequence]
+                let length = offsets[sequence + 1] - first
                 let queries = projections.base + first * projectionStride + head * headSize
-                HeadAttention.attend(queries: queries, keys: queries + hidden, values: queries + 2 * hidden,
-                                     stride: projectionStride, length: length, headSize: headSize, scale: scale,
-                                     context: context.base + first * contextStride + head * headSize,
-                                     contextStride: contextStride, scratch: scratch.base + worker * scratchStride,
-                                     using: instructionSet)
+                HeadAttention.attend(
+                    queries: queries, keys: queries + hidden, values: queries + 2 * hidden,
+                    stride: projectionStride, length: length, headSize: headSize, scale: scale,
+                    context: context.base + first * contextStride + head * headSize,
+                    contextStride: contextStride, scratch: scratch.base + worker * scratchStride,
+                    using: instructionSet)
                 item += count
             }
         }
@@ -172,12 +192,14 @@ struct BertForwardPass: Sendable {
     /// Pools each sequence's final hidden states into one vector and scales it to unit length.
     private func pool(offsets: [Int], workspace: BertWorkspace) -> [[Float]] {
         let config = weights.configuration
-        let hidden = config.hiddenSize, stride = workspace.hiddenStride
+        let hidden = config.hiddenSize
+        let stride = workspace.hiddenStride
         let base = workspace.hidden.pointer
         var vectors: [[Float]] = []
         vectors.reserveCapacity(offsets.count - 1)
         for index in 0..<(offsets.count - 1) {
-            let first = offsets[index], length = offsets[index + 1] - first
+            let first = offsets[index]
+            let length = offsets[index + 1] - first
             var vector = [Float](repeating: 0, count: hidden)
             if length > 0 {
                 switch config.pooling {

@@ -1,4 +1,5 @@
 import Mnemo
+
 /// The weights of a BERT encoder, checked against the configuration and packed for inference.
 ///
 /// Loading copies each tensor once out of the memory-mapped safetensors file into cache-line
@@ -37,7 +38,8 @@ struct BertWeights: Sendable {
     /// optional `bert.` prefix. The pooler (`pooler.dense`) is not listed: sentence-transformers does
     /// not use it.
     static func requiredTensors(for config: BertConfiguration) -> [(name: String, shape: [Int])] {
-        let hidden = config.hiddenSize, inner = config.intermediateSize
+        let hidden = config.hiddenSize
+        let inner = config.intermediateSize
         var tensors: [(String, [Int])] = [
             ("embeddings.word_embeddings.weight", [config.vocabularySize, hidden]),
             ("embeddings.position_embeddings.weight", [config.maxPositionEmbeddings, hidden]),
@@ -71,7 +73,8 @@ struct BertWeights: Sendable {
     /// saved from a task model such as `BertForMaskedLM`.
     static func namePrefix(in file: SafetensorsFile) -> String {
         if file.tensors["embeddings.word_embeddings.weight"] == nil,
-           file.tensors["bert.embeddings.word_embeddings.weight"] != nil {
+            file.tensors["bert.embeddings.word_embeddings.weight"] != nil
+        {
             return "bert."
         }
         return ""
@@ -117,23 +120,30 @@ struct BertWeights: Sendable {
         for index in 0..<config.layerCount {
             let p = "encoder.layer.\(index)."
             let projections = try ["query", "key", "value"].map { name in
-                (weight: try tensor(p + "attention.self.\(name).weight"), bias: try tensor(p + "attention.self.\(name).bias"),
-                 outputSize: hidden)
+                (
+                    weight: try tensor(p + "attention.self.\(name).weight"),
+                    bias: try tensor(p + "attention.self.\(name).bias"),
+                    outputSize: hidden
+                )
             }
-            layers.append(Layer(
-                attentionInput: PackedLinear(stacking: projections, inputSize: hidden),
-                attentionOutput: PackedLinear(weight: try tensor(p + "attention.output.dense.weight"),
-                                              bias: try tensor(p + "attention.output.dense.bias"),
-                                              outputSize: hidden, inputSize: hidden),
-                attentionNormWeight: try buffer(p + "attention.output.LayerNorm.weight"),
-                attentionNormBias: try buffer(p + "attention.output.LayerNorm.bias"),
-                intermediate: PackedLinear(weight: try tensor(p + "intermediate.dense.weight"),
-                                           bias: try tensor(p + "intermediate.dense.bias"),
-                                           outputSize: config.intermediateSize, inputSize: hidden),
-                output: PackedLinear(weight: try tensor(p + "output.dense.weight"), bias: try tensor(p + "output.dense.bias"),
-                                     outputSize: hidden, inputSize: config.intermediateSize),
-                outputNormWeight: try buffer(p + "output.LayerNorm.weight"),
-                outputNormBias: try buffer(p + "output.LayerNorm.bias")))
+            layers.append(
+                Layer(
+                    attentionInput: PackedLinear(stacking: projections, inputSize: hidden),
+                    attentionOutput: PackedLinear(
+                        weight: try tensor(p + "attention.output.dense.weight"),
+                        bias: try tensor(p + "attention.output.dense.bias"),
+                        outputSize: hidden, inputSize: hidden),
+                    attentionNormWeight: try buffer(p + "attention.output.LayerNorm.weight"),
+                    attentionNormBias: try buffer(p + "attention.output.LayerNorm.bias"),
+                    intermediate: PackedLinear(
+                        weight: try tensor(p + "intermediate.dense.weight"),
+                        bias: try tensor(p + "intermediate.dense.bias"),
+                        outputSize: config.intermediateSize, inputSize: hidden),
+                    output: PackedLinear(
+                        weight: try tensor(p + "output.dense.weight"), bias: try tensor(p + "output.dense.bias"),
+                        outputSize: hidden, inputSize: config.intermediateSize),
+                    outputNormWeight: try buffer(p + "output.LayerNorm.weight"),
+                    outputNormBias: try buffer(p + "output.LayerNorm.bias")))
         }
         self.layers = layers
     }

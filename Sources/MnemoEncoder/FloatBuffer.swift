@@ -1,4 +1,5 @@
 import Mnemo
+
 /// A fixed-size block of `Float`s aligned to a cache line, for weights and scratch activations.
 ///
 /// Arrays would do for correctness, but the matrix kernels want raw pointers that stay valid for a

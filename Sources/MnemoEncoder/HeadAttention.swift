@@ -20,12 +20,14 @@ enum HeadAttention {
         scratch: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet
     ) {
         #if arch(x86_64)
-        if instructionSet == .avx2 {
-            return mnemo_avx2_attention_head(queries, keys, values, stride, length, headSize, scale, context, contextStride, scratch)
-        }
+            if instructionSet == .avx2 {
+                return mnemo_avx2_attention_head(
+                    queries, keys, values, stride, length, headSize, scale, context, contextStride, scratch)
+            }
         #endif
         let paddedLength = (length + 7) & ~7
-        let keysT = scratch, scores = scratch + headSize * paddedLength
+        let keysT = scratch
+        let scores = scratch + headSize * paddedLength
         // Keys transposed (one row per head dimension) so scores for 8 keys come from one vector op.
         for j in 0..<length {
             for c in 0..<headSize { keysT[c * paddedLength + j] = keys[j * stride + c] }

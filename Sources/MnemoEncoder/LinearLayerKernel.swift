@@ -39,12 +39,17 @@ struct LinearLayerKernel: Sendable {
     ///
     /// The environment variable `MNEMO_MATRIX_KERNEL` (`wide` or `narrow`) forces one, for measurements.
     static let preferred: MicroKernel = {
-        if let forced = ProcessInfo.processInfo.environment["MNEMO_MATRIX_KERNEL"], let kernel = MicroKernel(rawValue: forced) {
+        if let forced = ProcessInfo.processInfo.environment["MNEMO_MATRIX_KERNEL"],
+            let kernel = MicroKernel(rawValue: forced)
+        {
             return kernel
         }
-        let rows = 64, depth = 384, outputs = 128
-        let layer = PackedLinear(weight: (0..<(outputs * depth)).map { Float($0 % 7) * 0.01 },
-                                 bias: [Float](repeating: 0, count: outputs), outputSize: outputs, inputSize: depth)
+        let rows = 64
+        let depth = 384
+        let outputs = 128
+        let layer = PackedLinear(
+            weight: (0..<(outputs * depth)).map { Float($0 % 7) * 0.01 },
+            bias: [Float](repeating: 0, count: outputs), outputSize: outputs, inputSize: depth)
         let input = FloatBuffer((0..<(rows * depth)).map { Float($0 % 13) * 0.01 })
         let output = FloatBuffer(count: rows * outputs)
         let splats = FloatBuffer(count: splatFloatsPerWorker)
@@ -53,8 +58,9 @@ struct LinearLayerKernel: Sendable {
             var best = UInt64.max
             for _ in 0..<5 {
                 let start = DispatchTime.now().uptimeNanoseconds
-                runner.apply(layer, input: input.pointer, inputStride: depth, rows: rows, output: output.pointer,
-                             outputStride: outputs, epilogue: .none, splats: splats.pointer)
+                runner.apply(
+                    layer, input: input.pointer, inputStride: depth, rows: rows, output: output.pointer,
+                    outputStride: outputs, epilogue: .none, splats: splats.pointer)
                 best = min(best, DispatchTime.now().uptimeNanoseconds - start)
             }
             return best
@@ -69,10 +75,13 @@ struct LinearLayerKernel: Sendable {
     ///   - inputStride: The distance between input rows; at least `layer.inputSize`.
     ///   - outputStride: The distance between output rows; at least `layer.paddedOutputSize`.
     ///   - splats: Scratch of ``splatFloatsPerWorker`` floats per worker.
-    func apply(_ layer: PackedLinear, input: UnsafePointer<Float>, inputStride: Int, rows: Int,
-               output: UnsafeMutablePointer<Float>, outputStride: Int, epilogue: LinearEpilogue,
-               splats: UnsafeMutablePointer<Float>) {
-        precondition(rows % MicroKernel.rows == 0 && outputStride >= layer.paddedOutputSize && inputStride >= layer.inputSize)
+    func apply(
+        _ layer: PackedLinear, input: UnsafePointer<Float>, inputStride: Int, rows: Int,
+        output: UnsafeMutablePointer<Float>, outputStride: Int, epilogue: LinearEpilogue,
+        splats: UnsafeMutablePointer<Float>
+    ) {
+        precondition(
+            rows % MicroKernel.rows == 0 && outputStride >= layer.paddedOutputSize && inputStride >= layer.inputSize)
         // Small layers are not worth waking a second thread for (tens of microseconds in a VM).
         let work = rows * layer.inputSize * layer.paddedOutputSize
         let workerCount = work < 1 << 20 ? 1 : max(1, min(workers, layer.panelCount))
@@ -81,7 +90,8 @@ struct LinearLayerKernel: Sendable {
         let scratch = SharedPointer(splats)
         let residual: (SharedPointer, Int)?
         switch epilogue {
-        case .residual(let pointer, let stride): residual = (SharedPointer(UnsafeMutablePointer(mutating: pointer)), stride)
+        case .residual(let pointer, let stride):
+            residual = (SharedPointer(UnsafeMutablePointer(mutating: pointer)), stride)
         default: residual = nil
         }
         let applyGELU: Bool
@@ -90,10 +100,11 @@ struct LinearLayerKernel: Sendable {
         let task: @Sendable (Int) -> Void = { worker in
             let firstPanel = layer.panelCount * worker / workerCount
             let endPanel = layer.panelCount * (worker + 1) / workerCount
-            self.run(layer, input: source.base, inputStride: inputStride, rows: rows, output: destination.base,
-                     outputStride: outputStride, panels: firstPanel..<endPanel, gelu: applyGELU,
-                     residual: residual.map { (UnsafePointer($0.0.base), $0.1) },
-                     splats: scratch.base + worker * Self.splatFloatsPerWorker)
+            self.run(
+                layer, input: source.base, inputStride: inputStride, rows: rows, output: destination.base,
+                outputStride: outputStride, panels: firstPanel..<endPanel, gelu: applyGELU,
+                residual: residual.map { (UnsafePointer($0.0.base), $0.1) },
+                splats: scratch.base + worker * Self.splatFloatsPerWorker)
         }
         if workerCount == 1 {
             task(0)
@@ -102,9 +113,11 @@ struct LinearLayerKernel: Sendable {
         }
     }
 
-    private func run(_ layer: PackedLinear, input: UnsafeMutablePointer<Float>, inputStride: Int, rows: Int,
-                     output: UnsafeMutablePointer<Float>, outputStride: Int, panels: Range<Int>, gelu: Bool,
-                     residual: (UnsafePointer<Float>, Int)?, splats: UnsafeMutablePointer<Float>) {
+    private func run(
+        _ layer: PackedLinear, input: UnsafeMutablePointer<Float>, inputStride: Int, rows: Int,
+        output: UnsafeMutablePointer<Float>, outputStride: Int, panels: Range<Int>, gelu: Bool,
+        residual: (UnsafePointer<Float>, Int)?, splats: UnsafeMutablePointer<Float>
+    ) {
         guard !panels.isEmpty else { return }
         let depth = layer.inputSize
         let width = PackedLinear.panelWidth
@@ -116,44 +129,51 @@ struct LinearLayerKernel: Sendable {
             while depthStart < depth {
                 let depthCount = min(Self.depthBlock, depth - depthStart)
                 #if arch(x86_64)
-                if instructionSet == .avx2 {
-                    mnemo_avx2_sgemm_panels(input + rowStart * inputStride + depthStart, inputStride, rowEnd - rowStart,
-                                            layer.panels.pointer + panels.lowerBound * depth * width + depthStart * width,
-                                            depth * width, panels.count, depthCount,
-                                            output + rowStart * outputStride + panels.lowerBound * width, outputStride,
-                                            depthStart > 0 ? 1 : 0)
-                    depthStart += depthCount
-                    continue
-                }
+                    if instructionSet == .avx2 {
+                        mnemo_avx2_sgemm_panels(
+                            input + rowStart * inputStride + depthStart, inputStride, rowEnd - rowStart,
+                            layer.panels.pointer + panels.lowerBound * depth * width + depthStart * width,
+                            depth * width, panels.count, depthCount,
+                            output + rowStart * outputStride + panels.lowerBound * width, outputStride,
+                            depthStart > 0 ? 1 : 0)
+                        depthStart += depthCount
+                        continue
+                    }
                 #endif
                 if kernel.readsSplats {
-                    MicroKernel.packSplats(input + rowStart * inputStride + depthStart, inputStride,
-                                           rows: rowEnd - rowStart, depth: depthCount, into: splats)
+                    MicroKernel.packSplats(
+                        input + rowStart * inputStride + depthStart, inputStride,
+                        rows: rowEnd - rowStart, depth: depthCount, into: splats)
                 }
                 for panel in panels {
                     let weights = layer.panels.pointer + panel * depth * width + depthStart * width
                     var row = rowStart
                     while row < rowEnd {
-                        let a = kernel.readsSplats
+                        let a =
+                            kernel.readsSplats
                             ? UnsafePointer(splats + (row - rowStart) * depthCount * 4)
                             : UnsafePointer(input + row * inputStride + depthStart)
-                        kernel.run(a, inputStride, weights, output + row * outputStride + panel * width, outputStride,
-                                   depthCount, depthStart > 0)
+                        kernel.run(
+                            a, inputStride, weights, output + row * outputStride + panel * width, outputStride,
+                            depthCount, depthStart > 0)
                         row += MicroKernel.rows
                     }
                 }
                 depthStart += depthCount
             }
-            finish(rows: rowStart..<rowEnd, columns: (panels.lowerBound * width)..<(panels.upperBound * width),
-                   output: output, outputStride: outputStride, bias: layer.bias.pointer, gelu: gelu, residual: residual)
+            finish(
+                rows: rowStart..<rowEnd, columns: (panels.lowerBound * width)..<(panels.upperBound * width),
+                output: output, outputStride: outputStride, bias: layer.bias.pointer, gelu: gelu, residual: residual)
             rowStart = rowEnd
         }
     }
 
     /// Adds the bias, then the activation or the residual, to a block of finished outputs.
     @inline(__always)
-    private func finish(rows: Range<Int>, columns: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int,
-                        bias: UnsafePointer<Float>, gelu: Bool, residual: (UnsafePointer<Float>, Int)?) {
+    private func finish(
+        rows: Range<Int>, columns: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int,
+        bias: UnsafePointer<Float>, gelu: Bool, residual: (UnsafePointer<Float>, Int)?
+    ) {
         // Column ranges are whole panels, so always a multiple of 8.
         for row in rows {
             let line = output + row * outputStride
@@ -161,7 +181,9 @@ struct LinearLayerKernel: Sendable {
             if let (skip, skipStride) = residual {
                 let skipLine = skip + row * skipStride
                 while column < columns.upperBound {
-                    let value = TransformerMath.load8(line + column) + TransformerMath.load8(bias + column) + TransformerMath.load8(skipLine + column)
+                    let value =
+                        TransformerMath.load8(line + column) + TransformerMath.load8(bias + column)
+                        + TransformerMath.load8(skipLine + column)
                     TransformerMath.store8(value, line + column)
                     column += 8
                 }
@@ -173,7 +195,8 @@ struct LinearLayerKernel: Sendable {
                 }
             } else {
                 while column < columns.upperBound {
-                    TransformerMath.store8(TransformerMath.load8(line + column) + TransformerMath.load8(bias + column), line + column)
+                    TransformerMath.store8(
+                        TransformerMath.load8(line + column) + TransformerMath.load8(bias + column), line + column)
                     column += 8
                 }
             }

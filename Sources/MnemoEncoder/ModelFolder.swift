@@ -37,20 +37,23 @@ public enum ModelFolder {
 
     package static func cacheDirectory(environment: [String: String]) -> URL {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        return caches.appendingPathComponent("mnemo/models/\(defaultModelFolderName)", isDirectory: true)
+            let caches =
+                FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            return caches.appendingPathComponent("mnemo/models/\(defaultModelFolderName)", isDirectory: true)
         #else
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
-        return home.appendingPathComponent(".cache/mnemo/models/\(defaultModelFolderName)", isDirectory: true)
+            let home =
+                environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
+            return home.appendingPathComponent(".cache/mnemo/models/\(defaultModelFolderName)", isDirectory: true)
         #endif
     }
 
     /// Whether `directory` exists (the model may still be invalid: see ``validate(directory:)``).
     public static func isInstalled(at directory: URL = modelDirectory) -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
     }
 
     /// Checks that `directory` is a complete BERT sentence-transformers folder this library can run.
@@ -66,7 +69,9 @@ public enum ModelFolder {
         guard isInstalled(at: directory) else {
             throw EmbeddingError.invalidModelFolder(directory, problems: ["the folder does not exist"])
         }
-        func exists(_ name: String) -> Bool { fileManager.fileExists(atPath: directory.appendingPathComponent(name).path) }
+        func exists(_ name: String) -> Bool {
+            fileManager.fileExists(atPath: directory.appendingPathComponent(name).path)
+        }
         var problems: [String] = []
         for name in ["config.json", "model.safetensors"] where !exists(name) {
             problems.append("\(name) is missing")
@@ -83,7 +88,9 @@ public enum ModelFolder {
             do {
                 let tokenizer = try WordPieceTokenizer(modelDirectory: directory)
                 if let configuration, tokenizer.vocabularySize > configuration.vocabularySize {
-                    problems.append("the vocabulary has \(tokenizer.vocabularySize) tokens but config.json declares vocab_size \(configuration.vocabularySize)")
+                    problems.append(
+                        "the vocabulary has \(tokenizer.vocabularySize) tokens but config.json declares vocab_size \(configuration.vocabularySize)"
+                    )
                 }
             } catch {
                 problems.append("\(error)")

@@ -1,4 +1,5 @@
 import Mnemo
+
 /// A fully connected layer `y = x·Wᵀ + b` whose weight is repacked once, at load time, for the
 /// matrix-multiplication micro-kernels.
 ///
@@ -27,7 +28,9 @@ struct PackedLinear: Sendable {
 
     /// Packs a PyTorch `[outputSize, inputSize]` weight and its bias.
     init(weight: [Float], bias: [Float], outputSize: Int, inputSize: Int) {
-        precondition(weight.count == outputSize * inputSize, "weight has \(weight.count) values, expected \(outputSize)×\(inputSize)")
+        precondition(
+            weight.count == outputSize * inputSize,
+            "weight has \(weight.count) values, expected \(outputSize)×\(inputSize)")
         precondition(bias.count == outputSize, "bias has \(bias.count) values, expected \(outputSize)")
         let width = Self.panelWidth
         self.inputSize = inputSize
@@ -51,7 +54,8 @@ struct PackedLinear: Sendable {
     /// Packs several layers that read the same input into one, their outputs side by side (used for
     /// the query, key and value projections, which then cost one pass over the input instead of three).
     init(stacking layers: [(weight: [Float], bias: [Float], outputSize: Int)], inputSize: Int) {
-        self.init(weight: layers.flatMap(\.weight), bias: layers.flatMap(\.bias),
-                  outputSize: layers.reduce(0) { $0 + $1.outputSize }, inputSize: inputSize)
+        self.init(
+            weight: layers.flatMap(\.weight), bias: layers.flatMap(\.bias),
+            outputSize: layers.reduce(0) { $0 + $1.outputSize }, inputSize: inputSize)
     }
 }

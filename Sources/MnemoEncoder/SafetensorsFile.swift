@@ -60,7 +60,9 @@ package struct SafetensorsFile: Sendable {
     /// Parses safetensors content that is already in memory; `url` is only used in error messages.
     init(url: URL, bytes: Data) throws {
         func fail(_ reason: String) -> EmbeddingError { .invalidSafetensors(url, reason: reason) }
-        guard bytes.count >= 8 else { throw fail("file is \(bytes.count) bytes, shorter than the 8-byte header length") }
+        guard bytes.count >= 8 else {
+            throw fail("file is \(bytes.count) bytes, shorter than the 8-byte header length")
+        }
         var headerLength: UInt64 = 0
         for i in 0..<8 { headerLength |= UInt64(bytes[bytes.startIndex + i]) << (8 * UInt64(i)) }
         guard headerLength <= UInt64(Self.maximumHeaderSize), Int(headerLength) <= bytes.count - 8 else {
@@ -84,7 +86,9 @@ package struct SafetensorsFile: Sendable {
             if name == "__metadata__" {
                 guard let pairs = value as? [String: Any] else { throw fail("__metadata__ is not an object") }
                 for (key, value) in pairs {
-                    guard let string = value as? String else { throw fail("__metadata__ value for '\(key)' is not a string") }
+                    guard let string = value as? String else {
+                        throw fail("__metadata__ value for '\(key)' is not a string")
+                    }
                     metadata[key] = string
                 }
                 continue
@@ -92,16 +96,19 @@ package struct SafetensorsFile: Sendable {
             guard let entry = value as? [String: Any] else { throw fail("entry '\(name)' is not an object") }
             guard let dtype = entry["dtype"] as? String else { throw fail("entry '\(name)' has no string 'dtype'") }
             guard let shapeValues = entry["shape"] as? [Any],
-                  let shape = Self.integers(shapeValues), shape.allSatisfy({ $0 >= 0 }) else {
+                let shape = Self.integers(shapeValues), shape.allSatisfy({ $0 >= 0 })
+            else {
                 throw fail("entry '\(name)' has no valid 'shape'")
             }
             guard let offsetValues = entry["data_offsets"] as? [Any], let offsets = Self.integers(offsetValues),
-                  offsets.count == 2 else {
+                offsets.count == 2
+            else {
                 throw fail("entry '\(name)' has no valid 'data_offsets'")
             }
             let (begin, end) = (offsets[0], offsets[1])
             guard begin >= 0, begin <= end, end <= dataSize else {
-                throw fail("entry '\(name)' has data_offsets [\(begin), \(end)] outside the \(dataSize)-byte data section")
+                throw fail(
+                    "entry '\(name)' has data_offsets [\(begin), \(end)] outside the \(dataSize)-byte data section")
             }
             let (elements, overflow) = shape.reduce((1, false)) { acc, dim in
                 let product = acc.0.multipliedReportingOverflow(by: dim)
@@ -111,7 +118,8 @@ package struct SafetensorsFile: Sendable {
                 let byteCount = elements.multipliedReportingOverflow(by: size)
                 guard !overflow, !byteCount.overflow, byteCount.partialValue == end - begin else {
                     let needed = overflow || byteCount.overflow ? "more than Int.max" : "\(byteCount.partialValue)"
-                    throw fail("entry '\(name)' spans \(end - begin) bytes, but shape \(shape) of \(dtype) needs \(needed)")
+                    throw fail(
+                        "entry '\(name)' spans \(end - begin) bytes, but shape \(shape) of \(dtype) needs \(needed)")
                 }
             }
             tensors[name] = TensorInfo(name: name, dtype: dtype, shape: shape, byteRange: begin..<end)
@@ -157,11 +165,12 @@ package struct SafetensorsFile: Sendable {
         return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             bytes.withUnsafeBytes { raw in
                 // The data section has no alignment guarantee, so copy bytes instead of binding memory.
-                let source = UnsafeRawBufferPointer(rebasing: raw[(start - bytes.startIndex)..<(start - bytes.startIndex + count * 4)])
+                let source = UnsafeRawBufferPointer(
+                    rebasing: raw[(start - bytes.startIndex)..<(start - bytes.startIndex + count * 4)])
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
             }
             #if _endian(big)
-            for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: buffer[i].bitPattern)) }
+                for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: buffer[i].bitPattern)) }
             #endif
             initialized = count
         }
@@ -200,18 +209,23 @@ extension SafetensorsFile {
     ///
     /// Used to build small synthetic model folders (tests, tools). Tensors are written in the given
     /// order; the header is padded with spaces to a multiple of 8 bytes, as the reference writer does.
-    package static func encode(_ tensors: [(name: String, shape: [Int], values: [Float])],
-                              metadata: [String: String] = [:]) -> Data {
+    package static func encode(
+        _ tensors: [(name: String, shape: [Int], values: [Float])],
+        metadata: [String: String] = [:]
+    ) -> Data {
         var header: [String: Any] = [:]
         if !metadata.isEmpty { header["__metadata__"] = metadata }
         var offset = 0
         for tensor in tensors {
-            precondition(tensor.shape.reduce(1, *) == tensor.values.count, "shape does not match value count for \(tensor.name)")
+            precondition(
+                tensor.shape.reduce(1, *) == tensor.values.count, "shape does not match value count for \(tensor.name)")
             let size = tensor.values.count * 4
-            header[tensor.name] = ["dtype": "F32", "shape": tensor.shape, "data_offsets": [offset, offset + size]] as [String: Any]
+            header[tensor.name] =
+                ["dtype": "F32", "shape": tensor.shape, "data_offsets": [offset, offset + size]] as [String: Any]
             offset += size
         }
-        var headerData = (try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var headerData =
+            (try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])) ?? Data("{}".utf8)
         while headerData.count % 8 != 0 { headerData.append(0x20) }
         var data = Data()
         var length = UInt64(headerData.count).littleEndian

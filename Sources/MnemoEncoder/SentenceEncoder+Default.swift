@@ -14,8 +14,10 @@ extension SentenceEncoder {
     ///   - batchSize: Texts per forward pass.
     ///   - threadCount: Threads per forward pass; all active processors by default.
     /// - Throws: ``EmbeddingError`` when the folder exists but cannot be loaded.
-    public static func loadDefault(directory: URL = ModelFolder.modelDirectory, batchSize: Int = 32,
-                                   threadCount: Int? = nil) throws -> SentenceEncoder? {
+    public static func loadDefault(
+        directory: URL = ModelFolder.modelDirectory, batchSize: Int = 32,
+        threadCount: Int? = nil
+    ) throws -> SentenceEncoder? {
         guard ModelFolder.isInstalled(at: directory) else { return nil }
         return try SentenceEncoder(modelDirectory: directory, batchSize: batchSize, threadCount: threadCount)
     }

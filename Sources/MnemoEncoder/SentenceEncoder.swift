@@ -60,21 +60,28 @@ public final class SentenceEncoder: Embedder, Sendable {
     ///   - threadCount: Threads per forward pass; by default the number of active processors.
     /// - Throws: ``EmbeddingError`` naming the missing file, the malformed configuration, or every
     ///   missing or mis-shaped tensor.
-    public convenience init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil) throws {
-        try self.init(modelDirectory: modelDirectory, name: name, batchSize: batchSize, threadCount: threadCount,
-                      instructionSet: .preferred)
+    public convenience init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil)
+        throws
+    {
+        try self.init(
+            modelDirectory: modelDirectory, name: name, batchSize: batchSize, threadCount: threadCount,
+            instructionSet: .preferred)
     }
 
     /// Loads a model folder, with the matrix products on the given kernel path (tests and
     /// benchmarks compare the paths; everyone else gets ``KernelInstructionSet/preferred``).
-    package init(modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil,
-                 instructionSet: KernelInstructionSet) throws {
+    package init(
+        modelDirectory: URL, name: String? = nil, batchSize: Int = 32, threadCount: Int? = nil,
+        instructionSet: KernelInstructionSet
+    ) throws {
         let configuration = try BertConfiguration(directory: modelDirectory)
         let tokenizer = try WordPieceTokenizer(modelDirectory: modelDirectory)
         guard tokenizer.vocabularySize <= configuration.vocabularySize else {
-            throw EmbeddingError.invalidModelFolder(modelDirectory, problems: [
-                "the vocabulary has \(tokenizer.vocabularySize) tokens but the model only \(configuration.vocabularySize) embeddings",
-            ])
+            throw EmbeddingError.invalidModelFolder(
+                modelDirectory,
+                problems: [
+                    "the vocabulary has \(tokenizer.vocabularySize) tokens but the model only \(configuration.vocabularySize) embeddings"
+                ])
         }
         let file = try SafetensorsFile(url: modelDirectory.appendingPathComponent("model.safetensors"))
         let weights = try BertWeights(configuration: configuration, file: file)
@@ -85,10 +92,12 @@ public final class SentenceEncoder: Embedder, Sendable {
         self.weights = weights
         self.batchSize = max(1, batchSize)
         self.threadCount = threads
-        self.kernel = LinearLayerKernel(microKernel: instructionSet == .portable ? LinearLayerKernel.preferred : .wide,
-                                        workers: threads, instructionSet: instructionSet)
-        self.identity = EmbeddingModelIdentity(name: name ?? Self.modelName(of: modelDirectory),
-                                               dimension: configuration.hiddenSize)
+        self.kernel = LinearLayerKernel(
+            microKernel: instructionSet == .portable ? LinearLayerKernel.preferred : .wide,
+            workers: threads, instructionSet: instructionSet)
+        self.identity = EmbeddingModelIdentity(
+            name: name ?? Self.modelName(of: modelDirectory),
+            dimension: configuration.hiddenSize)
     }
 
     /// Encodes texts into unit-length vectors, one per text, in order.
@@ -113,9 +122,11 @@ public final class SentenceEncoder: Embedder, Sendable {
         var batches: [Range<Int>] = []
         var start = 0
         while start < sequences.count {
-            var end = start, tokens = 0
+            var end = start
+            var tokens = 0
             while end < sequences.count, end - start < batchSize,
-                  end == start || tokens + sequences[end].count <= tokenBudget {
+                end == start || tokens + sequences[end].count <= tokenBudget
+            {
                 tokens += sequences[end].count
                 end += 1
             }
@@ -153,15 +164,19 @@ public final class SentenceEncoder: Embedder, Sendable {
     static func modelName(of directory: URL) -> String {
         let readme = directory.appendingPathComponent("README.md")
         if let text = try? String(contentsOf: readme, encoding: .utf8) {
-            for marker in ["SentenceTransformer('", "SentenceTransformer(\"", "from_pretrained('", "from_pretrained(\""] {
+            for marker in [
+                "SentenceTransformer('", "SentenceTransformer(\"", "from_pretrained('", "from_pretrained(\"",
+            ] {
                 guard let range = text.range(of: marker) else { continue }
                 let rest = text[range.upperBound...]
                 guard let close = rest.firstIndex(where: { $0 == "'" || $0 == "\"" }) else { continue }
                 let id = String(rest[..<close])
                 let parts = id.split(separator: "/", omittingEmptySubsequences: false)
-                let valid = parts.count == 2 && parts.allSatisfy { part in
-                    !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-                }
+                let valid =
+                    parts.count == 2
+                    && parts.allSatisfy { part in
+                        !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+                    }
                 if valid { return id }
             }
         }

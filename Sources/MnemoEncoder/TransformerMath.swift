@@ -20,9 +20,17 @@ enum TransformerMath {
         t = t.replacing(with: -4, where: t .< -4)
         let t2 = t * t
         var p = SIMD8<Float>(repeating: p6)
-        p = p * t2 + p5; p = p * t2 + p4; p = p * t2 + p3; p = p * t2 + p2; p = p * t2 + p1; p = p * t2 + p0
+        p = p * t2 + p5
+        p = p * t2 + p4
+        p = p * t2 + p3
+        p = p * t2 + p2
+        p = p * t2 + p1
+        p = p * t2 + p0
         var q = SIMD8<Float>(repeating: q4)
-        q = q * t2 + q3; q = q * t2 + q2; q = q * t2 + q1; q = q * t2 + 1
+        q = q * t2 + q3
+        q = q * t2 + q2
+        q = q * t2 + q1
+        q = q * t2 + 1
         return t * p / q
     }
 
@@ -50,14 +58,22 @@ enum TransformerMath {
 
     /// Layer normalisation of one row in place: `(x − mean)/√(var + ε)·γ + β`, with the biased variance
     /// as PyTorch computes it.
-    static func layerNorm(_ row: UnsafeMutablePointer<Float>, count: Int, gamma: UnsafePointer<Float>,
-                          beta: UnsafePointer<Float>, epsilon: Float) {
+    static func layerNorm(
+        _ row: UnsafeMutablePointer<Float>, count: Int, gamma: UnsafePointer<Float>,
+        beta: UnsafePointer<Float>, epsilon: Float
+    ) {
         let vectorEnd = count & ~7
         var sum = SIMD8<Float>()
         var i = 0
-        while i < vectorEnd { sum += load8(row + i); i += 8 }
+        while i < vectorEnd {
+            sum += load8(row + i)
+            i += 8
+        }
         var total = sum.sum()
-        while i < count { total += row[i]; i += 1 }
+        while i < count {
+            total += row[i]
+            i += 1
+        }
         let mean = total / Float(count)
 
         // Two passes instead of E[x²] − E[x]²: the residual stream can have a large mean, and the
@@ -65,9 +81,17 @@ enum TransformerMath {
         var squares = SIMD8<Float>()
         let meanVector = SIMD8<Float>(repeating: mean)
         i = 0
-        while i < vectorEnd { let d = load8(row + i) - meanVector; squares += d * d; i += 8 }
+        while i < vectorEnd {
+            let d = load8(row + i) - meanVector
+            squares += d * d
+            i += 8
+        }
         var variance = squares.sum()
-        while i < count { let d = row[i] - mean; variance += d * d; i += 1 }
+        while i < count {
+            let d = row[i] - mean
+            variance += d * d
+            i += 1
+        }
         variance /= Float(count)
 
         let scale = 1 / (variance + epsilon).squareRoot()
@@ -78,7 +102,10 @@ enum TransformerMath {
             store8(normalized * load8(gamma + i) + load8(beta + i), row + i)
             i += 8
         }
-        while i < count { row[i] = (row[i] - mean) * scale * gamma[i] + beta[i]; i += 1 }
+        while i < count {
+            row[i] = (row[i] - mean) * scale * gamma[i] + beta[i]
+            i += 1
+        }
     }
 
     /// `y += a·x` over `count` floats.
@@ -87,8 +114,14 @@ enum TransformerMath {
         let vectorEnd = count & ~7
         let scale = SIMD8<Float>(repeating: a)
         var i = 0
-        while i < vectorEnd { store8(load8(y + i) + scale * load8(x + i), y + i); i += 8 }
-        while i < count { y[i] += a * x[i]; i += 1 }
+        while i < vectorEnd {
+            store8(load8(y + i) + scale * load8(x + i), y + i)
+            i += 8
+        }
+        while i < count {
+            y[i] += a * x[i]
+            i += 1
+        }
     }
 
     @inline(__always)

@@ -27,8 +27,9 @@ extension WordPieceTokenizer {
         if fileManager.fileExists(atPath: vocabURL.path) {
             try self.init(vocabulary: try Self.readVocabularyFile(vocabURL), options: options, source: vocabURL)
         } else if let tokenizerJSON {
-            try self.init(vocabulary: try Self.vocabulary(fromTokenizerJSON: tokenizerJSON, url: jsonURL),
-                          options: options, source: jsonURL)
+            try self.init(
+                vocabulary: try Self.vocabulary(fromTokenizerJSON: tokenizerJSON, url: jsonURL),
+                options: options, source: jsonURL)
         } else {
             throw EmbeddingError.missingFile(vocabURL)
         }
@@ -42,8 +43,9 @@ extension WordPieceTokenizer {
     /// Loads a tokenizer from a `tokenizer.json` file, taking the vocabulary and options from it.
     public init(tokenizerJSON url: URL) throws {
         let json = try Self.readTokenizerJSON(url)
-        try self.init(vocabulary: try Self.vocabulary(fromTokenizerJSON: json, url: url),
-                      options: try Self.options(fromTokenizerJSON: json, url: url), source: url)
+        try self.init(
+            vocabulary: try Self.vocabulary(fromTokenizerJSON: json, url: url),
+            options: try Self.options(fromTokenizerJSON: json, url: url), source: url)
     }
 
     static func readVocabularyFile(_ url: URL) throws -> [String] {
@@ -82,8 +84,11 @@ extension WordPieceTokenizer {
         }
         var tokens = [String?](repeating: nil, count: vocab.count)
         for (token, value) in vocab {
-            guard let number = value as? NSNumber, let id = Int(exactly: number.doubleValue), tokens.indices.contains(id) else {
-                throw EmbeddingError.invalidVocabulary(url, reason: "token '\(token)' has an id outside 0..<\(vocab.count)")
+            guard let number = value as? NSNumber, let id = Int(exactly: number.doubleValue),
+                tokens.indices.contains(id)
+            else {
+                throw EmbeddingError.invalidVocabulary(
+                    url, reason: "token '\(token)' has an id outside 0..<\(vocab.count)")
             }
             guard tokens[id] == nil else {
                 throw EmbeddingError.invalidVocabulary(url, reason: "id \(id) is used twice")
@@ -142,8 +147,10 @@ extension WordPieceTokenizer {
         if let value = token("sep_token") { options.separatorToken = value }
         if let value = token("pad_token") { options.paddingToken = value }
         let mask = token("mask_token") ?? "[MASK]"
-        options.specialTokens = [options.paddingToken, options.unknownToken, options.classifierToken,
-                                 options.separatorToken, mask]
+        options.specialTokens = [
+            options.paddingToken, options.unknownToken, options.classifierToken,
+            options.separatorToken, mask,
+        ]
         return options
     }
 }

@@ -80,7 +80,8 @@ public struct WordPieceTokenizer: Sendable {
         }
         func special(_ token: String) throws -> Int32 {
             guard let id = ids[token] else {
-                throw EmbeddingError.invalidVocabulary(source, reason: "special token \(token) is not in the vocabulary")
+                throw EmbeddingError.invalidVocabulary(
+                    source, reason: "special token \(token) is not in the vocabulary")
             }
             return id
         }
@@ -95,10 +96,11 @@ public struct WordPieceTokenizer: Sendable {
             .compactMap { token in ids[token].map { (bytes: Array(token.utf8), id: $0) } }
             .filter { !$0.bytes.isEmpty }
             .sorted { $0.bytes.count > $1.bytes.count }
-        self.normalizer = BertTextNormalizer(cleanText: options.cleanText,
-                                             handleChineseCharacters: options.handleChineseCharacters,
-                                             stripAccents: options.stripAccents ?? options.lowercase,
-                                             lowercase: options.lowercase)
+        self.normalizer = BertTextNormalizer(
+            cleanText: options.cleanText,
+            handleChineseCharacters: options.handleChineseCharacters,
+            stripAccents: options.stripAccents ?? options.lowercase,
+            lowercase: options.lowercase)
     }
 
     /// The number of entries of the vocabulary.
@@ -172,10 +174,11 @@ public struct WordPieceTokenizer: Sendable {
         var position = 0
         while position < bytes.count {
             if firstBytes.contains(bytes[position]),
-               let match = specials.first(where: { special in
-                   position + special.bytes.count <= bytes.count
-                       && bytes[position..<(position + special.bytes.count)].elementsEqual(special.bytes)
-               }) {
+                let match = specials.first(where: { special in
+                    position + special.bytes.count <= bytes.count
+                        && bytes[position..<(position + special.bytes.count)].elementsEqual(special.bytes)
+                })
+            {
                 if segmentStart < position {
                     segments.append(.text(String(decoding: bytes[segmentStart..<position], as: UTF8.self)))
                 }

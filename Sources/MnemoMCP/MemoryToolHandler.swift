@@ -11,18 +11,22 @@ struct MemoryToolHandler: Sendable {
     func call(_ name: String, arguments: [String: Value]?) async -> CallTool.Result {
         do {
             let arguments = try ToolArguments(arguments, declared: MemoryTools.argumentNames(of: name))
-            let answer: any Encodable = switch name {
-            case MemoryTools.search: try await search(arguments)
-            case MemoryTools.context: try await context(arguments)
-            case MemoryTools.remember: try await remember(arguments)
-            case MemoryTools.update: try await update(arguments)
-            case MemoryTools.forget: try await forget(arguments)
-            case MemoryTools.erase: try await erase(arguments)
-            case MemoryTools.showTopic: try await showTopic(arguments)
-            case MemoryTools.listTopics: try await knowledgeBase.topicTree().map(TopicNodeJSON.init)
-            case MemoryTools.stats: try await knowledgeBase.stats()
-            default: throw ToolInputError("unknown tool \"\(name)\"; the tools are \(MemoryTools.all.map(\.name).joined(separator: ", "))")
-            }
+            let answer: any Encodable =
+                switch name {
+                case MemoryTools.search: try await search(arguments)
+                case MemoryTools.context: try await context(arguments)
+                case MemoryTools.remember: try await remember(arguments)
+                case MemoryTools.update: try await update(arguments)
+                case MemoryTools.forget: try await forget(arguments)
+                case MemoryTools.erase: try await erase(arguments)
+                case MemoryTools.showTopic: try await showTopic(arguments)
+                case MemoryTools.listTopics: try await knowledgeBase.topicTree().map(TopicNodeJSON.init)
+                case MemoryTools.stats: try await knowledgeBase.stats()
+                default:
+                    throw ToolInputError(
+                        "unknown tool \"\(name)\"; the tools are \(MemoryTools.all.map(\.name).joined(separator: ", "))"
+                    )
+                }
             return Self.answer(try Self.json(answer), isError: false)
         } catch let error as ToolInputError {
             return Self.answer(error.description, isError: true)
@@ -67,9 +71,13 @@ struct MemoryToolHandler: Sendable {
         try parameters.set(.until, to: try arguments.strings("until") ?? [])
         try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
         let budget = try arguments.int("budget") ?? 800
-        guard (0...200_000).contains(budget) else { throw ToolInputError("\"budget\" takes a whole number of tokens from 0 to 200000, not \(budget)") }
-        return MemoryContextJSON(try await knowledgeBase.context(
-            for: message, budget: budget, options: ContextOptions(filter: parameters.filter(now: knowledgeBase.now))))
+        guard (0...200_000).contains(budget) else {
+            throw ToolInputError("\"budget\" takes a whole number of tokens from 0 to 200000, not \(budget)")
+        }
+        return MemoryContextJSON(
+            try await knowledgeBase.context(
+                for: message, budget: budget, options: ContextOptions(filter: parameters.filter(now: knowledgeBase.now))
+            ))
     }
 
     /// The `memory_context` prompt: the context for `message` as one user message.
@@ -77,7 +85,8 @@ struct MemoryToolHandler: Sendable {
         guard name == MemoryPrompts.context else {
             throw MCPError.invalidParams("unknown prompt \(name); the memory offers \(MemoryPrompts.context)")
         }
-        guard let message = arguments?["message"], !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let message = arguments?["message"], !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else {
             throw MCPError.invalidParams("the memory_context prompt needs a \"message\"")
         }
         var budget = 800
@@ -88,8 +97,11 @@ struct MemoryToolHandler: Sendable {
             budget = value
         }
         let context = try await knowledgeBase.context(for: message, budget: budget)
-        let text = context.text.isEmpty ? "The memory holds nothing about the user for this message."
-            : "What you remember about the user that may matter for this message (each fact with the date it was stated):\n\n" + context.text
+        let text =
+            context.text.isEmpty
+            ? "The memory holds nothing about the user for this message."
+            : "What you remember about the user that may matter for this message (each fact with the date it was stated):\n\n"
+                + context.text
         return .init(description: "Memory for: \(message)", messages: [.user(.text(text: text))])
     }
 
@@ -101,15 +113,18 @@ struct MemoryToolHandler: Sendable {
         record.confidence = try arguments.double("confidence")
         record.sources = try arguments.string("source").map { [$0] } ?? []
         switch try await knowledgeBase.storeAllOrNothing([record]) {
-        case let .rejected(rejections):
-            throw ToolInputError("not remembered: \(rejections.map(\.reason).joined(separator: "; ")) [\(rejections[0].code.rawValue)]")
-        case let .stored(stored):
-            let message = switch stored[0].disposition {
-            case .added: "Remembered as a new fact."
-            case .merged: "Merged into a similar fact already remembered (id \(stored[0].fact.id))."
-            case .unchanged: "Already remembered (id \(stored[0].fact.id)); its mention count went up."
-            }
-            return RememberAnswer(outcome: stored[0].disposition.rawValue, message: message, fact: FactJSON(stored[0].fact))
+        case .rejected(let rejections):
+            throw ToolInputError(
+                "not remembered: \(rejections.map(\.reason).joined(separator: "; ")) [\(rejections[0].code.rawValue)]")
+        case .stored(let stored):
+            let message =
+                switch stored[0].disposition {
+                case .added: "Remembered as a new fact."
+                case .merged: "Merged into a similar fact already remembered (id \(stored[0].fact.id))."
+                case .unchanged: "Already remembered (id \(stored[0].fact.id)); its mention count went up."
+                }
+            return RememberAnswer(
+                outcome: stored[0].disposition.rawValue, message: message, fact: FactJSON(stored[0].fact))
         }
     }
 
@@ -137,20 +152,24 @@ struct MemoryToolHandler: Sendable {
         switch (ids, query) {
         case (nil, nil), (_?, _?):
             throw ToolInputError("give either \"ids\" (facts to erase) or \"query\" (to find them), not both")
-        case let (ids?, nil):
+        case (let ids?, nil):
             guard !ids.isEmpty else { throw ToolInputError("\"ids\" must name at least one fact") }
             return try await knowledgeBase.eraseFacts(ids: ids)
-        case let (nil, query?):
+        case (nil, let query?):
             guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ToolInputError("\"query\" must not be empty")
             }
             let limit = try arguments.int("limit") ?? 10
             guard (1...50).contains(limit) else { throw ToolInputError("\"limit\" must be between 1 and 50") }
-            let hits = try await knowledgeBase.search(SearchQuery(query, filter: FactFilter(activity: .all), limit: limit))
+            let hits = try await knowledgeBase.search(
+                SearchQuery(query, filter: FactFilter(activity: .all), limit: limit))
             guard try arguments.bool("confirm") == true, !hits.isEmpty else {
-                return ErasePreview(query: query, wouldErase: hits.map(SearchHitJSON.init), message: hits.isEmpty
-                    ? "No fact matches; nothing was erased."
-                    : "Nothing was erased yet. Show these facts to the user; to erase them for good, call forget again with the same query and \"confirm\": true, or with their ids.")
+                return ErasePreview(
+                    query: query, wouldErase: hits.map(SearchHitJSON.init),
+                    message: hits.isEmpty
+                        ? "No fact matches; nothing was erased."
+                        : "Nothing was erased yet. Show these facts to the user; to erase them for good, call forget again with the same query and \"confirm\": true, or with their ids."
+                )
             }
             return try await knowledgeBase.eraseFacts(ids: hits.map(\.fact.id))
         }

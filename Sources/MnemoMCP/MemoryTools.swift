@@ -24,7 +24,8 @@ enum MemoryTools {
     /// The argument names a tool's schema declares.
     static func argumentNames(of tool: String) -> [String]? {
         guard let schema = all.first(where: { $0.name == tool })?.inputSchema,
-              case let .object(properties)? = schema.objectValue?["properties"] else { return nil }
+            case .object(let properties)? = schema.objectValue?["properties"]
+        else { return nil }
         return properties.keys.sorted()
     }
 
@@ -39,10 +40,19 @@ enum MemoryTools {
                 "type": "object",
                 "properties": [
                     "message": ["type": "string", "description": "The user's message you are about to answer."],
-                    "budget": ["type": "integer", "minimum": 0, "maximum": 200_000,
-                               "description": "The most tokens the memory may take (default 800)."],
-                    "since": ["type": "string", "description": "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo."],
-                    "until": ["type": "string", "description": "Only facts stated before this (a day or month given is included whole)."],
+                    "budget": [
+                        "type": "integer", "minimum": 0, "maximum": 200_000,
+                        "description": "The most tokens the memory may take (default 800).",
+                    ],
+                    "since": [
+                        "type": "string",
+                        "description":
+                            "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo.",
+                    ],
+                    "until": [
+                        "type": "string",
+                        "description": "Only facts stated before this (a day or month given is included whole).",
+                    ],
                     "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
                 ],
                 "required": ["message"],
@@ -61,21 +71,50 @@ enum MemoryTools {
             inputSchema: [
                 "type": "object",
                 "properties": [
-                    "query": ["type": "string", "description": "What to look for, in plain words: \"favourite programming language\"."],
-                    "mode": ["type": "string", "enum": modes,
-                             "description": "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only."],
-                    "types": ["type": "array", "items": ["type": "string", "enum": types],
-                              "description": "Only facts of these types."],
-                    "importance": ["type": "array", "items": ["type": "string", "enum": importances],
-                                   "description": "Only facts of these importances."],
-                    "min_importance": ["type": "string", "enum": importances, "description": "Only facts at least this important."],
-                    "topic": ["type": "string", "description": "Only facts in this topic or below it, by path: \"Health & Fitness\"."],
-                    "limit": ["type": "integer", "minimum": 1, "maximum": 50, "description": "How many facts to return (default 10)."],
-                    "min_similarity": ["type": "number", "minimum": -1, "maximum": 1,
-                                       "description": "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict)."],
-                    "include_inactive": ["type": "boolean", "description": "Also return forgotten (deactivated) facts."],
-                    "since": ["type": "string", "description": "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo."],
-                    "until": ["type": "string", "description": "Only facts stated before this (a day or month given is included whole)."],
+                    "query": [
+                        "type": "string",
+                        "description": "What to look for, in plain words: \"favourite programming language\".",
+                    ],
+                    "mode": [
+                        "type": "string", "enum": modes,
+                        "description":
+                            "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only.",
+                    ],
+                    "types": [
+                        "type": "array", "items": ["type": "string", "enum": types],
+                        "description": "Only facts of these types.",
+                    ],
+                    "importance": [
+                        "type": "array", "items": ["type": "string", "enum": importances],
+                        "description": "Only facts of these importances.",
+                    ],
+                    "min_importance": [
+                        "type": "string", "enum": importances, "description": "Only facts at least this important.",
+                    ],
+                    "topic": [
+                        "type": "string",
+                        "description": "Only facts in this topic or below it, by path: \"Health & Fitness\".",
+                    ],
+                    "limit": [
+                        "type": "integer", "minimum": 1, "maximum": 50,
+                        "description": "How many facts to return (default 10).",
+                    ],
+                    "min_similarity": [
+                        "type": "number", "minimum": -1, "maximum": 1,
+                        "description": "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict).",
+                    ],
+                    "include_inactive": [
+                        "type": "boolean", "description": "Also return forgotten (deactivated) facts.",
+                    ],
+                    "since": [
+                        "type": "string",
+                        "description":
+                            "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo.",
+                    ],
+                    "until": [
+                        "type": "string",
+                        "description": "Only facts stated before this (a day or month given is included whole).",
+                    ],
                 ],
                 "required": ["query"],
                 "additionalProperties": false,
@@ -94,16 +133,30 @@ enum MemoryTools {
                 "type": "object",
                 "properties": [
                     "content": ["type": "string", "maxLength": 4096, "description": "The fact, one sentence."],
-                    "topic": ["type": "string", "description": "Where it belongs in the topic tree, as a path: \"Technology/iOS Development\". Missing topics are created; list_topics shows the existing ones."],
-                    "type": ["type": "string", "enum": types, "description": "fact (default), preference, goal or experience."],
-                    "importance": ["type": "string", "enum": importances, "description": "How much it matters (default medium)."],
-                    "confidence": ["type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1 (default 1)."],
+                    "topic": [
+                        "type": "string",
+                        "description":
+                            "Where it belongs in the topic tree, as a path: \"Technology/iOS Development\". Missing topics are created; list_topics shows the existing ones.",
+                    ],
+                    "type": [
+                        "type": "string", "enum": types,
+                        "description": "fact (default), preference, goal or experience.",
+                    ],
+                    "importance": [
+                        "type": "string", "enum": importances, "description": "How much it matters (default medium).",
+                    ],
+                    "confidence": [
+                        "type": "number", "minimum": 0, "maximum": 1,
+                        "description": "How sure you are, 0 to 1 (default 1).",
+                    ],
                     "source": ["type": "string", "description": "Where it came from, such as a conversation id."],
                 ],
                 "required": ["content"],
                 "additionalProperties": false,
             ],
-            annotations: .init(title: "Remember a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false)),
+            annotations: .init(
+                title: "Remember a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true,
+                openWorldHint: false)),
         Tool(
             name: update,
             title: "Correct a fact",
@@ -124,7 +177,9 @@ enum MemoryTools {
                 "required": ["id"],
                 "additionalProperties": false,
             ],
-            annotations: .init(title: "Correct a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false)),
+            annotations: .init(
+                title: "Correct a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: true,
+                openWorldHint: false)),
         Tool(
             name: forget,
             title: "Forget a fact",
@@ -139,7 +194,9 @@ enum MemoryTools {
                 "required": ["id"],
                 "additionalProperties": false,
             ],
-            annotations: .init(title: "Forget a fact", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)),
+            annotations: .init(
+                title: "Forget a fact", readOnlyHint: false, destructiveHint: true, idempotentHint: true,
+                openWorldHint: false)),
         Tool(
             name: erase,
             title: "Erase memories for good",
@@ -153,23 +210,44 @@ enum MemoryTools {
             inputSchema: [
                 "type": "object",
                 "properties": [
-                    "ids": ["type": "array", "items": ["type": "integer"], "minItems": 1, "description": "The facts to erase."],
-                    "query": ["type": "string", "description": "What to erase, in plain words: \"my health condition\"."],
-                    "limit": ["type": "integer", "minimum": 1, "maximum": 50, "description": "With query: how many matching facts at most (default 10)."],
-                    "confirm": ["type": "boolean", "description": "With query: true erases the matching facts; otherwise they are only listed."],
+                    "ids": [
+                        "type": "array", "items": ["type": "integer"], "minItems": 1,
+                        "description": "The facts to erase.",
+                    ],
+                    "query": [
+                        "type": "string", "description": "What to erase, in plain words: \"my health condition\".",
+                    ],
+                    "limit": [
+                        "type": "integer", "minimum": 1, "maximum": 50,
+                        "description": "With query: how many matching facts at most (default 10).",
+                    ],
+                    "confirm": [
+                        "type": "boolean",
+                        "description": "With query: true erases the matching facts; otherwise they are only listed.",
+                    ],
                 ],
                 "additionalProperties": false,
             ],
-            annotations: .init(title: "Erase memories for good", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)),
+            annotations: .init(
+                title: "Erase memories for good", readOnlyHint: false, destructiveHint: true, idempotentHint: true,
+                openWorldHint: false)),
         Tool(
             name: showTopic,
             title: "Show a topic",
-            description: "Show one topic of the memory: its subtopics and the facts in it and below it, most important first.",
+            description:
+                "Show one topic of the memory: its subtopics and the facts in it and below it, most important first.",
             inputSchema: [
                 "type": "object",
                 "properties": [
-                    "path": ["type": "string", "description": "The topic's path, matched ignoring case and accents: \"technology/ios development\"."],
-                    "limit": ["type": "integer", "minimum": 1, "maximum": 200, "description": "How many facts to show (default 50)."],
+                    "path": [
+                        "type": "string",
+                        "description":
+                            "The topic's path, matched ignoring case and accents: \"technology/ios development\".",
+                    ],
+                    "limit": [
+                        "type": "integer", "minimum": 1, "maximum": 200,
+                        "description": "How many facts to show (default 50).",
+                    ],
                 ],
                 "required": ["path"],
                 "additionalProperties": false,
@@ -178,7 +256,8 @@ enum MemoryTools {
         Tool(
             name: listTopics,
             title: "List topics",
-            description: "List the whole topic tree of the memory with how many facts each topic holds. Use it to choose a topic for remember_fact or show_topic.",
+            description:
+                "List the whole topic tree of the memory with how many facts each topic holds. Use it to choose a topic for remember_fact or show_topic.",
             inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
             annotations: .init(title: "List topics", readOnlyHint: true, openWorldHint: false)),
         Tool(
@@ -196,11 +275,13 @@ enum MemoryPrompts {
     static let context = "memory_context"
 
     static let all: [Prompt] = [
-        Prompt(name: context, title: "Memory for this message",
-               description: "What the memory holds that matters for answering a message, within a token budget.",
-               arguments: [
-                   .init(name: "message", description: "The user's message.", required: true),
-                   .init(name: "budget", description: "The most tokens the memory may take (default 800).", required: false),
-               ]),
+        Prompt(
+            name: context, title: "Memory for this message",
+            description: "What the memory holds that matters for answering a message, within a token budget.",
+            arguments: [
+                .init(name: "message", description: "The user's message.", required: true),
+                .init(
+                    name: "budget", description: "The most tokens the memory may take (default 800).", required: false),
+            ])
     ]
 }

@@ -23,18 +23,27 @@ package struct MnemoMCPServer: Sendable {
                 answering questions that depend on the user; remember durable facts they tell you; correct or \
                 forget facts when they say something changed.
                 """,
-            capabilities: .init(prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
-                                tools: .init(listChanged: false)))
+            capabilities: .init(
+                prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
+                tools: .init(listChanged: false)))
         let tools = MemoryToolHandler(knowledgeBase: knowledgeBase)
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: MemoryTools.all) }
-        await server.withMethodHandler(CallTool.self) { params in await tools.call(params.name, arguments: params.arguments) }
+        await server.withMethodHandler(CallTool.self) { params in
+            await tools.call(params.name, arguments: params.arguments)
+        }
         await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: MemoryPrompts.all) }
-        await server.withMethodHandler(GetPrompt.self) { params in try await tools.prompt(params.name, arguments: params.arguments) }
+        await server.withMethodHandler(GetPrompt.self) { params in
+            try await tools.prompt(params.name, arguments: params.arguments)
+        }
         await server.withMethodHandler(ListResources.self) { _ in
-            .init(resources: [Resource(
-                name: "topics", uri: Self.topicTreeURI, title: "Topic tree",
-                description: "Every topic of the memory with its fact counts, as JSON.", mimeType: "application/json")],
-                  nextCursor: nil)
+            .init(
+                resources: [
+                    Resource(
+                        name: "topics", uri: Self.topicTreeURI, title: "Topic tree",
+                        description: "Every topic of the memory with its fact counts, as JSON.",
+                        mimeType: "application/json")
+                ],
+                nextCursor: nil)
         }
         await server.withMethodHandler(ReadResource.self) { params in
             guard params.uri == Self.topicTreeURI else {

@@ -72,7 +72,9 @@ struct ToolArguments {
     }
 
     func factID() throws -> Int64 {
-        guard let id = try int("id") else { throw ToolInputError("\"id\" is required: the fact's id from search_memory") }
+        guard let id = try int("id") else {
+            throw ToolInputError("\"id\" is required: the fact's id from search_memory")
+        }
         return Int64(id)
     }
 }

@@ -25,7 +25,8 @@ package struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     package var description: String { "\(status.code) \(code): \(message)" }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try ErrorJSON(code: code, message: message, rejected: rejected).response(from: request, context: context)
+        var response = try ErrorJSON(code: code, message: message, rejected: rejected).response(
+            from: request, context: context)
         response.status = status
         response.headers.append(contentsOf: headers)
         return response
@@ -62,7 +63,7 @@ extension APIError {
         switch error {
         case .notFound:
             return .notFound(message)
-        case let .invalidInput(field, _):
+        case .invalidInput(let field, _):
             let field = field.lowercased()
             if field.contains("topic") || field.contains("path") { return .badRequest("bad_topic", message) }
             if field == "namespace" { return .badRequest("invalid_user", message) }
@@ -83,14 +84,18 @@ extension APIError {
     }
 
     private static func from(_ error: HTTPError) -> APIError {
-        var answer = switch error.status {
-        case .notFound: APIError.notFound(error.body ?? "no such route")
-        case .contentTooLarge: APIError(.contentTooLarge, "body_too_large", error.body ?? "the request body is too large")
-        case .methodNotAllowed: APIError(.methodNotAllowed, "method_not_allowed", error.body ?? "this route does not take that method")
-        default:
-            APIError(error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
-                     error.body ?? error.status.reasonPhrase)
-        }
+        var answer =
+            switch error.status {
+            case .notFound: APIError.notFound(error.body ?? "no such route")
+            case .contentTooLarge:
+                APIError(.contentTooLarge, "body_too_large", error.body ?? "the request body is too large")
+            case .methodNotAllowed:
+                APIError(.methodNotAllowed, "method_not_allowed", error.body ?? "this route does not take that method")
+            default:
+                APIError(
+                    error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                    error.body ?? error.status.reasonPhrase)
+            }
         answer.headers = error.headers
         return answer
     }

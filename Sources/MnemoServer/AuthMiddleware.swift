@@ -8,7 +8,9 @@ struct AuthMiddleware: RouterMiddleware {
     let authentication: Authentication
     static let openPaths: Set<String> = ["/healthz", "/openapi.json"]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard authentication.requiresToken, !Self.openPaths.contains(request.uri.path) else {
             return try await next(request, context)
         }

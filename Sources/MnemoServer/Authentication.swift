@@ -24,9 +24,9 @@ package enum Authentication: Sendable {
         switch self {
         case .none:
             return nil
-        case let .tokens(namespaces):
+        case .tokens(let namespaces):
             return namespaces[token]
-        case let .jwt(keys, requiresExpiry):
+        case .jwt(let keys, let requiresExpiry):
             guard let payload = try? await keys.verify(token, as: NamespaceClaims.self) else { return nil }
             if requiresExpiry, payload.exp == nil { return nil }
             let subject = payload.sub.value.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -83,11 +83,13 @@ extension Authentication {
             let fields = line.split(whereSeparator: \.isWhitespace)
             if fields.isEmpty || fields[0].hasPrefix("#") { continue }
             guard fields.count == 2 else {
-                throw ServerSetupError(description: "\(file) line \(offset + 1): expected `TOKEN NAMESPACE`, found \(fields.count) fields")
+                throw ServerSetupError(
+                    description: "\(file) line \(offset + 1): expected `TOKEN NAMESPACE`, found \(fields.count) fields")
             }
             let token = String(fields[0])
             if let other = namespaces[token], other != String(fields[1]) {
-                throw ServerSetupError(description: "\(file) line \(offset + 1): the token is already given to \"\(other)\"")
+                throw ServerSetupError(
+                    description: "\(file) line \(offset + 1): the token is already given to \"\(other)\"")
             }
             namespaces[token] = String(fields[1])
         }
@@ -103,7 +105,8 @@ extension Authentication {
         do {
             secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
-            throw ServerSetupError(description: "cannot read the JWT secret file \(path): \(error.localizedDescription)")
+            throw ServerSetupError(
+                description: "cannot read the JWT secret file \(path): \(error.localizedDescription)")
         }
         return try await jwt(secret: secret, requiresExpiry: requiresExpiry)
     }
@@ -111,7 +114,8 @@ extension Authentication {
     /// Verifies HS256 tokens signed with `secret`; with `requiresExpiry`, only those with an `exp`.
     package static func jwt(secret: String, requiresExpiry: Bool = true) async throws -> Authentication {
         guard secret.utf8.count >= 16 else {
-            throw ServerSetupError(description: "the JWT secret is \(secret.utf8.count) bytes; use at least 16 (32 random bytes is usual)")
+            throw ServerSetupError(
+                description: "the JWT secret is \(secret.utf8.count) bytes; use at least 16 (32 random bytes is usual)")
         }
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)

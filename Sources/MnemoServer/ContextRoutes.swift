@@ -28,8 +28,10 @@ struct ContextRoutes {
         try parameters.set(.until, to: body.until.map { [$0] } ?? [])
         try parameters.set(.topic, to: body.topic.map { [$0] } ?? [])
         let budget = try Self.budget(body.budgetTokens, name: "budget_tokens")
-        return MemoryContextJSON(try await kb.context(for: message, budget: budget,
-                                                      options: ContextOptions(filter: parameters.filter(now: kb.now))))
+        return MemoryContextJSON(
+            try await kb.context(
+                for: message, budget: budget,
+                options: ContextOptions(filter: parameters.filter(now: kb.now))))
     }
 
     /// `GET /api/context?q=…&budget=…&since=…&until=…&topic=…`
@@ -37,7 +39,8 @@ struct ContextRoutes {
         let kb = try tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let message = query.get("q"), !message.trimmingBlanks.isEmpty else {
-            throw APIError.badRequest("missing_query", "give the user's message: /api/context?q=where+does+my+sister+live&budget=800")
+            throw APIError.badRequest(
+                "missing_query", "give the user's message: /api/context?q=where+does+my+sister+live&budget=800")
         }
         let parameters = try query.parameters([.since, .until, .topic], maximumLimit: 1)
         var budget: Int?
@@ -47,15 +50,18 @@ struct ContextRoutes {
             }
             budget = value
         }
-        return MemoryContextJSON(try await kb.context(for: message, budget: try Self.budget(budget, name: "budget"),
-                                                      options: ContextOptions(filter: parameters.filter(now: kb.now))))
+        return MemoryContextJSON(
+            try await kb.context(
+                for: message, budget: try Self.budget(budget, name: "budget"),
+                options: ContextOptions(filter: parameters.filter(now: kb.now))))
     }
 
     /// The budget asked for, 800 tokens when none is.
     static func budget(_ value: Int?, name: String) throws -> Int {
         guard let value else { return 800 }
         guard (0...maximumBudget).contains(value) else {
-            throw APIError.badRequest("invalid_parameter", "\(name) takes a whole number of tokens from 0 to \(maximumBudget), not \(value)")
+            throw APIError.badRequest(
+                "invalid_parameter", "\(name) takes a whole number of tokens from 0 to \(maximumBudget), not \(value)")
         }
         return value
     }

@@ -6,7 +6,9 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = MnemoRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

@@ -38,19 +38,23 @@ enum JSONValue: Codable {
         case .null:
             var container = encoder.singleValueContainer()
             try container.encodeNil()
-        case let .bool(value):
+        case .bool(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
-        case let .number(value):
+        case .number(let value):
             var container = encoder.singleValueContainer()
-            if let integer = Int64(exactly: value) { try container.encode(integer) } else { try container.encode(value) }
-        case let .string(value):
+            if let integer = Int64(exactly: value) {
+                try container.encode(integer)
+            } else {
+                try container.encode(value)
+            }
+        case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
-        case let .array(values):
+        case .array(let values):
             var container = encoder.unkeyedContainer()
             for value in values { try container.encode(value) }
-        case let .object(values):
+        case .object(let values):
             // The server's encoder converts keys to snake_case; request keys already are.
             var container = encoder.container(keyedBy: VerbatimKey.self)
             for (key, value) in values { try container.encode(value, forKey: VerbatimKey(key)) }

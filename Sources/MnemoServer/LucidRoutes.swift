@@ -28,11 +28,12 @@ struct LucidRoutes {
         let query = QueryFields(request)
         let kb = try tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         var page = try query.parameters([.limit, .offset], maximumLimit: configuration.maximumPageSize)
-        let activity: FactFilter.Activity = switch try query.boolean("is_active") {
-        case true?: .activeOnly
-        case false?: .inactiveOnly
-        case nil: .all
-        }
+        let activity: FactFilter.Activity =
+            switch try query.boolean("is_active") {
+            case true?: .activeOnly
+            case false?: .inactiveOnly
+            case nil: .all
+            }
         page.activity = activity
         let limit = page.limit ?? 50
         let offset = page.offset ?? 0
@@ -62,15 +63,20 @@ struct LucidRoutes {
         // Lucid's contract is `limit` and `min_similarity`: no relative cut on top of them.
         query.relativeScoreFloor = nil
         let hits = try await kb.search(query)
-        let results = hits.map { LucidSearchResponse.Result(fact: LucidFact($0.fact), similarity: $0.similarity ?? 0, score: $0.score) }
-        return LucidSearchResponse(results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue)
+        let results = hits.map {
+            LucidSearchResponse.Result(fact: LucidFact($0.fact), similarity: $0.similarity ?? 0, score: $0.score)
+        }
+        return LucidSearchResponse(
+            results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue)
     }
 
     static let maximumExtractLimit = 1_000
 
     /// `POST /v1/facts/extract`: stores the `extracted` records the app's extractor produced,
     /// with the conversation as their source, all or nothing.
-    @Sendable func extract(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidExtractResponse> {
+    @Sendable func extract(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        LucidExtractResponse
+    > {
         let data = try await context.requestDecoder.data(of: request)
         let body = try MnemoRequestDecoder.decode(ExtractRequest.self, from: data)
         let kb = try tenancy.knowledgeBase(context, naming: body.userId)
@@ -80,7 +86,9 @@ struct LucidRoutes {
             try cap.setLimit(limit)
         }
         guard let extracted = body.extracted else {
-            throw APIError(.unprocessableContent, "extraction_upstream", """
+            throw APIError(
+                .unprocessableContent, "extraction_upstream",
+                """
                 Mnemo does not read conversations: run the fact extractor in the app's backend and send its \
                 output as "extracted": [{"content": ..., "category": ..., "confidence": ...}]
                 """)
@@ -96,14 +104,17 @@ struct LucidRoutes {
             if let conversation, !record.sources.contains(conversation) { record.sources.append(conversation) }
         }
         switch outcome {
-        case let .rejected(rejections):
+        case .rejected(let rejections):
             let first = rejections[0]
-            throw APIError(.badRequest, first.code.rawValue,
-                           "extracted record \(first.record) (\(first)); nothing was stored", rejected: rejections)
-        case let .stored(records):
+            throw APIError(
+                .badRequest, first.code.rawValue,
+                "extracted record \(first.record) (\(first)); nothing was stored", rejected: rejections)
+        case .stored(let records):
             let created = records.filter { $0.disposition == .added }.map { LucidFact($0.fact) }
             var seen = Set(created.map(\.id))
-            let updated = records.filter { $0.disposition != .added }.map { LucidFact($0.fact) }.filter { seen.insert($0.id).inserted }
+            let updated = records.filter { $0.disposition != .added }.map { LucidFact($0.fact) }.filter {
+                seen.insert($0.id).inserted
+            }
             let known = updated.isEmpty ? "" : ", \(updated.count) already known"
             // Echoed with the keys as the client wrote them (the decoder's key strategy would change them).
             let echoed = (try? JSONDecoder().decode([String: JSONValue].self, from: data))?["extracted"] ?? extracted

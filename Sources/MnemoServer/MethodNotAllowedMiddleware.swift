@@ -26,12 +26,15 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         let document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         let paths = document?["paths"] as? [String: [String: Any]] ?? [:]
         routes = paths.map { path, operations in
-            Route(segments: path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) },
-                  methods: operations.keys.compactMap { HTTPRequest.Method($0.uppercased()) })
+            Route(
+                segments: path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) },
+                methods: operations.keys.compactMap { HTTPRequest.Method($0.uppercased()) })
         }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path.split(separator: "/")
         // The router prefers a constant segment to a parameter (`/api/topics/stats` is not
         // `/api/topics/{topic_id}`), so only the most specific documented paths count.
@@ -41,7 +44,8 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         let allowed = Set(candidates.flatMap(\.methods))
         guard !candidates.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
         let methods = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-        var error = APIError(.methodNotAllowed, "method_not_allowed", "\(request.uri.path) takes \(methods), not \(request.method)")
+        var error = APIError(
+            .methodNotAllowed, "method_not_allowed", "\(request.uri.path) takes \(methods), not \(request.method)")
         error.headers[.allow] = methods
         throw error
     }

@@ -31,7 +31,9 @@ struct MindChatRoutes {
         let kb = try tenancy.knowledgeBase(context)
         let text = context.parameters.get("topic_id") ?? ""
         let page = try detailPage(request)
-        guard let id = Int64(text), let detail = try await kb.topicDetail(id: id, activity: page.filter.activity, limit: page.limit ?? 100) else {
+        guard let id = Int64(text),
+            let detail = try await kb.topicDetail(id: id, activity: page.filter.activity, limit: page.limit ?? 100)
+        else {
             throw APIError.notFound("no topic with id \(text)")
         }
         return TopicDetailJSON(detail.node, facts: detail.facts)
@@ -41,10 +43,12 @@ struct MindChatRoutes {
     @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
         let kb = try tenancy.knowledgeBase(context)
         guard let path = QueryFields(request).get("path") else {
-            throw APIError.badRequest("missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
+            throw APIError.badRequest(
+                "missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
         }
         let page = try detailPage(request)
-        let detail = try await kb.topicDetail(at: TopicPath(path), activity: page.filter.activity, limit: page.limit ?? 100)
+        let detail = try await kb.topicDetail(
+            at: TopicPath(path), activity: page.filter.activity, limit: page.limit ?? 100)
         return TopicDetailJSON(detail.node, facts: detail.facts)
     }
 
@@ -55,8 +59,10 @@ struct MindChatRoutes {
         guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
         }
-        let fields: [FilterField] = [.type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset,
-                                     .minSimilarity, .since, .until]
+        let fields: [FilterField] = [
+            .type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset,
+            .minSimilarity, .since, .until,
+        ]
         let search = try query.parameters(fields, maximumLimit: configuration.maximumPageSize)
             .searchQuery(text, defaultMode: .hybrid, defaultLimit: 20, now: kb.now)
         return SearchResultsJSON(query: text, mode: search.mode ?? .hybrid, hits: try await kb.search(search))
@@ -76,7 +82,8 @@ struct MindChatRoutes {
             throw APIError.badRequest("wrong_field_type", "\"sources\" must be a non-empty array of topic paths or ids")
         }
         guard let targetReference = body.target ?? body.into else {
-            throw APIError.badRequest("wrong_field_type", "\"target\" must name the topic that receives the others (a path or an id)")
+            throw APIError.badRequest(
+                "wrong_field_type", "\"target\" must name the topic that receives the others (a path or an id)")
         }
         let sources = try sourceReferences.map { try $0.path(in: tree) }
         return try await kb.mergeTopics(sources, into: try targetReference.path(in: tree), dryRun: body.dryRun ?? false)

@@ -14,12 +14,15 @@ package struct MnemoHTTPServer: Sendable {
     package let authentication: Authentication
 
     /// - Throws: when authentication is off on a host other machines can reach.
-    package init(knowledgeBase: KnowledgeBase, configuration: ServerConfiguration, authentication: Authentication) throws {
+    package init(knowledgeBase: KnowledgeBase, configuration: ServerConfiguration, authentication: Authentication)
+        throws
+    {
         if !authentication.requiresToken, !configuration.isLoopback {
-            throw ServerSetupError(description: """
-                refusing to serve \(configuration.host) without authentication: anyone who can reach it \
-                would read every user's memory; use --auth tokens or --auth jwt, or a loopback host
-                """)
+            throw ServerSetupError(
+                description: """
+                    refusing to serve \(configuration.host) without authentication: anyone who can reach it \
+                    would read every user's memory; use --auth tokens or --auth jwt, or a loopback host
+                    """)
         }
         self.knowledgeBase = knowledgeBase
         self.configuration = configuration

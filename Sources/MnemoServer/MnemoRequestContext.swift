@@ -32,7 +32,9 @@ struct RequestLimitMiddleware: RouterMiddleware {
     typealias Context = MnemoRequestContext
     let maximumBodySize: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         context.maximumBodySize = maximumBodySize
         return try await next(request, context)

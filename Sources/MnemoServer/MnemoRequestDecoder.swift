@@ -11,15 +11,18 @@ import Mnemo
 package struct MnemoRequestDecoder: RequestDecoder {
     let limit: Int
 
-    package func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
+        -> T
+    {
         try Self.decode(type, from: try await data(of: request))
     }
 
     /// The body's bytes, checked to be one JSON object.
     func data(of request: Request) async throws -> Data {
         if let type = request.headers[.contentType], !Self.isJSON(type) {
-            throw APIError(.unsupportedMediaType, "unsupported_media_type",
-                           "the body must be JSON (Content-Type: application/json), not \(type)")
+            throw APIError(
+                .unsupportedMediaType, "unsupported_media_type",
+                "the body must be JSON (Content-Type: application/json), not \(type)")
         }
         let buffer: ByteBuffer
         do {
@@ -80,13 +83,13 @@ extension APIError {
     /// A body field of the wrong JSON type: `"limit" must be a whole number`.
     static func from(_ error: DecodingError) -> APIError {
         switch error {
-        case let .typeMismatch(type, context), let .valueNotFound(type, context):
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return wrongType(context.codingPath, expected(type))
-        case let .dataCorrupted(context):
+        case .dataCorrupted(let context):
             guard !context.codingPath.isEmpty else { return .badRequest("invalid_json", "the body is not valid JSON") }
             // JSONDecoder's only complaint about a well-formed value: a number that does not fit.
             return wrongType(context.codingPath, "a whole number in range")
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             return .badRequest("missing_field", "\"\(name(context.codingPath + [key]))\" is required")
         @unknown default:
             return .badRequest("invalid_json", "the body does not have the expected shape")

@@ -10,7 +10,9 @@ struct QueryFields {
     init(_ request: Request) {
         for pair in (request.uri.query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]), parts.count == 2, let value = Self.decode(parts[1]) else { continue }
+            guard let name = Self.decode(parts[0]), parts.count == 2, let value = Self.decode(parts[1]) else {
+                continue
+            }
             values[name, default: []].append(value)
         }
     }

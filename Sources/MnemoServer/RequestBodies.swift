@@ -116,17 +116,19 @@ enum TopicReference: Decodable {
             // A whole number too large for an id (JSON's integers have no bound) names no topic.
             self = .id(Int64(exactly: number) ?? -1)
         } else {
-            throw DecodingError.typeMismatch(TopicReference.self, .init(
-                codingPath: decoder.codingPath, debugDescription: "a topic path (a string) or id (a number)"))
+            throw DecodingError.typeMismatch(
+                TopicReference.self,
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "a topic path (a string) or id (a number)"))
         }
     }
 
     /// The topic's path; an id is looked up in `tree`.
     func path(in tree: [TopicNode]) throws -> TopicPath {
         switch self {
-        case let .path(path):
+        case .path(let path):
             return try TopicPath(path)
-        case let .id(id):
+        case .id(let id):
             guard let node = tree.node(id: id) else { throw APIError.notFound("no topic with id \(id)") }
             return try TopicPath(node.topic.path)
         }
@@ -144,8 +146,10 @@ struct StringList: Decodable {
         } else if let list = try? container.decode([String].self) {
             values = list
         } else {
-            throw DecodingError.typeMismatch(StringList.self, .init(
-                codingPath: decoder.codingPath, debugDescription: "a string or an array of strings"))
+            throw DecodingError.typeMismatch(
+                StringList.self,
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "a string or an array of strings"))
         }
     }
 }

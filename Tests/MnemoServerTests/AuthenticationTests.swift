@@ -3,8 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 @Suite struct AuthenticationTests {
     static let routes: [(HTTPRequest.Method, String, String?)] = [
@@ -14,7 +15,8 @@ import Testing
         (.get, "/api/topics/search?q=x", nil), (.get, "/api/topics/stats", nil),
         (.post, "/api/topics/merge", #"{"sources": ["A"], "target": "B"}"#),
         (.patch, "/api/facts/1", #"{"importance": "low"}"#), (.delete, "/api/facts/1", nil),
-        (.delete, "/api/facts/1?erase=true", nil), (.delete, "/v1/users/alice/memory", nil), (.delete, "/api/knowledge", nil),
+        (.delete, "/api/facts/1?erase=true", nil), (.delete, "/v1/users/alice/memory", nil),
+        (.delete, "/api/knowledge", nil),
     ]
 
     @Test func everyRouteNeedsAValidToken() async throws {
@@ -28,13 +30,18 @@ import Testing
                 let wrong = try await client.send(method, uri, token: "not-a-token", json: json)
                 #expect(wrong.status == .unauthorized, "\(method) \(uri)")
             }
-            let basic = try await client.execute(uri: "/api/topics", method: .get, headers: [.authorization: "Basic YWxpY2U6eA=="]) { $0.status }
+            let basic = try await client.execute(
+                uri: "/api/topics", method: .get, headers: [.authorization: "Basic YWxpY2U6eA=="]
+            ) { $0.status }
             #expect(basic == .unauthorized)
         }
     }
 
     @Test func tokensFileParsing() throws {
-        guard case let .tokens(map) = try Authentication.tokens(parsing: "# comment\n\nt1 alice\n  t2\tbob  \n", file: "f") else {
+        guard
+            case .tokens(let map) = try Authentication.tokens(
+                parsing: "# comment\n\nt1 alice\n  t2\tbob  \n", file: "f")
+        else {
             Issue.record("expected tokens")
             return
         }
@@ -60,8 +67,9 @@ import Testing
         let unsigned = Self.base64URL(#"{"alg":"none","typ":"JWT"}"#) + "." + Self.base64URL(#"{"sub":"alice"}"#) + "."
         try await fixture.test { client in
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: alice).status == .ok)
-            #expect(try await client.send(.get, "/v1/users/alice/facts", token: forever).status == .unauthorized,
-                    "a token without exp needs --allow-tokens-without-exp")
+            #expect(
+                try await client.send(.get, "/v1/users/alice/facts", token: forever).status == .unauthorized,
+                "a token without exp needs --allow-tokens-without-exp")
             #expect(try await client.send(.get, "/v1/users/bob/facts", token: alice).status == .forbidden)
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: expired).status == .unauthorized)
             #expect(try await client.send(.get, "/v1/users/alice/facts", token: forged).status == .unauthorized)
@@ -76,10 +84,14 @@ import Testing
         let signer = JWTKeyCollection()
         await signer.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         let hour: TimeInterval = 3_600
-        let early = try await signer.sign(NamespaceClaims(sub: "alice", exp: Date().addingTimeInterval(2 * hour),
-                                                          nbf: Date().addingTimeInterval(hour)))
-        let issuedNow = try await signer.sign(NamespaceClaims(sub: "alice", exp: Date().addingTimeInterval(hour),
-                                                              nbf: Date().addingTimeInterval(5)))
+        let early = try await signer.sign(
+            NamespaceClaims(
+                sub: "alice", exp: Date().addingTimeInterval(2 * hour),
+                nbf: Date().addingTimeInterval(hour)))
+        let issuedNow = try await signer.sign(
+            NamespaceClaims(
+                sub: "alice", exp: Date().addingTimeInterval(hour),
+                nbf: Date().addingTimeInterval(5)))
         let forever = try await signer.sign(NamespaceClaims(sub: "alice"))
         let strict = try await Authentication.jwt(secret: secret)
         #expect(await strict.namespace(forBearer: early) == nil, "a token is not valid before its nbf")
@@ -90,8 +102,10 @@ import Testing
         #expect(await lenient.namespace(forBearer: early) == nil)
         let fixture = try await ServerFixture(authentication: strict)
         try await fixture.test { client in
-            let (tooSoon, inTime) = (try await client.send(.get, "/v1/users/alice/facts", token: early),
-                                     try await client.send(.get, "/v1/users/alice/facts", token: issuedNow))
+            let (tooSoon, inTime) = (
+                try await client.send(.get, "/v1/users/alice/facts", token: early),
+                try await client.send(.get, "/v1/users/alice/facts", token: issuedNow)
+            )
             #expect(tooSoon.status == .unauthorized)
             #expect(inTime.status == .ok)
         }
@@ -105,14 +119,17 @@ import Testing
         let kb = try KnowledgeBase.inMemory()
         for host in ["0.0.0.0", "192.168.1.10", "example.com", "::"] {
             #expect(throws: ServerSetupError.self) {
-                try MnemoHTTPServer(knowledgeBase: kb, configuration: ServerConfiguration(host: host), authentication: .none)
+                try MnemoHTTPServer(
+                    knowledgeBase: kb, configuration: ServerConfiguration(host: host), authentication: .none)
             }
         }
         for host in ["127.0.0.1", "localhost", "::1"] {
-            _ = try MnemoHTTPServer(knowledgeBase: kb, configuration: ServerConfiguration(host: host), authentication: .none)
+            _ = try MnemoHTTPServer(
+                knowledgeBase: kb, configuration: ServerConfiguration(host: host), authentication: .none)
         }
         let tokens = try Authentication.tokens(parsing: "t u", file: "f")
-        _ = try MnemoHTTPServer(knowledgeBase: kb, configuration: ServerConfiguration(host: "0.0.0.0"), authentication: tokens)
+        _ = try MnemoHTTPServer(
+            knowledgeBase: kb, configuration: ServerConfiguration(host: "0.0.0.0"), authentication: tokens)
     }
 
     @Test func withoutAuthenticationThePathOrBodyNamesTheUser() async throws {
@@ -120,7 +137,9 @@ import Testing
         try await fixture.test { client in
             let bobs = try await client.send(.get, "/v1/users/bob/facts", token: nil).object()
             #expect(bobs["count"] as? Int == 2)
-            let search = try await client.send(.post, "/v1/facts/search", token: nil, json: #"{"query": "cello", "user_id": "bob", "mode": "text"}"#).object()
+            let search = try await client.send(
+                .post, "/v1/facts/search", token: nil, json: #"{"query": "cello", "user_id": "bob", "mode": "text"}"#
+            ).object()
             #expect(search["count"] as? Int == 1)
             // MindChat names no user: the default namespace, empty here.
             #expect(try await client.send(.get, "/api/topics", token: nil).array().isEmpty)

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 /// The routes that erase: a user's whole memory (both API families) and one fact.
 @Suite struct ErasureRouteTests {

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 /// The Lucid client's model, exactly as `APPS-API.md` gives it.
 private struct Fact: Codable, Identifiable {
@@ -23,12 +24,28 @@ private struct Fact: Codable, Identifiable {
     }
 }
 
-private struct FactSearchResult: Codable { let fact: Fact; let similarity: Double }
-private struct FactSearchResponse: Codable { let results: [FactSearchResult]; let count: Int; let query: String }
-private struct FactListResponse: Codable { let facts: [Fact]; let count: Int; let limit: Int; let offset: Int }
+private struct FactSearchResult: Codable {
+    let fact: Fact
+    let similarity: Double
+}
+private struct FactSearchResponse: Codable {
+    let results: [FactSearchResult]
+    let count: Int
+    let query: String
+}
+private struct FactListResponse: Codable {
+    let facts: [Fact]
+    let count: Int
+    let limit: Int
+    let offset: Int
+}
 /// The extract response as the API document gives it.
 private struct ExtractResponse: Codable {
-    struct Extracted: Codable { let content: String; let category: String?; let confidence: Double? }
+    struct Extracted: Codable {
+        let content: String
+        let category: String?
+        let confidence: Double?
+    }
     let extracted: [Extracted]
     let created: [Fact]
     let count: Int
@@ -58,18 +75,22 @@ private struct ExtractResponse: Codable {
             #expect(fact.id == String(id))
             #expect(!fact.isActive)
 
-            let search = try await client.send(.post, "/v1/facts/search", json: """
-                {"query": "What does Lucid know about my work?", "user_id": "alice", "limit": 10, "min_similarity": 0.0}
-                """)
+            let search = try await client.send(
+                .post, "/v1/facts/search",
+                json: """
+                    {"query": "What does Lucid know about my work?", "user_id": "alice", "limit": 10, "min_similarity": 0.0}
+                    """)
             let results = try decoder.decode(FactSearchResponse.self, from: search.body)
             #expect(results.query == "What does Lucid know about my work?")
             #expect(results.count == results.results.count)
             #expect(!results.results.isEmpty)
 
-            let extract = try await client.send(.post, "/v1/facts/extract", json: """
-                {"user_id": "alice", "conversation_id": "conv-1", "limit": 20,
-                 "extracted": [{"content": "User is a software engineer", "category": "profession", "confidence": 0.95}]}
-                """)
+            let extract = try await client.send(
+                .post, "/v1/facts/extract",
+                json: """
+                    {"user_id": "alice", "conversation_id": "conv-1", "limit": 20,
+                     "extracted": [{"content": "User is a software engineer", "category": "profession", "confidence": 0.95}]}
+                    """)
             let extracted = try decoder.decode(ExtractResponse.self, from: extract.body)
             #expect(extracted.count == 1)
             #expect(extracted.created.map(\.content) == ["User is a software engineer"])

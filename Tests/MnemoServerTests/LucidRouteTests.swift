@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 @Suite struct LucidRouteTests {
     @Test func listsTheUsersFactsWithIDsAsStrings() async throws {
@@ -35,7 +36,8 @@ import Testing
             #expect(active["count"] as? Int == 3)
             #expect(((inactive["facts"] as? [[String: Any]])?.map { $0["id"] as? String }) == [String(rust.id)])
             #expect(all["count"] as? Int == 4)
-            #expect(try await client.send(.get, "/v1/users/alice/facts?is_active=maybe").errorCode() == "invalid_parameter")
+            #expect(
+                try await client.send(.get, "/v1/users/alice/facts?is_active=maybe").errorCode() == "invalid_parameter")
             #expect(try await client.send(.get, "/v1/users/alice/facts?limit=0").status == .badRequest)
             #expect(try await client.send(.get, "/v1/users/alice/facts?offset=-1").status == .badRequest)
         }
@@ -59,8 +61,11 @@ import Testing
             #expect(try deactivated.object()["is_active"] as? Bool == false)
             #expect(try deactivated.object()["id"] as? String == String(fact.id))
 
-            let edited = try await client.send(.patch, "/v1/facts/\(fact.id)",
-                                               json: #"{"content": "Prefers SwiftUI to UIKit", "confidence": 0.8, "category": "Technology/Swift", "is_active": true}"#)
+            let edited = try await client.send(
+                .patch, "/v1/facts/\(fact.id)",
+                json:
+                    #"{"content": "Prefers SwiftUI to UIKit", "confidence": 0.8, "category": "Technology/Swift", "is_active": true}"#
+            )
             let body = try edited.object()
             #expect(edited.status == .ok)
             #expect(body["content"] as? String == "Prefers SwiftUI to UIKit")
@@ -110,7 +115,8 @@ import Testing
             #expect(try foreign.errorCode() == "not_found")
             #expect(try missing.errorCode() == "not_found")
             #expect(foreign.text == missing.text.replacingOccurrences(of: "999999", with: String(bobs.id)))
-            let naming = try await client.send(.patch, "/v1/facts/\(bobs.id)", json: #"{"user_id": "bob", "is_active": false}"#)
+            let naming = try await client.send(
+                .patch, "/v1/facts/\(bobs.id)", json: #"{"user_id": "bob", "is_active": false}"#)
             #expect(naming.status == .forbidden)
         }
         #expect(try await fixture.knowledgeBase.inNamespace("bob").fact(id: bobs.id)?.isActive == true)
@@ -119,9 +125,11 @@ import Testing
     @Test func searchesByMeaningWithSimilarities() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let response = try await client.send(.post, "/v1/facts/search", json: """
-                {"query": "software engineer", "user_id": "alice", "limit": 3, "min_similarity": 0.1}
-                """)
+            let response = try await client.send(
+                .post, "/v1/facts/search",
+                json: """
+                    {"query": "software engineer", "user_id": "alice", "limit": 3, "min_similarity": 0.1}
+                    """)
             #expect(response.status == .ok)
             let body = try response.object()
             let results = try #require(body["results"] as? [[String: Any]])
@@ -143,10 +151,13 @@ import Testing
             func contents(_ json: String) async throws -> [String] {
                 let response = try await client.send(.post, "/v1/facts/search", json: json)
                 #expect(response.status == .ok, "\(response.text)")
-                return try (response.object()["results"] as? [[String: Any]] ?? []).compactMap { ($0["fact"] as? [String: Any])?["content"] as? String }
+                return try (response.object()["results"] as? [[String: Any]] ?? []).compactMap {
+                    ($0["fact"] as? [String: Any])?["content"] as? String
+                }
             }
             let goal = try await contents(#"{"query": "swift rust marathon porto", "type": "goal"}"#)
-            let goalOrExperience = try await contents(#"{"query": "swift rust marathon porto", "type": ["goal", "experience"], "limit": 10}"#)
+            let goalOrExperience = try await contents(
+                #"{"query": "swift rust marathon porto", "type": ["goal", "experience"], "limit": 10}"#)
             let high = try await contents(#"{"query": "swift rust marathon porto", "importance": "high"}"#)
             let technology = try await contents(#"{"query": "swift rust marathon porto", "topic": "technology"}"#)
             let text = try await contents(#"{"query": "marathon", "mode": "text"}"#)
@@ -180,24 +191,33 @@ import Testing
                 #expect(response.status == .badRequest, "\(json)")
                 #expect(try response.errorCode() == code, "\(json): \(response.text)")
             }
-            #expect(try await client.send(.post, "/v1/facts/search", json: "{\"query\": \"x\", \"user_id\": \"bob\"}").status == .forbidden)
+            #expect(
+                try await client.send(.post, "/v1/facts/search", json: "{\"query\": \"x\", \"user_id\": \"bob\"}")
+                    .status == .forbidden)
         }
     }
 
     @Test func extractStoresTheExtractedFactsWithTheConversationAsSource() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let response = try await client.send(.post, "/v1/facts/extract", json: """
-                {"user_id": "alice", "conversation_id": "conv-7", "limit": 20,
-                 "extracted": [{"content": "User is a software engineer", "category": "profession", "confidence": 0.95},
-                               {"content": "User has a dog named Miso", "category": "pets", "confidence": 0.7},
-                               {"content": "Prefers SwiftUI over UIKit.", "category": "preference"}]}
-                """)
+            let response = try await client.send(
+                .post, "/v1/facts/extract",
+                json: """
+                    {"user_id": "alice", "conversation_id": "conv-7", "limit": 20,
+                     "extracted": [{"content": "User is a software engineer", "category": "profession", "confidence": 0.95},
+                                   {"content": "User has a dog named Miso", "category": "pets", "confidence": 0.7},
+                                   {"content": "Prefers SwiftUI over UIKit.", "category": "preference"}]}
+                    """)
             #expect(response.status == .created, "\(response.text)")
             let body = try response.object()
             let created = try #require(body["created"] as? [[String: Any]])
-            #expect(created.map { $0["content"] as? String } == ["User is a software engineer", "User has a dog named Miso"])
-            #expect(created.allSatisfy { ($0["sources"] as? [String]) == ["conv-7"] && $0["user_id"] as? String == "alice" })
+            #expect(
+                created.map { $0["content"] as? String } == [
+                    "User is a software engineer", "User has a dog named Miso",
+                ])
+            #expect(
+                created.allSatisfy { ($0["sources"] as? [String]) == ["conv-7"] && $0["user_id"] as? String == "alice" }
+            )
             #expect(created.first?["category"] as? String == "Profession")
             #expect(created.first?["importance"] as? String == "high")
             #expect(body["count"] as? Int == 2)
@@ -215,7 +235,8 @@ import Testing
     @Test func extractWithoutExtractedFactsSaysExtractionHappensUpstream() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let response = try await client.send(.post, "/v1/facts/extract", json: #"{"user_id": "alice", "conversation_id": "c", "limit": 20}"#)
+            let response = try await client.send(
+                .post, "/v1/facts/extract", json: #"{"user_id": "alice", "conversation_id": "c", "limit": 20}"#)
             #expect(response.status == .unprocessableContent)
             #expect(try response.errorCode() == "extraction_upstream")
             let message = try #require((try response.object()["error"] as? [String: Any])?["message"] as? String)
@@ -226,24 +247,34 @@ import Testing
     @Test func extractRefusesTheWholeListWhenARecordIsBad() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client in
-            let response = try await client.send(.post, "/v1/facts/extract", json: """
-                {"user_id": "alice", "conversation_id": "c",
-                 "extracted": [{"content": "Good fact", "confidence": 0.9},
-                               {"content": "Bad confidence", "confidence": 7},
-                               {"category": "no content"},
-                               {"content": "Bad type", "type": "opinion"}]}
-                """)
+            let response = try await client.send(
+                .post, "/v1/facts/extract",
+                json: """
+                    {"user_id": "alice", "conversation_id": "c",
+                     "extracted": [{"content": "Good fact", "confidence": 0.9},
+                                   {"content": "Bad confidence", "confidence": 7},
+                                   {"category": "no content"},
+                                   {"content": "Bad type", "type": "opinion"}]}
+                    """)
             #expect(response.status == .badRequest)
             let error = try #require(try response.object()["error"] as? [String: Any])
             #expect(error["code"] as? String == "confidence_out_of_range")
             let rejected = try #require(error["rejected"] as? [[String: Any]])
-            #expect(rejected.map { $0["code"] as? String } == ["confidence_out_of_range", "missing_content", "unknown_type"])
+            #expect(
+                rejected.map { $0["code"] as? String } == [
+                    "confidence_out_of_range", "missing_content", "unknown_type",
+                ])
             #expect(rejected.map { $0["record"] as? Int } == [2, 3, 4])
             #expect(rejected.map { $0["line"] as? Int } == [3, 4, 5])
 
-            #expect(try await client.send(.post, "/v1/facts/extract", json: "{\"extracted\": {\"content\": \"x\"}}").errorCode() == "wrong_field_type")
-            #expect(try await client.send(.post, "/v1/facts/extract", json: "{\"user_id\": \"bob\", \"extracted\": []}").status == .forbidden)
-            let smuggled = try await client.send(.post, "/v1/facts/extract", json: #"{"extracted": [{"content": "x", "namespace": "bob"}]}"#)
+            #expect(
+                try await client.send(.post, "/v1/facts/extract", json: "{\"extracted\": {\"content\": \"x\"}}")
+                    .errorCode() == "wrong_field_type")
+            #expect(
+                try await client.send(.post, "/v1/facts/extract", json: "{\"user_id\": \"bob\", \"extracted\": []}")
+                    .status == .forbidden)
+            let smuggled = try await client.send(
+                .post, "/v1/facts/extract", json: #"{"extracted": [{"content": "x", "namespace": "bob"}]}"#)
             #expect(smuggled.status == .forbidden)
         }
         let facts = try await fixture.knowledgeBase.inNamespace("alice").facts(matching: FactFilter(activity: .all))

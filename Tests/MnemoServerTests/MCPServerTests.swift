@@ -1,8 +1,9 @@
 import Foundation
 import MCP
 import Mnemo
-@testable import MnemoMCP
 import Testing
+
+@testable import MnemoMCP
 
 /// The MCP server driven by the Swift SDK's own client over an in-memory transport.
 @Suite struct MCPServerTests {
@@ -15,7 +16,7 @@ import Testing
         func call(_ name: String, _ arguments: [String: Value] = [:]) async throws -> (text: String, isError: Bool) {
             let (content, isError) = try await client.callTool(name: name, arguments: arguments)
             let text = content.compactMap { item -> String? in
-                if case let .text(text, _, _) = item { return text }
+                if case .text(let text, _, _) = item { return text }
                 return nil
             }.joined()
             return (text, isError ?? false)
@@ -32,8 +33,12 @@ import Testing
     private func session() async throws -> Session {
         let root = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
         let kb = try root.inNamespace("me")
-        try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference, importance: .high))
-        try await kb.addFact(NewFact(content: "Runs a marathon every spring", topicPath: "Health & Fitness", type: .experience))
+        try await kb.addFact(
+            NewFact(
+                content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference,
+                importance: .high))
+        try await kb.addFact(
+            NewFact(content: "Runs a marathon every spring", topicPath: "Health & Fitness", type: .experience))
         try await root.inNamespace("someone-else").addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
         let server = await MnemoMCPServer(knowledgeBase: kb).makeServer()
         let (clientTransport, serverTransport) = await InMemoryTransport.createConnectedPair()
@@ -48,8 +53,11 @@ import Testing
     @Test func listsEveryToolWithASchemaAndADescription() async throws {
         let session = try await session()
         let (tools, _) = try await session.client.listTools()
-        #expect(Set(tools.map(\.name)) == ["search_memory", "memory_context", "remember_fact", "update_fact", "forget_fact", "forget",
-                                           "show_topic", "list_topics", "memory_stats"])
+        #expect(
+            Set(tools.map(\.name)) == [
+                "search_memory", "memory_context", "remember_fact", "update_fact", "forget_fact", "forget",
+                "show_topic", "list_topics", "memory_stats",
+            ])
         for tool in tools {
             #expect((tool.description ?? "").count > 40, "\(tool.name)")
             #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
@@ -60,33 +68,47 @@ import Testing
 
     @Test func searchesRemembersUpdatesAndForgets() async throws {
         let session = try await session()
-        let search = try #require(try await session.json("search_memory", ["query": "swiftui", "limit": 5]) as? [String: Any])
+        let search = try #require(
+            try await session.json("search_memory", ["query": "swiftui", "limit": 5]) as? [String: Any])
         let hits = try #require(search["results"] as? [[String: Any]])
         #expect(hits.first?["content"] as? String == "Prefers SwiftUI over UIKit")
         #expect(!hits.contains { ($0["content"] as? String)?.contains("cello") == true })
 
-        let filtered = try #require(try await session.json("search_memory", ["query": "swiftui marathon", "types": ["experience"], "mode": "semantic"]) as? [String: Any])
-        #expect((filtered["results"] as? [[String: Any]])?.map { $0["content"] as? String } == ["Runs a marathon every spring"])
+        let filtered = try #require(
+            try await session.json(
+                "search_memory", ["query": "swiftui marathon", "types": ["experience"], "mode": "semantic"])
+                as? [String: Any])
+        #expect(
+            (filtered["results"] as? [[String: Any]])?.map { $0["content"] as? String } == [
+                "Runs a marathon every spring"
+            ])
 
-        let added = try #require(try await session.json("remember_fact", [
-            "content": "Has a dog named Miso", "topic": "Pets", "type": "fact", "importance": "medium", "source": "chat-3",
-        ]) as? [String: Any])
+        let added = try #require(
+            try await session.json(
+                "remember_fact",
+                [
+                    "content": "Has a dog named Miso", "topic": "Pets", "type": "fact", "importance": "medium",
+                    "source": "chat-3",
+                ]) as? [String: Any])
         #expect(added["outcome"] as? String == "added")
         let fact = try #require(added["fact"] as? [String: Any])
         let id = try #require(fact["id"] as? Int)
         #expect(fact["sources"] as? [String] == ["chat-3"])
 
         // Through ingest: the same fact again is recognised, not stored twice.
-        let again = try #require(try await session.json("remember_fact", ["content": "has a dog named Miso."]) as? [String: Any])
+        let again = try #require(
+            try await session.json("remember_fact", ["content": "has a dog named Miso."]) as? [String: Any])
         #expect(again["outcome"] as? String == "unchanged")
         #expect((again["fact"] as? [String: Any])?["id"] as? Int == id)
 
-        let updated = try #require(try await session.json("update_fact", ["id": .int(id), "importance": "high"]) as? [String: Any])
+        let updated = try #require(
+            try await session.json("update_fact", ["id": .int(id), "importance": "high"]) as? [String: Any])
         #expect(updated["importance"] as? String == "high")
 
         let forgotten = try #require(try await session.json("forget_fact", ["id": .int(id)]) as? [String: Any])
         #expect(forgotten["is_active"] as? Bool == false)
-        let after = try #require(try await session.json("search_memory", ["query": "dog Miso", "mode": "text"]) as? [String: Any])
+        let after = try #require(
+            try await session.json("search_memory", ["query": "dog Miso", "mode": "text"]) as? [String: Any])
         #expect((after["results"] as? [Any])?.isEmpty == true)
         #expect(try await session.knowledgeBase.fact(id: Int64(id))?.isActive == false)
         await session.client.disconnect()
@@ -97,11 +119,14 @@ import Testing
         let session = try await session()
         let kb = session.knowledgeBase
         let marathon = try #require(try await kb.search("marathon", mode: .text).first?.fact.id)
-        let preview = try #require(try await session.json("forget", ["query": "marathon spring", "limit": 1]) as? [String: Any])
+        let preview = try #require(
+            try await session.json("forget", ["query": "marathon spring", "limit": 1]) as? [String: Any])
         #expect((preview["would_erase"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(marathon)])
         #expect(try await kb.fact(id: marathon) != nil, "a query without confirm erases nothing")
 
-        let receipt = try #require(try await session.json("forget", ["query": "marathon spring", "limit": 1, "confirm": true]) as? [String: Any])
+        let receipt = try #require(
+            try await session.json("forget", ["query": "marathon spring", "limit": 1, "confirm": true])
+                as? [String: Any])
         #expect(receipt["fact_ids"] as? [Int] == [Int(marathon)])
         #expect(try await kb.fact(id: marathon) == nil)
         #expect(try await kb.history(ofFact: marathon).isEmpty)
@@ -169,9 +194,11 @@ import Testing
 
     @Test func theContextToolAndPromptGiveTheMemoryForAMessage() async throws {
         let session = try await session()
-        try await session.knowledgeBase.addFact(NewFact(content: "Allergic to peanuts", topicPath: "Health", importance: .high))
-        let answer = try #require(try await session.json("memory_context", ["message": "what should I cook tonight?", "budget": 200])
-            as? [String: Any])
+        try await session.knowledgeBase.addFact(
+            NewFact(content: "Allergic to peanuts", topicPath: "Health", importance: .high))
+        let answer = try #require(
+            try await session.json("memory_context", ["message": "what should I cook tonight?", "budget": 200])
+                as? [String: Any])
         #expect((answer["context"] as? String)?.contains("- Allergic to peanuts (fact, stated ") == true)
         #expect((answer["tokens"] as? Int ?? 999) <= 200)
         let items = try #require(answer["items"] as? [[String: Any]])
@@ -181,8 +208,12 @@ import Testing
 
         let (prompts, _) = try await session.client.listPrompts()
         #expect(prompts.map(\.name) == ["memory_context"])
-        let prompt = try await session.client.getPrompt(name: "memory_context", arguments: ["message": "what should I cook tonight?"])
-        guard case let .text(text)? = prompt.messages.first?.content else { Issue.record("no text message"); return }
+        let prompt = try await session.client.getPrompt(
+            name: "memory_context", arguments: ["message": "what should I cook tonight?"])
+        guard case .text(let text)? = prompt.messages.first?.content else {
+            Issue.record("no text message")
+            return
+        }
         #expect(text.contains("Allergic to peanuts"))
     }
 }

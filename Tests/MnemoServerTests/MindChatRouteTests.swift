@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 @Suite struct MindChatRouteTests {
     @Test func servesTheUsersTopicTree() async throws {
@@ -12,11 +13,13 @@ import Testing
             let response = try await client.send(.get, "/api/topics")
             #expect(response.status == .ok)
             let roots = try response.array().compactMap { $0 as? [String: Any] }
-            #expect(roots.compactMap { $0["path"] as? String }.sorted() == ["Health & Fitness", "Profession", "Technology"])
+            #expect(
+                roots.compactMap { $0["path"] as? String }.sorted() == ["Health & Fitness", "Profession", "Technology"])
             let technology = try #require(roots.first { $0["name"] as? String == "Technology" })
             #expect(technology["fact_count"] as? Int == 1)
             #expect(technology["subtree_fact_count"] as? Int == 2)
-            #expect((technology["children"] as? [[String: Any]])?.first?["path"] as? String == "Technology/iOS Development")
+            #expect(
+                (technology["children"] as? [[String: Any]])?.first?["path"] as? String == "Technology/iOS Development")
 
             let bobs = try await client.send(.get, "/api/topics", token: ServerFixture.bobToken).array()
             #expect(bobs.compactMap { ($0 as? [String: Any])?["path"] as? String }.sorted() == ["Music", "Technology"])
@@ -37,7 +40,9 @@ import Testing
             let byPath = try await client.send(.get, "/api/topics/lookup?path=technology/IOS%20development")
             #expect(byPath.status == .ok)
             #expect(try byPath.object()["path"] as? String == "Technology/iOS Development")
-            #expect((try byPath.object()["facts"] as? [[String: Any]])?.first?["content"] as? String == "Prefers SwiftUI over UIKit")
+            #expect(
+                (try byPath.object()["facts"] as? [[String: Any]])?.first?["content"] as? String
+                    == "Prefers SwiftUI over UIKit")
 
             #expect(try await client.send(.get, "/api/topics/lookup?path=Nowhere").status == .notFound)
             #expect(try await client.send(.get, "/api/topics/lookup").errorCode() == "missing_path")
@@ -72,14 +77,24 @@ import Testing
             func contents(_ uri: String) async throws -> [String] {
                 let response = try await client.send(.get, uri)
                 #expect(response.status == .ok, "\(uri): \(response.text)")
-                return try (response.object()["results"] as? [[String: Any]] ?? []).compactMap { $0["content"] as? String }
+                return try (response.object()["results"] as? [[String: Any]] ?? []).compactMap {
+                    $0["content"] as? String
+                }
             }
-            #expect(try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal") == ["Wants to learn Rust this year"])
-            #expect(try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal&type=experience").sorted()
-                == ["Runs a marathon every spring", "Wants to learn Rust this year"])
-            #expect(try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal,experience&importance=low")
-                == ["Wants to learn Rust this year"])
-            #expect(try await contents("/api/topics/search?q=marathon&mode=text&limit=1") == ["Runs a marathon every spring"])
+            #expect(
+                try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal") == [
+                    "Wants to learn Rust this year"
+                ])
+            #expect(
+                try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal&type=experience").sorted()
+                    == ["Runs a marathon every spring", "Wants to learn Rust this year"])
+            #expect(
+                try await contents("/api/topics/search?q=swift%20rust%20marathon&type=goal,experience&importance=low")
+                    == ["Wants to learn Rust this year"])
+            #expect(
+                try await contents("/api/topics/search?q=marathon&mode=text&limit=1") == [
+                    "Runs a marathon every spring"
+                ])
             let cello = try await contents("/api/topics/search?q=cello")
             #expect(!cello.contains { $0.contains("cello") })
             let celloText = try await contents("/api/topics/search?q=cello&mode=text")
@@ -87,10 +102,14 @@ import Testing
 
             #expect(try await client.send(.get, "/api/topics/search").errorCode() == "missing_query")
             #expect(try await client.send(.get, "/api/topics/search?q=x&type=opinion").errorCode() == "unknown_type")
-            #expect(try await client.send(.get, "/api/topics/search?q=x&importance=huge").errorCode() == "unknown_importance")
+            #expect(
+                try await client.send(.get, "/api/topics/search?q=x&importance=huge").errorCode()
+                    == "unknown_importance")
             #expect(try await client.send(.get, "/api/topics/search?q=x&mode=fuzzy").errorCode() == "unknown_mode")
             #expect(try await client.send(.get, "/api/topics/search?q=x&limit=many").errorCode() == "invalid_parameter")
-            #expect(try await client.send(.get, "/api/topics/search?q=x&min_similarity=high").errorCode() == "invalid_parameter")
+            #expect(
+                try await client.send(.get, "/api/topics/search?q=x&min_similarity=high").errorCode()
+                    == "invalid_parameter")
         }
     }
 
@@ -110,12 +129,15 @@ import Testing
         let fixture = try await ServerFixture()
         let running = try #require(fixture.alice["Runs a marathon every spring"]).topicID
         try await fixture.test { client in
-            let dryRun = try await client.send(.post, "/api/topics/merge", json: #"{"sources": ["Profession"], "target": "Technology", "dry_run": true}"#)
+            let dryRun = try await client.send(
+                .post, "/api/topics/merge",
+                json: #"{"sources": ["Profession"], "target": "Technology", "dry_run": true}"#)
             #expect(dryRun.status == .ok)
             #expect(try dryRun.object()["dry_run"] as? Bool == true)
             #expect(try await client.send(.get, "/api/topics/lookup?path=Profession").status == .ok)
 
-            let merged = try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [\(running)], \"into\": \"Profession\"}")
+            let merged = try await client.send(
+                .post, "/api/topics/merge", json: "{\"sources\": [\(running)], \"into\": \"Profession\"}")
             #expect(merged.status == .ok, "\(merged.text)")
             let report = try merged.object()
             #expect(report["target"] as? String == "Profession")
@@ -123,10 +145,19 @@ import Testing
             #expect(report["moved_facts"] as? Int == 1)
             #expect(try await client.send(.get, "/api/topics/\(running)").status == .notFound)
 
-            #expect(try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [], \"target\": \"X\"}").errorCode() == "wrong_field_type")
-            #expect(try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [\"Profession\"]}").errorCode() == "wrong_field_type")
-            #expect(try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [999999], \"target\": \"X\"}").status == .notFound)
-            #expect(try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [\"Nowhere\"], \"target\": \"X\"}").status == .notFound)
+            #expect(
+                try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [], \"target\": \"X\"}")
+                    .errorCode() == "wrong_field_type")
+            #expect(
+                try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [\"Profession\"]}").errorCode()
+                    == "wrong_field_type")
+            #expect(
+                try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [999999], \"target\": \"X\"}")
+                    .status == .notFound)
+            #expect(
+                try await client.send(
+                    .post, "/api/topics/merge", json: "{\"sources\": [\"Nowhere\"], \"target\": \"X\"}"
+                ).status == .notFound)
         }
     }
 
@@ -134,7 +165,8 @@ import Testing
         let fixture = try await ServerFixture()
         let music = try #require(fixture.bob["Plays the cello in an orchestra"]).topicID
         try await fixture.test { client in
-            let response = try await client.send(.post, "/api/topics/merge", json: "{\"sources\": [\(music)], \"target\": \"Stolen\"}")
+            let response = try await client.send(
+                .post, "/api/topics/merge", json: "{\"sources\": [\(music)], \"target\": \"Stolen\"}")
             #expect(response.status == .notFound)
         }
         #expect(try await fixture.knowledgeBase.inNamespace("bob").topic(at: "Music") != nil)
@@ -144,7 +176,8 @@ import Testing
         let fixture = try await ServerFixture()
         let fact = try #require(fixture.alice["Wants to learn Rust this year"])
         try await fixture.test { client in
-            let updated = try await client.send(.patch, "/api/facts/\(fact.id)", json: #"{"importance": "high", "topic": "Goals/Programming"}"#)
+            let updated = try await client.send(
+                .patch, "/api/facts/\(fact.id)", json: #"{"importance": "high", "topic": "Goals/Programming"}"#)
             #expect(updated.status == .ok)
             let body = try updated.object()
             #expect(body["id"] as? Int == Int(fact.id))
@@ -155,7 +188,9 @@ import Testing
             #expect(deleted.status == .noContent)
             #expect(deleted.body.isEmpty)
             #expect(try await client.send(.delete, "/api/facts/\(fact.id)").status == .notFound)
-            #expect(try await client.send(.patch, "/api/facts/\(fact.id)", json: "{\"importance\": \"low\"}").status == .notFound)
+            #expect(
+                try await client.send(.patch, "/api/facts/\(fact.id)", json: "{\"importance\": \"low\"}").status
+                    == .notFound)
         }
         #expect(try await fixture.knowledgeBase.inNamespace("alice").fact(id: fact.id) == nil)
     }

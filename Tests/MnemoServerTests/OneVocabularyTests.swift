@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import MCP
 import Mnemo
+import Testing
+
 @testable import MnemoMCP
 @testable import MnemoServer
-import Testing
 
 /// The HTTP routes and the MCP tools parse filters through one vocabulary: the same wrong value
 /// gets the same message and code, and an argument a tool does not declare is refused.
@@ -36,14 +37,17 @@ import Testing
         let handler = MemoryToolHandler(knowledgeBase: fixture.knowledgeBase)
         let result = await handler.call("search_memory", arguments: ["query": "swift", "types": ["opinion"]])
         #expect(result.isError == true)
-        #expect(result.content.first.map { if case let .text(text, _, _) = $0 { text } else { "" } } == expected)
+        #expect(result.content.first.map { if case .text(let text, _, _) = $0 { text } else { "" } } == expected)
     }
 
     @Test func aToolRefusesAnArgumentItDoesNotDeclare() async throws {
         let handler = MemoryToolHandler(knowledgeBase: try KnowledgeBase.inMemory())
         let result = await handler.call("search_memory", arguments: ["query": "swift", "type": "opinion"])
         #expect(result.isError == true)
-        guard case let .text(text, _, _)? = result.content.first else { Issue.record("no text"); return }
+        guard case .text(let text, _, _)? = result.content.first else {
+            Issue.record("no text")
+            return
+        }
         #expect(text.hasPrefix(#"unknown parameter "type""#), "\(text)")
         #expect(text.contains("did you mean types?"), "\(text)")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 @Suite struct OpenAPIDocumentTests {
     /// `METHOD /path` for every operation of the document.
@@ -10,7 +11,8 @@ import Testing
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         var routes: Set<String> = []
         for (path, operations) in paths {
-            for method in operations.keys where ["get", "put", "post", "patch", "delete", "head", "options"].contains(method) {
+            for method in operations.keys
+            where ["get", "put", "post", "patch", "delete", "head", "options"].contains(method) {
                 routes.insert("\(method.uppercased()) \(path)")
             }
         }
@@ -19,18 +21,23 @@ import Testing
 
     private func routedRoutes() async throws -> Set<String> {
         let fixture = try await ServerFixture()
-        return Set(fixture.server.router().routes.map { route in
-            let path = route.path.description
-            return "\(route.method.rawValue) \(path.hasPrefix("/") ? path : "/" + path)"
-        })
+        return Set(
+            fixture.server.router().routes.map { route in
+                let path = route.path.description
+                return "\(route.method.rawValue) \(path.hasPrefix("/") ? path : "/" + path)"
+            })
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedPathIsRouted() async throws {
         let documented = try documentedRoutes()
         let routed = try await routedRoutes()
         #expect(routed.count == 18)
-        #expect(routed.subtracting(documented).isEmpty, "routed but not in openapi.json: \(routed.subtracting(documented).sorted())")
-        #expect(documented.subtracting(routed).isEmpty, "in openapi.json but not routed: \(documented.subtracting(routed).sorted())")
+        #expect(
+            routed.subtracting(documented).isEmpty,
+            "routed but not in openapi.json: \(routed.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(routed).isEmpty,
+            "in openapi.json but not routed: \(documented.subtracting(routed).sorted())")
     }
 
     @Test func theDocumentIsOpenAPI31WithResolvableReferences() throws {

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 /// `expires_at` over the wire: set and cleared by PATCH, shown on facts, honoured by listings.
 @Suite struct RetentionRouteTests {
@@ -11,10 +12,12 @@ import Testing
         let fixture = try await ServerFixture()
         let fact = try #require(fixture.alice["Wants to learn Rust this year"])
         try await fixture.test { client in
-            let set = try await client.send(.patch, "/api/facts/\(fact.id)", json: #"{"expires_at": "2031-01-01T00:00:00Z"}"#)
+            let set = try await client.send(
+                .patch, "/api/facts/\(fact.id)", json: #"{"expires_at": "2031-01-01T00:00:00Z"}"#)
             #expect(set.status == .ok)
             #expect(try set.object()["expires_at"] as? String == "2031-01-01T00:00:00Z")
-            let past = try await client.send(.patch, "/v1/facts/\(fact.id)", json: #"{"expires_at": "2020-01-01T00:00:00Z"}"#)
+            let past = try await client.send(
+                .patch, "/v1/facts/\(fact.id)", json: #"{"expires_at": "2020-01-01T00:00:00Z"}"#)
             #expect(try past.object()["expires_at"] as? String == "2020-01-01T00:00:00Z")
             let list = try await client.send(.get, "/v1/users/alice/facts").object()
             #expect((list["facts"] as? [[String: Any]])?.contains { $0["id"] as? String == String(fact.id) } == false)

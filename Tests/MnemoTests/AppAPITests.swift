@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// The API as an app meets it: opening, observation, errors, validation, cancellation.
@@ -61,7 +62,7 @@ struct AppAPITests {
 
     @Test func searchWithoutAModeUsesWhatTheKnowledgeBaseCanDo() async throws {
         let kb = try await TestKnowledgeBase.with([NewFact(content: "Likes green tea", topicPath: "Food")])
-        #expect(try await kb.search(SearchQuery("tea")).count == 1)  // text: no embedder, no error
+        #expect(try await kb.search(SearchQuery("tea")).count == 1) // text: no embedder, no error
         await #expect(throws: MnemoError.self) { try await kb.search(SearchQuery("tea", mode: .semantic)) }
     }
 
@@ -86,7 +87,7 @@ struct AppAPITests {
         #expect(Importance.negligible.rawValue == "none")
         #expect(Importance(parsing: "None") == .negligible)
         let update = FactUpdate(importance: .negligible)
-        #expect(update.importance == .negligible)  // not Optional.none
+        #expect(update.importance == .negligible) // not Optional.none
         let json = try JSONEncoder().encode([Importance.negligible: 1])
         #expect(String(decoding: json, as: UTF8.self) == #"{"none":1}"#)
     }

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// `mnemo_bm25` must give exactly FTS5's `bm25()`, also after writes change row sizes it remembered.
@@ -9,11 +10,14 @@ struct BM25FunctionTests {
     @discardableResult
     static func compareScores(_ db: Database, _ text: String) throws -> Int {
         let pattern = try #require(TextQuery(text)).pattern
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT rowid, bm25(fact_fts, 1.0, 0.3), \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?
-            """, arguments: [pattern])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT rowid, bm25(fact_fts, 1.0, 0.3), \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?
+                """, arguments: [pattern])
         for row in rows {
-            let builtin: Double = row[1], remembered: Double = row[2]
+            let builtin: Double = row[1]
+            let remembered: Double = row[2]
             #expect(builtin == remembered, "\(text): row \(row[0] as Int64) scores \(remembered), bm25() \(builtin)")
         }
         return rows.count
@@ -22,10 +26,12 @@ struct BM25FunctionTests {
     @Test func scoresEqualFTS5OnEveryFixtureQuery() async throws {
         let kb = try await FixtureKnowledgeBase.load(embedder: nil)
         let queries = try FixtureKnowledgeBase.queries()
-        let texts = (queries.keyword + queries.paraphrase).map(\.query) + ["\"half marathon\" running", "swift swiftui"]
+        let texts =
+            (queries.keyword + queries.paraphrase).map(\.query) + ["\"half marathon\" running", "swift swiftui"]
         // Twice: the first pass reads the row sizes, the second finds them remembered.
         for _ in 0..<2 {
-            let matched = try await kb.writer.read { db in try texts.reduce(0) { $0 + (try Self.compareScores(db, $1)) } }
+            let matched = try await kb.writer.read { db in try texts.reduce(0) { $0 + (try Self.compareScores(db, $1)) }
+            }
             #expect(matched > 500)
         }
     }
@@ -43,14 +49,17 @@ struct BM25FunctionTests {
         #expect(try await kb.writer.read { try Self.compareScores($0, "climbing") } == 2)
         _ = try await kb.updateFact(id: first.id, FactUpdate(content: Self.longer))
         #expect(try await kb.writer.read { try Self.compareScores($0, "climbing") } == 2)
-        #expect(try await kb.search(SearchQuery("climbing", mode: .text)).first?.fact.content.hasPrefix("Climbing shoes") == true)
+        #expect(
+            try await kb.search(SearchQuery("climbing", mode: .text)).first?.fact.content.hasPrefix("Climbing shoes")
+                == true)
     }
 
     @Test func sizesAreForgottenWhenTheConnectionWritesInsideATransaction() async throws {
         let kb = try await TestKnowledgeBase.with(Self.facts)
         try await kb.writer.write { db in
             try Self.compareScores(db, "climbing")
-            try db.execute(sql: "UPDATE fact SET content = ? WHERE content LIKE 'Goes climbing%'", arguments: [Self.longer])
+            try db.execute(
+                sql: "UPDATE fact SET content = ? WHERE content LIKE 'Goes climbing%'", arguments: [Self.longer])
             #expect(try Self.compareScores(db, "climbing") == 2)
         }
     }

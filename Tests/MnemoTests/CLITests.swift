@@ -15,8 +15,10 @@ struct CLITests {
     @Test func helpListsEveryCommand() throws {
         let result = try CLIRunner.run(["--help"])
         #expect(result.status == 0)
-        for command in ["ingest", "search", "topics", "topic", "fact", "history", "stats", "merge", "dedupe",
-                        "export", "reembed", "repl", "model", "bench", "eval", "demo"] {
+        for command in [
+            "ingest", "search", "topics", "topic", "fact", "history", "stats", "merge", "dedupe",
+            "export", "reembed", "repl", "model", "bench", "eval", "demo",
+        ] {
             #expect(result.stdout.contains("  \(command) "), "help lacks \(command)")
         }
         #expect(result.stdout.contains("--db <path>"))
@@ -25,8 +27,10 @@ struct CLITests {
     @Test func searchHelpTeachesTheOptions() throws {
         let result = try CLIRunner.run(["search", "--help"])
         #expect(result.status == 0)
-        for option in ["--mode <mode>", "--type <type>", "--importance <importance>", "--topic <path>", "--limit",
-                       "--min-similarity", "--include-inactive", "--json", "Examples:"] {
+        for option in [
+            "--mode <mode>", "--type <type>", "--importance <importance>", "--topic <path>", "--limit",
+            "--min-similarity", "--include-inactive", "--json", "Examples:",
+        ] {
             #expect(result.stdout.contains(option), "search help lacks \(option)")
         }
     }
@@ -40,8 +44,10 @@ struct CLITests {
 
     @Test func replInTextModeOpensADatabaseOfAnotherModelsVectors() throws {
         let path = try TestKnowledgeBase.temporaryPath()
-        let bench = try CLIRunner.run(["bench", "--facts", "300", "--queries", "1", "--only", "text",
-                                       "--no-numpy", "--no-bandwidth", "--db", path])
+        let bench = try CLIRunner.run([
+            "bench", "--facts", "300", "--queries", "1", "--only", "text",
+            "--no-numpy", "--no-bandwidth", "--db", path,
+        ])
         #expect(bench.status == 0, "\(bench.stderr)")
         // The vectors are synthetic; the embedder would be the hashing fallback.
         let semantic = try CLIRunner.run(["repl", "--db", path])
@@ -57,7 +63,7 @@ struct CLITests {
         #expect(json["query"] as? String == "swiftui")
         #expect(json["mode"] as? String == "text")
         let results = try #require(json["results"] as? [[String: Any]])
-        #expect(results.count == 10)  // the default limit; more facts mention SwiftUI
+        #expect(results.count == 10) // the default limit; more facts mention SwiftUI
         for key in ["id", "content", "topic", "type", "importance", "confidence", "score"] {
             #expect(results[0][key] != nil, "result lacks \(key)")
         }
@@ -83,10 +89,12 @@ struct CLITests {
     }
 
     @Test func failuresExitNonZeroWithOneLineOnStderr() throws {
-        for arguments in [["fact", "show", "999999", "--db", Self.database],
-                          ["search", "x", "--db", "/nonexistent/dir/kb.sqlite"],
-                          ["topic", "No Such Topic", "--db", Self.database],
-                          ["search", "x", "--limit", "0", "--db", Self.database]] {
+        for arguments in [
+            ["fact", "show", "999999", "--db", Self.database],
+            ["search", "x", "--db", "/nonexistent/dir/kb.sqlite"],
+            ["topic", "No Such Topic", "--db", Self.database],
+            ["search", "x", "--limit", "0", "--db", Self.database],
+        ] {
             let result = try CLIRunner.run(arguments)
             #expect(result.status != 0, "\(arguments)")
             let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""

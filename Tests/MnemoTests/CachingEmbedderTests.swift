@@ -1,6 +1,7 @@
 import Foundation
-@testable import Mnemo
 import Testing
+
+@testable import Mnemo
 
 /// An embedder that counts the texts it encodes.
 private final class CountingEmbedder: Embedder, @unchecked Sendable {
@@ -59,7 +60,7 @@ private final class CountingEmbedder: Embedder, @unchecked Sendable {
         #expect(lru.count == 3)
         #expect(lru.value(for: 6) == nil)
         #expect(lru.value(for: 7) == 70)
-        lru.insert(100, for: 10)  // evicts 8: 7 was just used
+        lru.insert(100, for: 10) // evicts 8: 7 was just used
         #expect(lru.value(for: 8) == nil)
         #expect(lru.value(for: 9) == 90)
         #expect(lru.value(for: 7) == 70)
@@ -71,7 +72,9 @@ private final class CountingEmbedder: Embedder, @unchecked Sendable {
     @Test func searchesThroughTheCacheEncodeEachQueryOnce() async throws {
         let counting = CountingEmbedder()
         let kb = try KnowledgeBase.inMemory(embedder: CachingEmbedder(counting, capacity: 16))
-        try await kb.addFacts([NewFact(content: "Lives in Porto", topicPath: "Home"), NewFact(content: "Likes tea", topicPath: "Food")])
+        try await kb.addFacts([
+            NewFact(content: "Lives in Porto", topicPath: "Home"), NewFact(content: "Likes tea", topicPath: "Food"),
+        ])
         let before = counting.texts.count
         for _ in 0..<5 { _ = try await kb.search(SearchQuery("where do I live", mode: .semantic)) }
         #expect(counting.texts.count == before + 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// A cancelled task stops searching, writing, ingesting and re-embedding within one batch, with
@@ -15,7 +16,9 @@ struct CancellationTests {
     static let allowedCallsAfterCancel = 1
 
     /// Runs `work` in a task that is cancelled before it starts.
-    static func inCancelledTask<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    static func inCancelledTask<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async -> Result<
+        T, any Error
+    > {
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await work()
@@ -72,10 +75,12 @@ struct CancellationTests {
         let before = embedder.calls.withLock { $0 }
         // The embedder ignores cancellation and returns its vector: the search must not go on
         // to return hits.
-        let (result, delay, calls) = try await Self.cancelDuringWork({ try await kb.search("tea", mode: .semantic) },
-                                                                     embedder: embedder) {
-            embedder.calls.withLock { $0 } > before
-        }
+        let (result, delay, calls) = try await Self.cancelDuringWork(
+            { try await kb.search("tea", mode: .semantic) },
+            embedder: embedder,
+            when: {
+                embedder.calls.withLock { $0 } > before
+            })
         #expect(Self.isCancellation(result), "\(result) after \(delay)")
         #expect(calls == 0)
     }
@@ -84,14 +89,18 @@ struct CancellationTests {
 
     @Test func addFactInACancelledTaskStoresNothing() async throws {
         let kb = try KnowledgeBase.inMemory(embedder: SeededEmbedder())
-        let result = await Self.inCancelledTask { try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food")) }
+        let result = await Self.inCancelledTask {
+            try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food"))
+        }
         #expect(Self.isCancellation(result), "\(result)")
         #expect(try await kb.stats().facts == 0)
     }
 
     @Test func addFactWithoutAnEmbedderInACancelledTaskStoresNothing() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let result = await Self.inCancelledTask { try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food")) }
+        let result = await Self.inCancelledTask {
+            try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food"))
+        }
         #expect(Self.isCancellation(result), "\(result)")
         #expect(try await kb.stats().facts == 0)
     }
@@ -102,19 +111,26 @@ struct CancellationTests {
         let kb = try KnowledgeBase.inMemory(embedder: embedder)
         let clock = ContinuousClock()
         let start = clock.now
-        let (result, delay, calls) = try await Self.cancelDuringWork({ try await kb.addFacts(Self.facts(3_000)) },
-                                                                     embedder: embedder) {
-            clock.now - start > .milliseconds(100)
-        }
+        let (result, delay, calls) = try await Self.cancelDuringWork(
+            { try await kb.addFacts(Self.facts(3_000)) },
+            embedder: embedder,
+            when: {
+                clock.now - start > .milliseconds(100)
+            })
         #expect(Self.isCancellation(result), "\(result)")
-        #expect(calls <= Self.allowedCallsAfterCancel, "addFacts made \(calls) embedder calls in the \(delay) after cancel()")
+        #expect(
+            calls <= Self.allowedCallsAfterCancel,
+            "addFacts made \(calls) embedder calls in the \(delay) after cancel()")
         #expect(try await kb.stats().facts == 0)
     }
 
     // MARK: ingest
 
     static func jsonl(_ count: Int) -> Data {
-        Data((0..<count).map { #"{"topic": "Load", "content": "Remembered item \#($0) of the list"}"# }.joined(separator: "\n").utf8)
+        Data(
+            (0..<count).map { #"{"topic": "Load", "content": "Remembered item \#($0) of the list"}"# }.joined(
+                separator: "\n"
+            ).utf8)
     }
 
     @Test(arguments: [true, false])
@@ -126,15 +142,19 @@ struct CancellationTests {
         let data = Self.jsonl(5_000)
         let clock = ContinuousClock()
         var committedAt: ContinuousClock.Instant?
-        let (result, delay, calls) = try await Self.cancelDuringWork({
-            try await kb.ingest(data: data, options: IngestOptions(format: .jsonl, batchSize: 1_000))
-        }, embedder: embedder) {
-            // Cancel 60 ms into the batch after the first commit.
-            if committedAt == nil, try await kb.stats().facts >= 1_000 { committedAt = clock.now }
-            return committedAt.map { clock.now - $0 > .milliseconds(60) } ?? false
-        }
-        #expect(calls <= Self.allowedCallsAfterCancel, "ingest made \(calls) embedder calls in the \(delay) after cancel()")
-        guard case let .failure(MnemoError.interrupted(stored, cause)) = result else {
+        let (result, delay, calls) = try await Self.cancelDuringWork(
+            {
+                try await kb.ingest(data: data, options: IngestOptions(format: .jsonl, batchSize: 1_000))
+            },
+            embedder: embedder,
+            when: {
+                // Cancel 60 ms into the batch after the first commit.
+                if committedAt == nil, try await kb.stats().facts >= 1_000 { committedAt = clock.now }
+                return committedAt.map { clock.now - $0 > .milliseconds(60) } ?? false
+            })
+        #expect(
+            calls <= Self.allowedCallsAfterCancel, "ingest made \(calls) embedder calls in the \(delay) after cancel()")
+        guard case .failure(MnemoError.interrupted(let stored, let cause)) = result else {
             Issue.record("expected interrupted(stored:cause:), got \(result)")
             return
         }
@@ -159,13 +179,18 @@ struct CancellationTests {
         let kb = try KnowledgeBase.inMemory(embedder: embedder)
         try await kb.addFacts(Self.facts(1_280), nearDuplicates: nil)
         let progress = Locked(0)
-        let (result, delay, calls) = try await Self.cancelDuringWork({
-            try await kb.reembed(batchSize: 128) { report in progress.withLock { $0 = report.done } }
-        }, embedder: embedder) {
-            progress.withLock { $0 } >= 256
-        }
-        #expect(calls <= Self.allowedCallsAfterCancel, "reembed made \(calls) embedder calls in the \(delay) after cancel()")
-        guard case let .failure(MnemoError.interrupted(stored, cause)) = result else {
+        let (result, delay, calls) = try await Self.cancelDuringWork(
+            {
+                try await kb.reembed(batchSize: 128) { report in progress.withLock { $0 = report.done } }
+            },
+            embedder: embedder,
+            when: {
+                progress.withLock { $0 } >= 256
+            })
+        #expect(
+            calls <= Self.allowedCallsAfterCancel, "reembed made \(calls) embedder calls in the \(delay) after cancel()"
+        )
+        guard case .failure(MnemoError.interrupted(let stored, let cause)) = result else {
             Issue.record("expected interrupted(stored:cause:), got \(result)")
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
 import MnemoEvaluation
 import Testing
+
 @testable import Mnemo
 
 /// Measures what following foreign commits costs: the check before each search, and catching
@@ -11,7 +12,8 @@ struct CatchUpBenchmarkTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MNEMO_BENCH"] == "1"))
     func catchUpAfterAnotherConnectionAddsFacts() async throws {
         let base = Int(ProcessInfo.processInfo.environment["MNEMO_BENCH_FACTS"] ?? "") ?? 100_000
-        let added = 1_000, rounds = 5
+        let added = 1_000
+        let rounds = 5
         let corpus = SyntheticCorpus(SyntheticCorpus.Configuration(facts: base + added * rounds, queries: 200))
         let path = try TestKnowledgeBase.temporaryPath()
         let reader = try KnowledgeBase(path: path, embedder: corpus.embedder())
@@ -36,7 +38,8 @@ struct CatchUpBenchmarkTests {
             }
             return times.sorted()[times.count / 2]
         }
-        let textP50 = try await p50(.text), hybridP50 = try await p50(.hybrid)
+        let textP50 = try await p50(.text)
+        let hybridP50 = try await p50(.hybrid)
 
         var firstSearches: [Duration] = []
         for round in 0..<rounds {
@@ -52,8 +55,11 @@ struct CatchUpBenchmarkTests {
         #expect(try index.snapshot(reader.writer.base).count == base + added * rounds)
         index.invalidate()
         let reload = try clock.measure { _ = try index.snapshot(reader.writer.base) }
-        func ms(_ d: Duration) -> String { String(format: "%.2f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1e3) }
-        print("""
+        func ms(_ d: Duration) -> String {
+            String(format: "%.2f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1e3)
+        }
+        print(
+            """
             catch-up benchmark, \(base) facts + \(rounds) × \(added) added by another connection:
               first load of the index: \(ms(load)); full reload at the end: \(ms(reload))
               check per search when nothing changed: \(String(format: "%.1f µs", Double(check.components.attoseconds) / 1e12))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// `KnowledgeBase.check(repair:)` and `mnemo check`: damage is found, derived data rebuilt.
@@ -25,22 +26,27 @@ struct CheckTests {
         let raw = try DatabaseQueue(path: path, configuration: configuration)
         try raw.write { db in
             // Drop fact 1 from the full-text index.
-            try db.execute(sql: """
-                INSERT INTO fact_fts(fact_fts, rowid, content, topic) SELECT 'delete', id, content, topic FROM fact_document WHERE id = 1
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO fact_fts(fact_fts, rowid, content, topic) SELECT 'delete', id, content, topic FROM fact_document WHERE id = 1
+                    """)
             // Lose fact 2's vector; add a vector for no fact and one of the wrong size.
             try db.execute(sql: "DELETE FROM fact_embedding WHERE fact_id = 2")
             try db.execute(sql: "INSERT INTO fact_embedding (fact_id, vector) VALUES (999, x'00000000')")
             try db.execute(sql: "UPDATE fact_embedding SET vector = x'0000' WHERE fact_id = 3")
             // Topic damage: an orphan, a cycle, a wrong path.
-            let ids = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, id FROM topic WHERE namespace = 'default'")
+            let ids = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db, sql: "SELECT path, id FROM topic WHERE namespace = 'default'"
+                )
                 .map { ($0["path"] as String, $0["id"] as Int64) })
             try db.execute(sql: "UPDATE topic SET parent_id = 4242 WHERE id = ?", arguments: [ids["Work"]])
             if let home = ids["Home"], let city = ids["Home/City"] {
                 try db.execute(sql: "UPDATE topic SET parent_id = ? WHERE id = ?", arguments: [city, home])
             }
-            try db.execute(sql: "UPDATE topic SET path_key = 'hobbies/wrong', depth = 7 WHERE id = ?",
-                           arguments: [ids["Hobbies/Sailing"] ?? ids["Hobbies/Climbing"]])
+            try db.execute(
+                sql: "UPDATE topic SET path_key = 'hobbies/wrong', depth = 7 WHERE id = ?",
+                arguments: [ids["Hobbies/Sailing"] ?? ids["Hobbies/Climbing"]])
         }
     }
 
@@ -58,7 +64,9 @@ struct CheckTests {
 
         let found = try await kb.check()
         let codes = Set(found.problems.map(\.code))
-        #expect(codes == [.fullTextIndex, .factsWithoutVectors, .strayVectors, .orphanTopic, .topicCycle, .topicPath], "\(found.problems)")
+        #expect(
+            codes == [.fullTextIndex, .factsWithoutVectors, .strayVectors, .orphanTopic, .topicCycle, .topicPath],
+            "\(found.problems)")
         #expect(found.repairs.isEmpty)
 
         let repaired = try await kb.check(repair: true)
@@ -80,10 +88,12 @@ struct CheckTests {
     @Test func theCommandExitsNonZeroUntilRepaired() async throws {
         let path = try TestKnowledgeBase.temporaryPath()
         let input = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("in.jsonl")
-        try Data("""
+        try Data(
+            """
             {"content": "Climbs at the Arco crag", "topic": "Hobbies/Climbing"}
             {"content": "Works as a nurse", "topic": "Work"}
-            """.utf8).write(to: input)
+            """.utf8
+        ).write(to: input)
         #expect(try CLIRunner.run(["ingest", input.path, "--db", path]).status == 0)
         let clean = try CLIRunner.run(["check", "--db", path, "--json"])
         #expect(clean.status == 0, "\(clean.stdout) \(clean.stderr)")

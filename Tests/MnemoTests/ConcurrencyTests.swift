@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// Searches in every mode while another task or process writes: no error, no "database is
@@ -10,13 +11,19 @@ import Testing
 struct ConcurrencyTests {
     static func queries(_ round: Int) -> SearchQuery {
         let modes: [SearchMode] = [.text, .semantic, .hybrid]
-        var query = SearchQuery(["bees", "fact number 7", "Likes tea", "topic T3"][round % 4], mode: modes[round % 3], limit: 10)
-        if round % 5 == 0 { query.filter = FactFilter(minimumImportance: .medium, topicPath: try! TopicPath("T\(round % 7)")) }
+        var query = SearchQuery(
+            ["bees", "fact number 7", "Likes tea", "topic T3"][round % 4], mode: modes[round % 3], limit: 10)
+        if round % 5 == 0 {
+            query.filter = FactFilter(minimumImportance: .medium, topicPath: try! TopicPath("T\(round % 7)"))
+        }
         return query
     }
 
     static func records(_ range: Range<Int>) -> Data {
-        Data(range.map { #"{"content": "Fact number \#($0) about bees and tea", "topic": "T\#($0 % 9)", "importance": "\#(["high", "medium", "low"][$0 % 3])"}"# }
+        Data(
+            range.map {
+                #"{"content": "Fact number \#($0) about bees and tea", "topic": "T\#($0 % 9)", "importance": "\#(["high", "medium", "low"][$0 % 3])"}"#
+            }
             .joined(separator: "\n").utf8)
     }
 
@@ -34,18 +41,25 @@ struct ConcurrencyTests {
             }
             for searcher in 0..<8 {
                 group.addTask {
-                    var count = 0, errors: [String] = []
+                    var count = 0
+                    var errors: [String] = []
                     // Bounded, so that searchers on a slow (debug, loaded) machine cannot starve
                     // the writer of the cores; at least one search overlaps the ingest.
                     while (!done.isSet || count == 0) && count < 40 {
-                        do { _ = try await kb.search(Self.queries(searcher + count)) } catch { errors.append("\(error)") }
+                        do { _ = try await kb.search(Self.queries(searcher + count)) } catch {
+                            errors.append("\(error)")
+                        }
                         count += 1
                     }
                     return (count, errors)
                 }
             }
-            var searches = 0, errors: [String] = []
-            for try await (count, failures) in group { searches += count; errors += failures }
+            var searches = 0
+            var errors: [String] = []
+            for try await (count, failures) in group {
+                searches += count
+                errors += failures
+            }
             return (searches, errors)
         }
         #expect(errors.isEmpty, "\(errors.prefix(3))")
@@ -64,7 +78,8 @@ struct ConcurrencyTests {
         let input = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("in.jsonl")
         try Self.records(0..<1_500).write(to: input)
         let ingest = ThreadJob { try CLIRunner.run(["ingest", input.path, "--db", path, "--batch-size", "200"]) }
-        var errors: [String] = [], searches = 0
+        var errors: [String] = []
+        var searches = 0
         repeat {
             for round in 0..<6 {
                 do { _ = try await kb.search(Self.queries(round + searches)) } catch { errors.append("\(error)") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// The near-duplicate check reads the vector index inside the transaction whose write it
@@ -17,7 +18,8 @@ struct ConcurrentMergeTests {
         var pinned: [String: [Float]] = [:]
         let dimension = 2 * pairs
         for i in 0..<pairs {
-            var first = [Float](repeating: 0, count: dimension), second = first
+            var first = [Float](repeating: 0, count: dimension)
+            var second = first
             first[2 * i] = 1
             second[2 * i] = 0.9
             second[2 * i + 1] = 0.43589

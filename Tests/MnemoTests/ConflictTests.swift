@@ -1,26 +1,32 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Conflicts")
 struct ConflictTests {
     /// Vectors pinned so each pair sits at a chosen cosine similarity.
     static func embedder() -> SeededEmbedder {
-        SeededEmbedder(dimension: 4, pinned: [
-            "I prefer hiking to cycling": [1, 0, 0, 0],
-            "These days I'd pick cycling over hiking": [0.93, 0.36756, 0, 0],  // cosine 0.93
-            "Rent is 850 euros a month": [0, 1, 0, 0],
-            "Rent is €950 a month": [0, 0.95, 0.31225, 0],  // cosine 0.95
-            "Tom reports to me": [0, 0, 0, 1],
-            "Tom is one of my direct reports": [0, 0, 0.3, 0.95394],  // cosine 0.954
-        ])
+        SeededEmbedder(
+            dimension: 4,
+            pinned: [
+                "I prefer hiking to cycling": [1, 0, 0, 0],
+                "These days I'd pick cycling over hiking": [0.93, 0.36756, 0, 0], // cosine 0.93
+                "Rent is 850 euros a month": [0, 1, 0, 0],
+                "Rent is €950 a month": [0, 0.95, 0.31225, 0], // cosine 0.95
+                "Tom reports to me": [0, 0, 0, 1],
+                "Tom is one of my direct reports": [0, 0, 0.3, 0.95394], // cosine 0.954
+            ])
     }
 
     static func knowledgeBase(path: String? = nil) async throws -> KnowledgeBase {
-        let kb = try path.map { try KnowledgeBase(path: $0, embedder: embedder()) } ?? KnowledgeBase.inMemory(embedder: embedder())
+        let kb =
+            try path.map { try KnowledgeBase(path: $0, embedder: embedder()) }
+            ?? KnowledgeBase.inMemory(embedder: embedder())
         try await kb.addFact(NewFact(content: "I prefer hiking to cycling", topicPath: "Sport", type: .preference))
         try await kb.addFact(NewFact(content: "Rent is 850 euros a month", topicPath: "Home"))
-        try await kb.addFact(NewFact(content: "These days I'd pick cycling over hiking", topicPath: "Sport", type: .preference))
+        try await kb.addFact(
+            NewFact(content: "These days I'd pick cycling over hiking", topicPath: "Sport", type: .preference))
         try await kb.addFact(NewFact(content: "Rent is €950 a month", topicPath: "Home"))
         return kb
     }
@@ -50,7 +56,8 @@ struct ConflictTests {
         #expect(hits.count == 2)
         let ids = Dictionary(uniqueKeysWithValues: hits.map { ($0.fact.content, $0.fact.id) })
         for hit in hits {
-            let other = hit.fact.content == "Rent is €950 a month" ? "Rent is 850 euros a month" : "Rent is €950 a month"
+            let other =
+                hit.fact.content == "Rent is €950 a month" ? "Rent is 850 euros a month" : "Rent is €950 a month"
             #expect(hit.conflictsWith == [ids[other]!])
         }
         let hiking = try await kb.search("hiking", mode: .text)

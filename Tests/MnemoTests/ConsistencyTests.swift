@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// A commit made by any connection, instance or process is seen by the next search of every
@@ -15,7 +16,9 @@ struct ConsistencyTests {
         return (try KnowledgeBase(path: path, embedder: embedder), try KnowledgeBase(path: path, embedder: embedder))
     }
 
-    static func ids(_ kb: KnowledgeBase, _ text: String, _ mode: SearchMode, inactive: Bool = false) async throws -> [Int64] {
+    static func ids(_ kb: KnowledgeBase, _ text: String, _ mode: SearchMode, inactive: Bool = false) async throws
+        -> [Int64]
+    {
         var query = SearchQuery(text, mode: mode, limit: 50)
         if inactive { query.filter.activity = .all }
         return try await kb.search(query).map(\.fact.id)
@@ -28,7 +31,9 @@ struct ConsistencyTests {
 
         // Insert.
         let iguana = try await writer.addFact(NewFact(content: "My pet iguana is called Ziggy", topicPath: "Pets"))
-        for mode in Self.modes { #expect(try await Self.ids(reader, "My pet iguana is called Ziggy", mode).first == iguana.id) }
+        for mode in Self.modes {
+            #expect(try await Self.ids(reader, "My pet iguana is called Ziggy", mode).first == iguana.id)
+        }
 
         // Attribute update: a new topic and importance are what filters test during the scan.
         try await writer.updateFact(id: iguana.id, FactUpdate(importance: .high, topicPath: "Animals"))
@@ -39,20 +44,25 @@ struct ConsistencyTests {
         // Content update: a new vector.
         try await writer.updateFact(id: iguana.id, FactUpdate(content: "My pet iguana is called Zorro"))
         #expect(try await Self.ids(reader, "My pet iguana is called Zorro", .semantic).first == iguana.id)
-        #expect(try await reader.search(SearchQuery("My pet iguana is called Zorro", mode: .semantic, limit: 1))
-            .first?.similarity ?? 0 > 0.999)
+        #expect(
+            try await reader.search(SearchQuery("My pet iguana is called Zorro", mode: .semantic, limit: 1))
+                .first?.similarity ?? 0 > 0.999)
 
         // Deactivation hides it; reactivation shows it again.
         try await writer.deactivateFact(id: iguana.id)
-        for mode in Self.modes { #expect(try await !Self.ids(reader, "My pet iguana is called Zorro", mode).contains(iguana.id)) }
-        #expect(try await Self.ids(reader, "My pet iguana is called Zorro", .semantic, inactive: true).first == iguana.id)
+        for mode in Self.modes {
+            #expect(try await !Self.ids(reader, "My pet iguana is called Zorro", mode).contains(iguana.id))
+        }
+        #expect(
+            try await Self.ids(reader, "My pet iguana is called Zorro", .semantic, inactive: true).first == iguana.id)
         try await writer.reactivateFact(id: iguana.id)
         #expect(try await Self.ids(reader, "My pet iguana is called Zorro", .semantic).first == iguana.id)
 
         // Delete: gone from every mode.
         try await writer.deleteFact(id: iguana.id)
         for mode in Self.modes {
-            #expect(try await !Self.ids(reader, "My pet iguana is called Zorro", mode, inactive: true).contains(iguana.id))
+            #expect(
+                try await !Self.ids(reader, "My pet iguana is called Zorro", mode, inactive: true).contains(iguana.id))
         }
         #expect(try await Self.ids(reader, "Kept fact about sailing", .semantic).first == kept.id)
     }
@@ -79,7 +89,8 @@ struct ConsistencyTests {
         _ = try await reader.search(SearchQuery("First", mode: .semantic))
         let index = try #require(reader.vectorIndex)
         let count = VectorIndexUpdate.fullReloadThreshold(loadedRows: 1) + 1
-        try await writer.addFacts((0..<count).map { NewFact(content: "Bulk \($0)", topicPath: "A") }, nearDuplicates: nil)
+        try await writer.addFacts(
+            (0..<count).map { NewFact(content: "Bulk \($0)", topicPath: "A") }, nearDuplicates: nil)
         let loads = index.statistics.fullLoads
         #expect(try await Self.ids(reader, "Bulk 9", .semantic).first != nil)
         #expect(index.statistics.fullLoads == loads + 1)
@@ -91,20 +102,24 @@ struct ConsistencyTests {
         // The CLI without a model embeds with HashingEmbedder; so does this instance.
         let kb = try KnowledgeBase(path: path, embedder: HashingEmbedder())
         try await kb.addFact(NewFact(content: "Likes hiking in the Alps", topicPath: "Hobbies"))
-        #expect(try await kb.search(SearchQuery("my pet iguana", mode: .semantic, limit: 1)).first?.fact.content != "My pet iguana is called Ziggy")
+        #expect(
+            try await kb.search(SearchQuery("my pet iguana", mode: .semantic, limit: 1)).first?.fact.content
+                != "My pet iguana is called Ziggy")
 
         let input = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("in.jsonl")
         try Data(#"{"content": "My pet iguana is called Ziggy", "topic": "Pets"}"#.utf8).write(to: input)
         let ingest = try CLIRunner.run(["ingest", input.path, "--db", path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         for mode in Self.modes {
-            #expect(try await kb.search(SearchQuery("my pet iguana", mode: mode, limit: 1)).first?.fact.content
+            #expect(
+                try await kb.search(SearchQuery("my pet iguana", mode: mode, limit: 1)).first?.fact.content
                     == "My pet iguana is called Ziggy")
         }
         let delete = try CLIRunner.run(["fact", "delete", "2", "--db", path])
         #expect(delete.status == 0, "\(delete.stderr)")
         for mode in Self.modes {
-            #expect(try await kb.search(SearchQuery("my pet iguana", mode: mode, limit: 5)).allSatisfy { $0.fact.id != 2 })
+            #expect(
+                try await kb.search(SearchQuery("my pet iguana", mode: mode, limit: 5)).allSatisfy { $0.fact.id != 2 })
         }
     }
 

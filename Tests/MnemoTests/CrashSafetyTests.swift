@@ -6,7 +6,8 @@ import Testing
 /// that must converge to the export of one clean run. The long form (≥ 50 kills) is the script.
 @Suite("Crash safety (short form)")
 struct CrashSafetyTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func killedJobsLeaveACleanDatabaseThatConverges() throws {
         let script = Self.repository.appendingPathComponent("Scripts/crash-safety/crash-test.sh")
@@ -16,7 +17,8 @@ struct CrashSafetyTests {
         process.arguments = [script.path, "8", "400"]
         var environment = ProcessInfo.processInfo.environment
         environment["MNEMO"] = CLIRunner.binary.path
-        environment["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+        environment["MNEMO_MODEL"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
         environment["MAX_DELAY_MS"] = "600"
         environment["SEED"] = "7"
         process.environment = environment

@@ -1,16 +1,18 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// Results and events print as readable lines: an app shows them without a switch over cases.
 @Suite("Descriptions of results and events")
 struct DescriptionTests {
-    static let date = Date(timeIntervalSince1970: 1_741_944_060)  // 2025-03-14T09:21:00Z
+    static let date = Date(timeIntervalSince1970: 1_741_944_060) // 2025-03-14T09:21:00Z
 
     static func fact(id: Int64 = 3, _ content: String = "Prefers SwiftUI over UIKit", active: Bool = true) -> Fact {
-        Fact(id: id, namespace: "user-42", topicID: 4, topicPath: "Technology/iOS Development", content: content,
-             type: .preference, importance: .high, confidence: 0.95, isActive: active, sources: ["conv-17"],
-             mentionCount: 2, createdAt: date, updatedAt: date)
+        Fact(
+            id: id, namespace: "user-42", topicID: 4, topicPath: "Technology/iOS Development", content: content,
+            type: .preference, importance: .high, confidence: 0.95, isActive: active, sources: ["conv-17"],
+            mentionCount: 2, createdAt: date, updatedAt: date)
     }
 
     @Test func aFieldChangeAndAnUpdateReadAsOldToNew() {
@@ -37,24 +39,27 @@ struct DescriptionTests {
             .topicMerged(mergedFrom: nil, into: "Health"),
             .topicDeleted(path: "Health"),
         ]
-        #expect(changes.map(\.description) == [
-            #"added to "Health" (from conv-2)"#,
-            "mentioned again",
-            #"absorbed "Runs daily" (fact #5, similarity 0.93)"#,
-            #"merged "Runs daily" into fact #3"#,
-            "deactivated", "reactivated",
-            #"deleted "Runs daily""#,
-            #"topic "Health" created"#,
-            #"topic renamed "Sport" → "Sports""#,
-            #"topic moved "Sport" → "Health/Sport""#,
-            #"topic "Fitness" merged into this one"#,
-            #"topic merged into "Health""#,
-            #"topic "Health" deleted"#,
-        ])
+        #expect(
+            changes.map(\.description) == [
+                #"added to "Health" (from conv-2)"#,
+                "mentioned again",
+                #"absorbed "Runs daily" (fact #5, similarity 0.93)"#,
+                #"merged "Runs daily" into fact #3"#,
+                "deactivated", "reactivated",
+                #"deleted "Runs daily""#,
+                #"topic "Health" created"#,
+                #"topic renamed "Sport" → "Sports""#,
+                #"topic moved "Sport" → "Health/Sport""#,
+                #"topic "Fitness" merged into this one"#,
+                #"topic merged into "Health""#,
+                #"topic "Health" deleted"#,
+            ])
     }
 
     @Test func aStoredEventNamesItsDateAndSubject() async throws {
-        let kb = try await TestKnowledgeBase.with([NewFact(content: "Likes tea", topicPath: "Food", sources: ["conv-1"])])
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "Likes tea", topicPath: "Food", sources: ["conv-1"])
+        ])
         let id = try #require(try await kb.facts().first?.id)
         try await kb.updateFact(id: id, FactUpdate(importance: .high))
         let lines = try await kb.history(ofFact: id).map(\.description)
@@ -65,8 +70,9 @@ struct DescriptionTests {
     }
 
     @Test func anOutcomeSaysWhatHappenedToWhichFact() {
-        #expect(AddFactOutcome.added(Self.fact()).description
-            == #"added #3 "Prefers SwiftUI over UIKit" (preference, high, 0.95) in Technology/iOS Development"#)
+        #expect(
+            AddFactOutcome.added(Self.fact()).description
+                == #"added #3 "Prefers SwiftUI over UIKit" (preference, high, 0.95) in Technology/iOS Development"#)
         #expect(AddFactOutcome.unchanged(Self.fact()).description.hasPrefix(#"unchanged: already #3 "Prefers"#))
         #expect(AddFactOutcome.unchanged(Self.fact()).description.hasSuffix("seen 2 times"))
         #expect(Self.fact(active: false).description.hasSuffix("[inactive]"))
@@ -74,8 +80,10 @@ struct DescriptionTests {
 
     @Test func aSearchHitShowsItsScores() {
         let hit = SearchHit(fact: Self.fact(), score: 0.8734, textScore: 4.213, similarity: 0.81, snippet: nil)
-        #expect(hit.description
-            == #"0.873 #3 "Prefers SwiftUI over UIKit" (preference, high, 0.95) in Technology/iOS Development (text 4.21, similarity 0.81)"#)
+        #expect(
+            hit.description
+                == #"0.873 #3 "Prefers SwiftUI over UIKit" (preference, high, 0.95) in Technology/iOS Development (text 4.21, similarity 0.81)"#
+        )
     }
 
     @Test func aTopicNodeCountsItsFactsAndSubtopics() async throws {
@@ -94,11 +102,13 @@ struct DescriptionTests {
             NewFact(content: "Likes tea", topicPath: "Food"),
             NewFact(content: "Runs on Sundays", topicPath: "Fitness"),
         ])
-        let ingest = try await kb.ingest(data: Data(#"""
-            {"topic": "Food", "content": "Likes tea"}
-            {"topic": "Food", "content": "Likes coffee"}
-            {"topic": "Food", "content": "Likes cake", "type": "opinion"}
-            """#.utf8))
+        let ingest = try await kb.ingest(
+            data: Data(
+                #"""
+                {"topic": "Food", "content": "Likes tea"}
+                {"topic": "Food", "content": "Likes coffee"}
+                {"topic": "Food", "content": "Likes cake", "type": "opinion"}
+                """#.utf8))
         #expect(ingest.description == "3 records: 1 added, 0 merged, 1 unchanged, 1 rejected")
         let merge = try await kb.mergeTopics(["Fitness"], into: "Health")
         #expect(merge.description == "merged Fitness into Health: 1 fact moved, 0 duplicate facts merged")

@@ -1,18 +1,21 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
 /// `mnemo bench --encoder`: its options, its errors, and (with the model) its JSON report.
 @Suite("mnemo bench --encoder")
 struct EncoderBenchCommandTests {
-    @Test("encoder options without --encoder, bad values and unknown kernel paths are usage errors", arguments: [
-        (["bench", "--batch", "8"], "go with --encoder"),
-        (["bench", "--encoder", "--batch", "0"], "--batch must be at least 1"),
-        (["bench", "--encoder", "--rounds", "0"], "--rounds must be at least 1"),
-        (["bench", "--encoder", "--dedupe", "10"], "choose one"),
-        (["bench", "--encoder", "--kernels", "avx512"], "not available on this CPU"),
-    ])
+    @Test(
+        "encoder options without --encoder, bad values and unknown kernel paths are usage errors",
+        arguments: [
+            (["bench", "--batch", "8"], "go with --encoder"),
+            (["bench", "--encoder", "--batch", "0"], "--batch must be at least 1"),
+            (["bench", "--encoder", "--rounds", "0"], "--rounds must be at least 1"),
+            (["bench", "--encoder", "--dedupe", "10"], "choose one"),
+            (["bench", "--encoder", "--kernels", "avx512"], "not available on this CPU"),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try CLIRunner.run(arguments)
         #expect(result.status != 0)
@@ -36,16 +39,20 @@ struct EncoderBenchCommandTests {
         #expect(result.stderr.contains(file.path), "\(result.stderr)")
     }
 
-    @Test("--json reports texts, tokens, batch, threads, kernel path and speeds, on every path",
-          .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason),
-          arguments: KernelInstructionSet.available)
+    @Test(
+        "--json reports texts, tokens, batch, threads, kernel path and speeds, on every path",
+        .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason),
+        arguments: KernelInstructionSet.available)
     func jsonReport(path: KernelInstructionSet) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-texts-\(UUID().uuidString).txt")
-        try Data("I drink tea instead of coffee\n\nmy aunt lives in Braga\nI ran 10 km on Sunday\n".utf8).write(to: file)
+        try Data("I drink tea instead of coffee\n\nmy aunt lives in Braga\nI ran 10 km on Sunday\n".utf8).write(
+            to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try CLIRunner.run(
-            ["bench", "--encoder", "--texts", file.path, "--batch", "2", "--threads", "1", "--rounds", "1",
-             "--kernels", path.rawValue, "--json"],
+            [
+                "bench", "--encoder", "--texts", file.path, "--batch", "2", "--threads", "1", "--rounds", "1",
+                "--kernels", path.rawValue, "--json",
+            ],
             environment: ["MNEMO_MODEL": try ModelFixture.requireModel().path])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require((try result.json() as? [String: Any])?["encoder"] as? [String: Any])

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
-@testable import MnemoEncoder
 @testable import MnemoCLI
+@testable import MnemoEncoder
 
 /// Loading, validation, installation and error messages, on tiny synthetic model folders.
 @Suite("Encoder model folders")
@@ -13,7 +14,10 @@ struct EncoderModelFolderTests {
         defer { model.remove() }
         let encoder = try SentenceEncoder(modelDirectory: model.directory, name: "test/tiny")
         #expect(encoder.identity == EmbeddingModelIdentity(name: "test/tiny", dimension: 8))
-        let texts = ["hello world", "tea, coffee.", "", "hello hello hello hello hello hello hello hello hello hello hello hello hello hello hello"]
+        let texts = [
+            "hello world", "tea, coffee.", "",
+            "hello hello hello hello hello hello hello hello hello hello hello hello hello hello hello",
+        ]
         let batch = encoder.encode(texts)
         for (index, text) in texts.enumerated() {
             let norm = batch[index].reduce(0) { $0 + $1 * $1 }.squareRoot()
@@ -33,7 +37,8 @@ struct EncoderModelFolderTests {
         let encoder = try SentenceEncoder(modelDirectory: model.directory, batchSize: 10_000)
         // 700 texts of 16 tokens: 11,200 tokens, more than one pass takes.
         let texts = (0..<700).map { index in
-            Array(repeating: index % 3 == 0 ? "hello" : "tea", count: 20).joined(separator: " ") + (index % 2 == 0 ? " coffee" : "")
+            Array(repeating: index % 3 == 0 ? "hello" : "tea", count: 20).joined(separator: " ")
+                + (index % 2 == 0 ? " coffee" : "")
         }
         let vectors = encoder.encode(texts)
         #expect(vectors.count == texts.count)
@@ -64,8 +69,10 @@ struct EncoderModelFolderTests {
         let name = "encoder.layer.0.intermediate.dense.weight"
         let model = try SyntheticModel(reshape: [name: [16, 7]])
         defer { model.remove() }
-        for load in [{ _ = try SentenceEncoder(modelDirectory: model.directory) },
-                     { try ModelFolder.validate(directory: model.directory) }] {
+        for load in [
+            { _ = try SentenceEncoder(modelDirectory: model.directory) },
+            { try ModelFolder.validate(directory: model.directory) },
+        ] {
             #expect {
                 try load()
             } throws: { error in
@@ -110,7 +117,8 @@ struct EncoderModelFolderTests {
 
     @Test("safetensors: round trip, truncated file, wrong dtype")
     func safetensors() throws {
-        let data = SafetensorsFile.encode([("a", [2, 3], [1, 2, 3, 4, 5, 6]), ("b", [1], [7])], metadata: ["format": "pt"])
+        let data = SafetensorsFile.encode(
+            [("a", [2, 3], [1, 2, 3, 4, 5, 6]), ("b", [1], [7])], metadata: ["format": "pt"])
         let url = URL(fileURLWithPath: "/tmp/x.safetensors")
         let file = try SafetensorsFile(url: url, bytes: data)
         #expect(try file.floats("a", shape: [2, 3]) == [1, 2, 3, 4, 5, 6])
@@ -133,7 +141,9 @@ struct EncoderModelFolderTests {
         bytes.append(header)
         bytes.append(Data(count: 8))
         let ints = try SafetensorsFile(url: url, bytes: bytes)
-        #expect(throws: EmbeddingError.tensorTypeMismatch(name: "i", expected: "F32", actual: "I64")) { _ = try ints.floats("i") }
+        #expect(throws: EmbeddingError.tensorTypeMismatch(name: "i", expected: "F32", actual: "I64")) {
+            _ = try ints.floats("i")
+        }
     }
 
     @Test("install validates, copies atomically and replaces an older copy")
@@ -148,7 +158,10 @@ struct EncoderModelFolderTests {
         #expect(!lines.isEmpty)
         try ModelFolder.validate(directory: destination)
         try ModelInstaller.install(from: model.directory, to: destination)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.deletingLastPathComponent().path) == ["tiny"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: destination.deletingLastPathComponent().path) == [
+                "tiny"
+            ])
 
         let broken = try SyntheticModel(omit: ["vocab.txt"])
         defer { broken.remove() }
@@ -161,8 +174,13 @@ struct EncoderModelFolderTests {
 
     @Test("MNEMO_MODEL overrides the default cache folder under HOME")
     func locations() {
-        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana"]).path == "/home/ana/.cache/mnemo/models/all-MiniLM-L6-v2")
-        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": "/opt/m"]).path == "/opt/m")
-        #expect(ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": ""]).path.hasPrefix("/home/ana/"))
+        #expect(
+            ModelFolder.modelDirectory(environment: ["HOME": "/home/ana"]).path
+                == "/home/ana/.cache/mnemo/models/all-MiniLM-L6-v2")
+        #expect(
+            ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": "/opt/m"]).path == "/opt/m")
+        #expect(
+            ModelFolder.modelDirectory(environment: ["HOME": "/home/ana", "MNEMO_MODEL": ""]).path.hasPrefix(
+                "/home/ana/"))
     }
 }

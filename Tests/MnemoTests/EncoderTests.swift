@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
 func cosine(_ a: [Float], _ b: [Float]) -> Float {
-    var dot: Float = 0, na: Float = 0, nb: Float = 0
+    var dot: Float = 0
+    var na: Float = 0
+    var nb: Float = 0
     for i in a.indices {
         dot += a[i] * b[i]
         na += a[i] * a[i]
@@ -30,7 +33,8 @@ struct EncoderTests {
 
     @Test("identity names the model and its dimension")
     func identity() {
-        #expect(encoder.identity == EmbeddingModelIdentity(name: "sentence-transformers/all-MiniLM-L6-v2", dimension: 384))
+        #expect(
+            encoder.identity == EmbeddingModelIdentity(name: "sentence-transformers/all-MiniLM-L6-v2", dimension: 384))
         #expect(encoder.configuration.maxSequenceLength == 256)
         #expect(encoder.configuration.pooling == .mean)
     }
@@ -45,7 +49,9 @@ struct EncoderTests {
             #expect(vector.count == 384)
             let similarity = cosine(vector, item.embedding)
             worst = min(worst, similarity)
-            #expect(similarity >= 0.9999, "item \(index): cosine \(similarity) for \(item.text.debugDescription.prefix(60))")
+            #expect(
+                similarity >= 0.9999, "item \(index): cosine \(similarity) for \(item.text.debugDescription.prefix(60))"
+            )
         }
         #expect(worst >= 0.9999)
     }
@@ -81,13 +87,15 @@ struct EncoderTests {
     /// on CPU gives 0.99598, 0.91019 and 0.90641 for these pairs (measured with
     /// `SentenceTransformer(...).encode([a, b], normalize_embeddings=True)`), which the encoder must
     /// match closely; the design figures are only approached within 0.012.
-    @Test("the design document's example pairs score as sentence-transformers does", arguments: [
-        ("I drink tea instead of coffee", "I drink coffee instead of tea", Float(0.99598), Float(0.997)),
-        ("my aunt lives in Braga", "my uncle lives in Braga", Float(0.91019), Float(0.918)),
-        ("I ran 10 km on Sunday", "I ran 21 km on Sunday", Float(0.90641), Float(0.915)),
-        ("I drink tea instead of coffee", "I prefer tea to coffee", Float(0.85748), Float(0.86)),
-        ("I ran 10 km on Sunday", "On Sunday I did a 10 km run", Float(0.95702), Float(0.96)),
-    ])
+    @Test(
+        "the design document's example pairs score as sentence-transformers does",
+        arguments: [
+            ("I drink tea instead of coffee", "I drink coffee instead of tea", Float(0.99598), Float(0.997)),
+            ("my aunt lives in Braga", "my uncle lives in Braga", Float(0.91019), Float(0.918)),
+            ("I ran 10 km on Sunday", "I ran 21 km on Sunday", Float(0.90641), Float(0.915)),
+            ("I drink tea instead of coffee", "I prefer tea to coffee", Float(0.85748), Float(0.86)),
+            ("I ran 10 km on Sunday", "On Sunday I did a 10 km run", Float(0.95702), Float(0.96)),
+        ])
     func designPairs(first: String, second: String, pytorch: Float, design: Float) {
         let vectors = encoder.encode([first, second])
         let similarity = cosine(vectors[0], vectors[1])
@@ -97,9 +105,11 @@ struct EncoderTests {
 
     @Test("paraphrases score high and unrelated facts low")
     func paraphrases() {
-        let vectors = encoder.encode(["I ran 10 km on Sunday", "On Sunday I did a 10 km run",
-                                      "I drink tea instead of coffee", "I prefer tea to coffee",
-                                      "The invoice is due next Tuesday"])
+        let vectors = encoder.encode([
+            "I ran 10 km on Sunday", "On Sunday I did a 10 km run",
+            "I drink tea instead of coffee", "I prefer tea to coffee",
+            "The invoice is due next Tuesday",
+        ])
         let run = cosine(vectors[0], vectors[1])
         let tea = cosine(vectors[2], vectors[3])
         let unrelated = cosine(vectors[0], vectors[4])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
@@ -29,8 +30,13 @@ struct EncoderThroughputTests {
         let single = DispatchTime.now().uptimeNanoseconds
         for fact in facts.prefix(32) { _ = encoder.encode(fact) }
         let singleTime = Double(DispatchTime.now().uptimeNanoseconds - single) / 1e9 / 32
-        print(String(format: "swift kernel=%@ threads=2 batch=32 facts=%d tokens=%d load=%.2f s best=%.1f ms median=%.1f ms -> %.1f sentences/s (median %.1f); one text alone: %.2f ms",
-                     KernelInstructionSet.preferred == .portable ? LinearLayerKernel.preferred.rawValue : KernelInstructionSet.preferred.rawValue, facts.count, tokens, loadTime, times[0] * 1000, times[2] * 1000,
-                     Double(facts.count) / times[0], Double(facts.count) / times[2], singleTime * 1000))
+        print(
+            String(
+                format:
+                    "swift kernel=%@ threads=2 batch=32 facts=%d tokens=%d load=%.2f s best=%.1f ms median=%.1f ms -> %.1f sentences/s (median %.1f); one text alone: %.2f ms",
+                KernelInstructionSet.preferred == .portable
+                    ? LinearLayerKernel.preferred.rawValue : KernelInstructionSet.preferred.rawValue, facts.count,
+                tokens, loadTime, times[0] * 1000, times[2] * 1000,
+                Double(facts.count) / times[0], Double(facts.count) / times[2], singleTime * 1000))
     }
 }

@@ -9,10 +9,10 @@ struct EraseCommandTests {
         let folder = try TestKnowledgeBase.temporaryFolder()
         let input = folder.appendingPathComponent("facts.jsonl")
         try """
-            {"topic": "Health", "content": "Diagnosed with Zanzibarite syndrome in 2024", "namespace": "alice"}
-            {"topic": "Food", "content": "Bakes sourdough every Sunday", "namespace": "alice"}
-            {"topic": "Food", "content": "Bakes rye bread on Fridays", "namespace": "bob"}
-            """.write(to: input, atomically: true, encoding: .utf8)
+        {"topic": "Health", "content": "Diagnosed with Zanzibarite syndrome in 2024", "namespace": "alice"}
+        {"topic": "Food", "content": "Bakes sourdough every Sunday", "namespace": "alice"}
+        {"topic": "Food", "content": "Bakes rye bread on Fridays", "namespace": "bob"}
+        """.write(to: input, atomically: true, encoding: .utf8)
         let path = folder.appendingPathComponent("kb.sqlite").path
         let ingest = try CLIRunner.run(["ingest", input.path, "--db", path, "--namespaces-from-records"])
         #expect(ingest.status == 0, "\(ingest.stderr)")
@@ -20,7 +20,9 @@ struct EraseCommandTests {
     }
 
     static func id(of text: String, namespace: String, in path: String) throws -> Int {
-        let result = try CLIRunner.run(["search", text, "--mode", "text", "--namespace", namespace, "--db", path, "--json"])
+        let result = try CLIRunner.run([
+            "search", text, "--mode", "text", "--namespace", namespace, "--db", path, "--json",
+        ])
         let object = try #require(try result.json() as? [String: Any])
         return try #require((object["results"] as? [[String: Any]])?.first?["id"] as? Int)
     }
@@ -48,7 +50,8 @@ struct EraseCommandTests {
         let path = try Self.database()
         let refused = try CLIRunner.run(["forget", "--namespace", "alice", "--db", path])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("--yes") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("--yes") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         #expect(try Self.id(of: "sourdough", namespace: "alice", in: path) > 0)
 
         let forgot = try CLIRunner.run(["forget", "--yes", "--namespace", "alice", "--db", path, "--json"])
@@ -56,7 +59,8 @@ struct EraseCommandTests {
         let receipt = try #require(try forgot.json() as? [String: Any])
         #expect(receipt["facts"] as? Int == 2 && receipt["topics"] as? Int == 2)
         #expect(receipt["wal_truncated"] as? Bool == true)
-        let stats = try #require(try CLIRunner.run(["stats", "--namespace", "alice", "--db", path, "--json"]).json() as? [String: Any])
+        let stats = try #require(
+            try CLIRunner.run(["stats", "--namespace", "alice", "--db", path, "--json"]).json() as? [String: Any])
         #expect(stats["facts"] as? Int == 0)
         #expect(try Self.id(of: "rye", namespace: "bob", in: path) > 0)
         #expect(try CLIRunner.run(["check", "--db", path]).status == 0)
@@ -80,7 +84,8 @@ struct EraseCommandTests {
         let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("undoable") && words.contains("mnemo fact erase"), "\(help)")
         let erase = try CLIRunner.run(["fact", "erase", "--help"]).stdout
-        #expect(erase.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("cannot be undone"), "\(erase)")
+        #expect(
+            erase.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("cannot be undone"), "\(erase)")
     }
 }
 
@@ -90,11 +95,16 @@ struct PurgeCommandTests {
     @Test func purgeErasesWhatExpiredInEveryNamespace() throws {
         let path = try EraseCommandTests.database()
         let id = try EraseCommandTests.id(of: "sourdough", namespace: "alice", in: path)
-        let update = try CLIRunner.run(["fact", "update", String(id), "--expires-at", "2020-01-01T00:00:00Z",
-                                        "--namespace", "alice", "--db", path, "--json"])
+        let update = try CLIRunner.run([
+            "fact", "update", String(id), "--expires-at", "2020-01-01T00:00:00Z",
+            "--namespace", "alice", "--db", path, "--json",
+        ])
         #expect(update.status == 0, "\(update.stderr)")
         #expect((try update.json() as? [String: Any])?["expires_at"] as? String == "2020-01-01T00:00:00Z")
-        #expect(try CLIRunner.run(["fact", "update", String(id), "--expires-at", "soon", "--namespace", "alice", "--db", path]).status != 0)
+        #expect(
+            try CLIRunner.run([
+                "fact", "update", String(id), "--expires-at", "soon", "--namespace", "alice", "--db", path,
+            ]).status != 0)
         let purge = try CLIRunner.run(["purge", "--undo-older-than", "0s", "--db", path, "--json"])
         #expect(purge.status == 0, "\(purge.stderr)")
         let receipts = try #require(try purge.json() as? [[String: Any]])

@@ -13,10 +13,14 @@ struct EraseCrashTests {
         var lines: [String] = []
         let topics = ["Health/Running", "Health/Sleep", "Work/Projects", "Travel", "Food/Baking", "Family"]
         for i in 0..<victimFacts {
-            lines.append(#"{"namespace": "victim", "topic": "\#(topics[i % topics.count])", "content": "Victim note \#(i): met Quillonfeather at stop \#(i * 7) near gate \#(i % 97)"}"#)
+            lines.append(
+                #"{"namespace": "victim", "topic": "\#(topics[i % topics.count])", "content": "Victim note \#(i): met Quillonfeather at stop \#(i * 7) near gate \#(i % 97)"}"#
+            )
         }
         for i in 0..<200 {
-            lines.append(#"{"namespace": "bystander", "topic": "Travel", "content": "Bystander note \#(i): took the train to stop \#(i * 3)"}"#)
+            lines.append(
+                #"{"namespace": "bystander", "topic": "Travel", "content": "Bystander note \#(i): took the train to stop \#(i * 3)"}"#
+            )
         }
         let input = folder.appendingPathComponent("facts.jsonl")
         try! lines.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
@@ -24,7 +28,9 @@ struct EraseCrashTests {
         // Without embeddings: the hashing embedder's near-duplicate checks make a debug ingest of
         // thousands of facts take minutes (the vectors would be one more table in the same
         // transaction; ErasureTests covers them).
-        let ingest = try! CLIRunner.run(["ingest", input.path, "--db", path, "--namespaces-from-records", "--no-embeddings"])
+        let ingest = try! CLIRunner.run([
+            "ingest", input.path, "--db", path, "--namespaces-from-records", "--no-embeddings",
+        ])
         precondition(ingest.status == 0, ingest.stderr)
         return path
     }()
@@ -37,7 +43,8 @@ struct EraseCrashTests {
     }
 
     static func factCount(_ namespace: String, _ path: String) throws -> Int {
-        let stats = try #require(try CLIRunner.run(["stats", "--namespace", namespace, "--db", path, "--json"]).json() as? [String: Any])
+        let stats = try #require(
+            try CLIRunner.run(["stats", "--namespace", namespace, "--db", path, "--json"]).json() as? [String: Any])
         return try #require(stats["facts"] as? Int)
     }
 
@@ -48,7 +55,8 @@ struct EraseCrashTests {
         process.executableURL = CLIRunner.binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+        environment["MNEMO_MODEL"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
         environment["MNEMO_DB"] = nil
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
@@ -64,11 +72,14 @@ struct EraseCrashTests {
     @Test func killedForgetIsDoneOrNotDoneAndARerunFinishes() throws {
         let total = try Self.factCount("victim", Self.base)
         #expect(total > Self.victimFacts / 2)
-        var landed = 0, outcomes: [Int: Int] = [:]
+        var landed = 0
+        var outcomes: [Int: Int] = [:]
         // A release build erases 4,000 facts in about a tenth of a second: the first delays are short.
         for delay in [10, 20, 30, 45, 60, 80, 100, 130, 160, 200, 300, 400, 650, 1_000] {
             let path = try Self.copy()
-            if try Self.kill(["forget", "--yes", "--namespace", "victim", "--db", path], after: .milliseconds(delay)) { landed += 1 }
+            if try Self.kill(["forget", "--yes", "--namespace", "victim", "--db", path], after: .milliseconds(delay)) {
+                landed += 1
+            }
             let check = try CLIRunner.run(["check", "--db", path])
             #expect(check.status == 0, "check after a kill at \(delay) ms: \(check.stdout) \(check.stderr)")
             let left = try Self.factCount("victim", path)
@@ -88,16 +99,22 @@ struct EraseCrashTests {
 
     @Test func killedFactEraseIsDoneOrNotDone() throws {
         let path = try Self.copy()
-        let search = try #require(try CLIRunner.run(["search", "Victim note 17", "--mode", "text", "--namespace", "victim",
-                                                     "--db", path, "--json", "--limit", "50"]).json() as? [String: Any])
+        let search = try #require(
+            try CLIRunner.run([
+                "search", "Victim note 17", "--mode", "text", "--namespace", "victim",
+                "--db", path, "--json", "--limit", "50",
+            ]).json() as? [String: Any])
         let ids = try #require((search["results"] as? [[String: Any]])?.compactMap { $0["id"] as? Int })
         #expect(ids.count == 50)
         let total = try Self.factCount("victim", path)
-        _ = try Self.kill(["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path], after: .milliseconds(300))
+        _ = try Self.kill(
+            ["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path],
+            after: .milliseconds(300))
         #expect(try CLIRunner.run(["check", "--db", path]).status == 0)
         let left = try Self.factCount("victim", path)
         #expect(left == total || left == total - ids.count, "left \(left) of \(total)")
-        let rerun = try CLIRunner.run(["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path])
+        let rerun = try CLIRunner.run(
+            ["fact", "erase"] + ids.map(String.init) + ["--namespace", "victim", "--db", path])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try Self.factCount("victim", path) == total - ids.count)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// Erasure leaves nothing of a fact anywhere: not in the tables, not in the full-text index's
@@ -10,12 +11,14 @@ import Testing
     static let secretWords = ["Zanzibarite", "Diagnosed", "syndrome"]
 
     static func embedder() -> SeededEmbedder {
-        SeededEmbedder(dimension: 8, pinned: [
-            "Ran 10 km on Sunday with Quixlebert": [0, 0, 1, 0, 0, 0, 0, 0],
-            "On Sunday I did a 10 km run with Quixlebert": [0, 0, 0.95, 0.3122, 0, 0, 0, 0],
-            "I prefer Vorpalberry tea to coffee": [1, 0, 0, 0, 0, 0, 0, 0],
-            "Prefers Vorpalberry tea over coffee": [0.9, 0.43589, 0, 0, 0, 0, 0, 0],
-        ])
+        SeededEmbedder(
+            dimension: 8,
+            pinned: [
+                "Ran 10 km on Sunday with Quixlebert": [0, 0, 1, 0, 0, 0, 0, 0],
+                "On Sunday I did a 10 km run with Quixlebert": [0, 0, 0.95, 0.3122, 0, 0, 0, 0],
+                "I prefer Vorpalberry tea to coffee": [1, 0, 0, 0, 0, 0, 0, 0],
+                "Prefers Vorpalberry tea over coffee": [0.9, 0.43589, 0, 0, 0, 0, 0, 0],
+            ])
     }
 
     static func fileKnowledgeBase(namespace: String = "alice") throws -> (KnowledgeBase, String) {
@@ -27,7 +30,8 @@ import Testing
     @Test func anErasedFactLeavesNoTraceInTheFiles() async throws {
         let (kb, path) = try Self.fileKnowledgeBase()
         let kept = try await kb.addFact(NewFact(content: "My employer is a bakery in Lisbon", topicPath: "Work"))
-        let secret = try await kb.addFact(NewFact(content: "Diagnosed with a rare syndrome", topicPath: "Health", sources: ["conv-1"]))
+        let secret = try await kb.addFact(
+            NewFact(content: "Diagnosed with a rare syndrome", topicPath: "Health", sources: ["conv-1"]))
         // The content changes (the old one goes to the history), it is deleted (the undo record
         // holds it), then erased: the issue's path.
         try await kb.updateFact(id: secret.id, FactUpdate(content: Self.secret, importance: .high))
@@ -38,8 +42,8 @@ import Testing
         let receipt = try await kb.eraseFacts(ids: [secret.id])
         #expect(receipt.factIDs == [secret.id])
         #expect(receipt.facts == 0, "a deleted fact has no row left")
-        #expect(receipt.historyRows == 3)  // added, updated, deleted; none of the kept fact's
-        #expect(receipt.undoRecords == 2)  // the update and the delete
+        #expect(receipt.historyRows == 3) // added, updated, deleted; none of the kept fact's
+        #expect(receipt.undoRecords == 2) // the update and the delete
         #expect(receipt.reason == .requested)
         #expect(receipt.walTruncated)
 
@@ -68,16 +72,21 @@ import Testing
     @Test func aFactThatAbsorbedDuplicatesTakesThemAlong() async throws {
         let (kb, path) = try Self.fileKnowledgeBase()
         // Merged on arrival: the incoming content lives only in the survivor's history.
-        let tea = try await kb.addFact(NewFact(content: "I prefer Vorpalberry tea to coffee", topicPath: "Food", type: .preference))
-        let arrival = try await kb.addFact(NewFact(content: "Prefers Vorpalberry tea over coffee", topicPath: "Food", type: .preference))
+        let tea = try await kb.addFact(
+            NewFact(content: "I prefer Vorpalberry tea to coffee", topicPath: "Food", type: .preference))
+        let arrival = try await kb.addFact(
+            NewFact(content: "Prefers Vorpalberry tea over coffee", topicPath: "Food", type: .preference))
         guard case .merged = arrival else {
             Issue.record("expected a merge on arrival, got \(arrival)")
             return
         }
         // Merged by dedupe: the absorbed fact's own history stays under its id.
-        let stored = try await kb.addFacts([NewFact(content: "Ran 10 km on Sunday with Quixlebert", topicPath: "Sport"),
-                                            NewFact(content: "On Sunday I did a 10 km run with Quixlebert", topicPath: "Sport")],
-                                           nearDuplicates: nil)
+        let stored = try await kb.addFacts(
+            [
+                NewFact(content: "Ran 10 km on Sunday with Quixlebert", topicPath: "Sport"),
+                NewFact(content: "On Sunday I did a 10 km run with Quixlebert", topicPath: "Sport"),
+            ],
+            nearDuplicates: nil)
         try await kb.dedupe()
         let (survivor, absorbed) = (stored[0].id, stored[1].id)
         #expect(try await kb.fact(id: absorbed) == nil, "dedupe must have merged the run facts")
@@ -88,9 +97,12 @@ import Testing
         #expect(try await kb.history(ofFact: absorbed).isEmpty)
         #expect(try await kb.tombstone(ofFact: absorbed) != nil)
         let after = try FileTraces(databaseAt: path)
-        #expect(after.found(["I prefer Vorpalberry tea to coffee", "Prefers Vorpalberry tea over coffee",
-                             "Ran 10 km on Sunday with Quixlebert", "On Sunday I did a 10 km run with Quixlebert",
-                             "Vorpalberry", "Quixlebert"]) == [])
+        #expect(
+            after.found([
+                "I prefer Vorpalberry tea to coffee", "Prefers Vorpalberry tea over coffee",
+                "Ran 10 km on Sunday with Quixlebert", "On Sunday I did a 10 km run with Quixlebert",
+                "Vorpalberry", "Quixlebert",
+            ]) == [])
         #expect(try await kb.check().isClean)
     }
 
@@ -119,8 +131,11 @@ import Testing
         #expect(try await alice.operations().isEmpty)
 
         let after = try FileTraces(databaseAt: path)
-        #expect(after.found([Self.secret, "Plays the theremin in a Klezmerwave band", "Walks the dog every morning",
-                             "Zanzibarite", "theremin", "Klezmerwave", "morning", "Secrets", "Music"]) == [])
+        #expect(
+            after.found([
+                Self.secret, "Plays the theremin in a Klezmerwave band", "Walks the dog every morning",
+                "Zanzibarite", "theremin", "Klezmerwave", "morning", "Secrets", "Music",
+            ]) == [])
         // Bob's words, shared or not, are all still there, and so is all of his memory.
         #expect(after.found(["Walks the dog every evening", "evening", "Brombeerkuchen"]).count == 3)
         #expect(try await bob.search("dog walks", mode: .text).map(\.fact.id) == [bobFacts[0].id])
@@ -134,12 +149,16 @@ import Testing
     @Test func theVectorIndexDropsErasedFactsInEveryProcess() async throws {
         let (kb, path) = try Self.fileKnowledgeBase()
         let other = try KnowledgeBase(path: path, namespace: "alice", embedder: Self.embedder())
-        let facts = try await kb.addFacts([NewFact(content: "Collects antique maps", topicPath: "Hobbies"),
-                                           NewFact(content: "Collects vintage stamps", topicPath: "Hobbies")])
+        let facts = try await kb.addFacts([
+            NewFact(content: "Collects antique maps", topicPath: "Hobbies"),
+            NewFact(content: "Collects vintage stamps", topicPath: "Hobbies"),
+        ])
         #expect(try await other.search("Collects antique maps", mode: .semantic).first?.fact.id == facts[0].id)
         try await kb.eraseFacts(ids: [facts[0].id])
         for base in [kb, other] {
-            let ids = try await base.search(SearchQuery("Collects antique maps", mode: .semantic, relativeScoreFloor: nil)).map(\.fact.id)
+            let ids = try await base.search(
+                SearchQuery("Collects antique maps", mode: .semantic, relativeScoreFloor: nil)
+            ).map(\.fact.id)
             #expect(!ids.contains(facts[0].id) && ids.contains(facts[1].id))
         }
     }
@@ -148,7 +167,9 @@ import Testing
         let kb = try KnowledgeBase.inMemory(namespace: "alice")
         let mine = try await kb.addFact(NewFact(content: "Likes figs", topicPath: "Food"))
         let theirs = try await kb.inNamespace("bob").addFact(NewFact(content: "Likes dates", topicPath: "Food"))
-        await #expect(throws: MnemoError.notFound(.fact(theirs.id))) { try await kb.eraseFacts(ids: [mine.id, theirs.id]) }
+        await #expect(throws: MnemoError.notFound(.fact(theirs.id))) {
+            try await kb.eraseFacts(ids: [mine.id, theirs.id])
+        }
         await #expect(throws: MnemoError.notFound(.fact(999))) { try await kb.eraseFacts(ids: [999]) }
         #expect(try await kb.fact(id: mine.id) != nil)
         #expect(try await kb.inNamespace("bob").fact(id: theirs.id) != nil)
@@ -172,7 +193,7 @@ import Testing
         let erased = try await kb.addFact(NewFact(content: "Owes money to a cousin", topicPath: "Money"))
         try await kb.deactivateFact(id: kept.id)
         try await kb.deactivateFact(id: erased.id)
-        try await kb.undo()  // reactivates the erased one: the undo's record holds it too
+        try await kb.undo() // reactivates the erased one: the undo's record holds it too
         let receipt = try await kb.eraseFacts(ids: [erased.id])
         #expect(receipt.undoRecords == 2)
         #expect(try await kb.operations().count == 1)
@@ -186,7 +207,8 @@ import Testing
         try await kb.eraseFacts(ids: [fact.id])
         // What a version that did not know tombstones might write: an event for an erased id.
         try await kb.writer.write { db in
-            try HistoryTable.record(db, namespace: kb.namespace, factID: fact.id, kind: .deleted, details: ["content": "Hums while coding"])
+            try HistoryTable.record(
+                db, namespace: kb.namespace, factID: fact.id, kind: .deleted, details: ["content": "Hums while coding"])
         }
         let found = try await kb.check()
         #expect(found.problems.map(\.code) == [.erasedRemains])
@@ -196,11 +218,17 @@ import Testing
     }
 
     @Test func receiptsEncodeWithSnakeCaseKeys() throws {
-        var receipt = ErasureReceipt(namespace: "alice", reason: .namespaceErased, erasedAt: Date(timeIntervalSince1970: 0))
+        var receipt = ErasureReceipt(
+            namespace: "alice", reason: .namespaceErased, erasedAt: Date(timeIntervalSince1970: 0))
         receipt.factIDs = [3]
-        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder.mnemoOutput(pretty: false).encode(receipt)) as? [String: Any])
-        #expect(Set(object.keys) == ["namespace", "reason", "fact_ids", "facts", "topics", "vectors", "history_rows",
-                                     "undo_records", "conflict_links", "erased_at", "wal_truncated"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder.mnemoOutput(pretty: false).encode(receipt))
+                as? [String: Any])
+        #expect(
+            Set(object.keys) == [
+                "namespace", "reason", "fact_ids", "facts", "topics", "vectors", "history_rows",
+                "undo_records", "conflict_links", "erased_at", "wal_truncated",
+            ])
         #expect(object["reason"] as? String == "namespace_erased")
         #expect(object["erased_at"] as? String == "1970-01-01T00:00:00Z")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEvaluation
 
@@ -16,7 +17,9 @@ struct EvaluationTests {
         #expect(abs(ndcg - dcg / ideal) < 1e-12)
         #expect(abs(ndcg - 0.643322) < 1e-6)
         // Cut at 2: only d1 counts; the ideal keeps its best two grades.
-        #expect(abs(RetrievalMetrics.ndcg(["d3", "d1", "x", "d2"], judgements: judgements, k: 2) - (2 / log2(3.0)) / ideal) < 1e-12)
+        #expect(
+            abs(RetrievalMetrics.ndcg(["d3", "d1", "x", "d2"], judgements: judgements, k: 2) - (2 / log2(3.0)) / ideal)
+                < 1e-12)
         #expect(RetrievalMetrics.ndcg(["d1", "d2"], judgements: judgements, k: 10) == 1)
     }
 
@@ -41,9 +44,9 @@ struct EvaluationTests {
     @Test func fewerThanKHitsAndQueriesWithoutResultsOrRelevantDocuments() {
         let qrels = ["q1": ["a": 1, "b": 1], "q2": ["c": 1], "q3": ["d": 0]]
         let results = [
-            "q1": [ScoredDocument(id: "a", score: 3)],  // one of two relevant documents, one hit in all
-            "q3": [ScoredDocument(id: "d", score: 1)],  // nothing relevant to find
-        ]  // q2 retrieved nothing
+            "q1": [ScoredDocument(id: "a", score: 3)], // one of two relevant documents, one hit in all
+            "q3": [ScoredDocument(id: "d", score: 1)], // nothing relevant to find
+        ] // q2 retrieved nothing
         let metrics = RetrievalMetrics.evaluate(results, qrels: qrels)
         #expect(metrics.queries == 3)
         #expect(abs(metrics.recallAt10 - 0.5 / 3) < 1e-12)
@@ -69,24 +72,27 @@ struct EvaluationTests {
     static func writeDataset(_ files: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-beir-\(UUID().uuidString)")
             .appendingPathComponent("tiny")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("qrels"), withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("qrels"), withIntermediateDirectories: true)
+        for (name, text) in files {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         return folder
     }
 
     @Test func loadsCorpusQueriesAndQrels() throws {
         let folder = try Self.writeDataset([
             "corpus.jsonl": """
-                {"_id": "d1", "title": "Tea", "text": "Green tea is brewed cool.", "metadata": {}}
-                {"_id": 2, "text": "A numeric id and no title."}
+            {"_id": "d1", "title": "Tea", "text": "Green tea is brewed cool.", "metadata": {}}
+            {"_id": 2, "text": "A numeric id and no title."}
 
-                {"_id": "d3", "title": "", "text": "Third."}
-                """,
+            {"_id": "d3", "title": "", "text": "Third."}
+            """,
             "queries.jsonl": """
-                {"_id": "q1", "text": "green tea", "metadata": {}}
-                {"_id": "q2", "text": "unjudged"}
-                {"_id": "q3", "text": "third"}
-                """,
+            {"_id": "q1", "text": "green tea", "metadata": {}}
+            {"_id": "q2", "text": "unjudged"}
+            {"_id": "q3", "text": "third"}
+            """,
             "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t2\nq3\td3\t1\nq3\t2\t0\n",
         ])
         let dataset = try BEIRDataset(contentsOf: folder)
@@ -114,27 +120,30 @@ struct EvaluationTests {
     /// Four documents on distinct subjects, one longer than a fact may be, one that repeats
     /// another, and one whose id is a query's id.
     static func tinyCollection() throws -> BEIRDataset {
-        let long = Array(repeating: "filler", count: 800).joined(separator: " ")  // 6,399 characters
-        return try BEIRDataset(contentsOf: writeDataset([
-            "corpus.jsonl": """
+        let long = Array(repeating: "filler", count: 800).joined(separator: " ") // 6,399 characters
+        return try BEIRDataset(
+            contentsOf: writeDataset([
+                "corpus.jsonl": """
                 {"_id": "tea", "title": "Tea", "text": "Green tea is brewed with water below boiling."}
                 {"_id": "bikes", "title": "Bicycles", "text": "A bicycle chain needs oil every few hundred kilometres."}
                 {"_id": "tea-copy", "title": "Tea", "text": "Green tea is brewed with water below boiling."}
                 {"_id": "q-chain", "title": "", "text": "bicycle chain oil"}
                 {"_id": "long", "title": "Volcanoes", "text": "Basalt lava flows. \(long)"}
                 """,
-            "queries.jsonl": """
+                "queries.jsonl": """
                 {"_id": "q-tea", "text": "how hot should water be for green tea"}
                 {"_id": "q-chain", "text": "bicycle chain oil"}
                 {"_id": "q-lava", "text": "basalt lava"}
                 """,
-            "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq-tea\ttea\t1\nq-tea\ttea-copy\t1\nq-chain\tbikes\t1\nq-lava\tlong\t1\n",
-        ]))
+                "qrels/test.tsv":
+                    "query-id\tcorpus-id\tscore\nq-tea\ttea\t1\nq-tea\ttea-copy\t1\nq-chain\tbikes\t1\nq-lava\tlong\t1\n",
+            ]))
     }
 
     @Test func textEvaluationEndToEnd() async throws {
-        let report = try await EvaluationRun.run(Self.tinyCollection(), embedder: nil,
-                                                 configuration: .init(mode: .text, batchSize: 2, cacheDirectory: nil))
+        let report = try await EvaluationRun.run(
+            Self.tinyCollection(), embedder: nil,
+            configuration: .init(mode: .text, batchSize: 2, cacheDirectory: nil))
         #expect(report.documents == 5)
         #expect(report.truncatedDocuments == 1)
         #expect(report.encodedTexts == 0)
@@ -157,7 +166,7 @@ struct EvaluationTests {
         let dataset = try Self.tinyCollection()
         let configuration = EvaluationRun.Configuration(mode: .hybrid, cacheDirectory: cache)
         let first = try await EvaluationRun.run(dataset, embedder: SeededEmbedder(), configuration: configuration)
-        #expect(first.encodedTexts == 5 + 3 - 1)  // the query "bicycle chain oil" is also a document's text
+        #expect(first.encodedTexts == 5 + 3 - 1) // the query "bicycle chain oil" is also a document's text
         #expect(first.cacheFile.map { FileManager.default.fileExists(atPath: $0.path) } == true)
         let second = try await EvaluationRun.run(dataset, embedder: SeededEmbedder(), configuration: configuration)
         #expect(second.encodedTexts == 0)
@@ -167,7 +176,8 @@ struct EvaluationTests {
     }
 
     @Test func theEmbeddingCacheRoundTripsAndRejectsAnotherDimension() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-cache-\(UUID().uuidString).vectors")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-cache-\(UUID().uuidString).vectors")
         let identity = EmbeddingModelIdentity(name: "test", dimension: 3)
         let cache = try EmbeddingCache(identity: identity, fileURL: file)
         cache.store([0.6, 0.8, 0], for: "a")
@@ -186,7 +196,8 @@ struct EvaluationTests {
 
     @Test func theSameSeedGivesTheSameCorpus() {
         let configuration = SyntheticCorpus.Configuration(facts: 300, queries: 20, dimension: 16, seed: 7)
-        let a = SyntheticCorpus(configuration), b = SyntheticCorpus(configuration)
+        let a = SyntheticCorpus(configuration)
+        let b = SyntheticCorpus(configuration)
         #expect(a.facts == b.facts)
         #expect(a.vectors == b.vectors)
         #expect(a.queries.map(\.text) == b.queries.map(\.text))
@@ -214,9 +225,12 @@ struct EvaluationTests {
         #expect(corpus.queries.filter { (1...3).contains($0.text.split(separator: " ").count) }.count >= 45)
         #expect(Set(corpus.queries.map(\.text)).count == corpus.queries.count)
         // Zipf: the most frequent word is in far more facts than a mid-rank one.
-        let top = corpus.vocabulary[0], middle = corpus.vocabulary[1_000]
+        let top = corpus.vocabulary[0]
+        let middle = corpus.vocabulary[1_000]
         let words = corpus.facts.map { Set($0.content.lowercased().split { !$0.isLetter }) }
-        #expect(words.filter { $0.contains(Substring(top)) }.count > 20 * max(1, words.filter { $0.contains(Substring(middle)) }.count))
+        #expect(
+            words.filter { $0.contains(Substring(top)) }.count > 20
+                * max(1, words.filter { $0.contains(Substring(middle)) }.count))
     }
 
     @Test func theBenchmarkEmbedderAnswersFromItsTable() async throws {
@@ -277,10 +291,17 @@ struct EvaluationTests {
     func int8DotProductIsExact(count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
         var query = (0..<count).map { _ in Float(generator.below(2001)) / 1000 - 1 }
-        if count > 1 { query[0] = -1; query[1] = 1 }  // the extreme codes, -31 and 31
+        if count > 1 {
+            query[0] = -1
+            query[1] = 1
+        } // the extreme codes, -31 and 31
         let queryCodes = codes(of: query, levels: QuantizedQuery.levels)
         var row = (0..<count).map { _ in Int8(generator.below(255) - 127) }
-        if count > 3 { row[0] = 127; row[1] = -127; row[2] = -127 }  // extremes in one 16-bit lane pair
+        if count > 3 {
+            row[0] = 127
+            row[1] = -127
+            row[2] = -127
+        } // extremes in one 16-bit lane pair
         let extremes = [Int8](repeating: -127, count: count)
         let kernelDots = QuantizedQuery(query).withKernel { kernel in
             [row, extremes].map { codes in codes.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
@@ -294,7 +315,9 @@ struct EvaluationTests {
         for (queryValue, code) in [(Float(1), Int8(127)), (-1, 127), (1, -127), (-1, -127)] {
             let query = [Float](repeating: queryValue, count: count)
             let row = [Int8](repeating: code, count: count)
-            let dot = QuantizedQuery(query).withKernel { kernel in row.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) } }
+            let dot = QuantizedQuery(query).withKernel { kernel in
+                row.withUnsafeBufferPointer { kernel.dot($0.baseAddress!) }
+            }
             #expect(dot == Int32(count) * Int32(code) * (queryValue > 0 ? 31 : -31))
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Mnemo
 import MnemoExamples
+import Testing
+
+@testable import Mnemo
 
 /// The Swift code of the README and the DocC articles is the code of `Examples/`, compiled
 /// with the package and run here; these tests also check that each document quotes it exactly.
@@ -37,7 +38,8 @@ struct ExamplesTests {
     }
 
     static func dedented(_ lines: [String]) -> String {
-        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let indent =
+            lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
         return lines.map { String($0.dropFirst(min(indent, $0.prefix(while: { $0 == " " }).count))) }
             .joined(separator: "\n")
@@ -74,9 +76,10 @@ struct ExamplesTests {
     @Test func theGettingStartedExampleRuns() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
         try await GettingStarted.run(in: folder)
-        let kb = try KnowledgeBase(url: folder.appendingPathComponent("memory.sqlite"),
-                                   configuration: .init(namespace: "user-42"))
-        #expect(try await kb.topic(at: "Health and Fitness") == nil)  // merged into "Health & Fitness"
+        let kb = try KnowledgeBase(
+            url: folder.appendingPathComponent("memory.sqlite"),
+            configuration: .init(namespace: "user-42"))
+        #expect(try await kb.topic(at: "Health and Fitness") == nil) // merged into "Health & Fitness"
         #expect(try await kb.facts(matching: FactFilter(topicPath: "Health & Fitness")).count == 1)
         #expect(try await kb.stats().facts == 2)
     }
@@ -84,10 +87,12 @@ struct ExamplesTests {
     @Test func theIngestionExamplesRun() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
         let url = folder.appendingPathComponent("facts.jsonl")
-        try Data("""
+        try Data(
+            """
             {"topic": "Food", "content": "Likes tea"}
             {"topic": "Food", "content": "Likes coffee", "type": "opinion"}
-            """.utf8).write(to: url)
+            """.utf8
+        ).write(to: url)
         let kb = try KnowledgeBase.inMemory()
         try await IngestionExamples.run(kb: kb, url: url, backupURL: folder.appendingPathComponent("backup.jsonl"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("backup.jsonl").path))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// The JSONL export, and that `ingest` reads it back losslessly.
@@ -7,13 +8,15 @@ import Testing
     /// A knowledge base with a bit of everything an export must carry.
     static func populated() async throws -> KnowledgeBase {
         let kb = try KnowledgeBase.inMemory()
-        _ = try await kb.ingest(data: Data("""
-            {"topic": "Health & Fitness/Running", "content": "Ran a half marathon in 1:58", "type": "experience", "importance": "high", "confidence": 0.93, "source": "conv-1", "created_at": "2025-01-15T10:30:00.123Z"}
-            {"topic": "Café/Crème", "content": "Says \\"hi\\"\\nthen\\tleaves \\\\ early — ☕️", "confidence": 0.333333333333, "sources": ["a", "b"]}
-            {"topic": "Technology/iOS Development", "content": "Prefers SwiftUI over UIKit", "type": "preference", "namespace": "user-2"}
-            {"topic": "Technology/iOS Development", "content": "Uses Xcode 16", "created_at": "2024-12-31T23:59:59.999Z"}
-            {"topic": "Technology/iOS Development", "content": "uses xcode 16.", "source": "conv-9"}
-            """.utf8), options: IngestOptions(namespacePolicy: .fromRecords))
+        _ = try await kb.ingest(
+            data: Data(
+                """
+                {"topic": "Health & Fitness/Running", "content": "Ran a half marathon in 1:58", "type": "experience", "importance": "high", "confidence": 0.93, "source": "conv-1", "created_at": "2025-01-15T10:30:00.123Z"}
+                {"topic": "Café/Crème", "content": "Says \\"hi\\"\\nthen\\tleaves \\\\ early — ☕️", "confidence": 0.333333333333, "sources": ["a", "b"]}
+                {"topic": "Technology/iOS Development", "content": "Prefers SwiftUI over UIKit", "type": "preference", "namespace": "user-2"}
+                {"topic": "Technology/iOS Development", "content": "Uses Xcode 16", "created_at": "2024-12-31T23:59:59.999Z"}
+                {"topic": "Technology/iOS Development", "content": "uses xcode 16.", "source": "conv-9"}
+                """.utf8), options: IngestOptions(namespacePolicy: .fromRecords))
         let facts = try await kb.facts(matching: FactFilter(activity: .all))
         let xcode = try #require(facts.first { $0.content == "Uses Xcode 16" })
         try await kb.deactivateFact(id: xcode.id)
@@ -25,7 +28,8 @@ import Testing
     }
 
     static func export(_ kb: KnowledgeBase, allNamespaces: Bool = true) async throws -> Data {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-export-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-export-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         try await kb.export(to: url, allNamespaces: allNamespaces)
         return try Data(contentsOf: url)
@@ -45,7 +49,10 @@ import Testing
         var lines: [String] = []
         for try await line in kb.exportedLines(allNamespaces: true) { lines.append(line) }
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix(#"{"id":1,"namespace":"default","topic":"Health & Fitness/Running","content":"Ran a half marathon in 1:58","type":"experience","importance":"medium","confidence":0.93,"is_active":true,"sources":["conv-1"],"mention_count":1,"created_at":"2025-01-15T10:30:00.123Z","updated_at":""#))
+        #expect(
+            lines[0].hasPrefix(
+                #"{"id":1,"namespace":"default","topic":"Health & Fitness/Running","content":"Ran a half marathon in 1:58","type":"experience","importance":"medium","confidence":0.93,"is_active":true,"sources":["conv-1"],"mention_count":1,"created_at":"2025-01-15T10:30:00.123Z","updated_at":""#
+            ))
         #expect(lines[2].contains(#""content":"Uses Xcode 16","#) && lines[2].contains(#""is_active":false"#))
         #expect(lines[2].contains(#""sources":["conv-9"],"mention_count":2,"created_at":"2024-12-31T23:59:59.999Z""#))
         #expect(lines[1].contains(#""namespace":"user-2""#))
@@ -70,7 +77,8 @@ import Testing
         let kb = try await Self.populated()
         let own = String(decoding: try await Self.export(kb, allNamespaces: false), as: UTF8.self)
         #expect(own.split(separator: "\n").count == 3 && !own.contains("user-2"))
-        let other = String(decoding: try await Self.export(kb.inNamespace("user-2"), allNamespaces: false), as: UTF8.self)
+        let other = String(
+            decoding: try await Self.export(kb.inNamespace("user-2"), allNamespaces: false), as: UTF8.self)
         #expect(other.split(separator: "\n").count == 1)
     }
 
@@ -85,7 +93,8 @@ import Testing
 
     @Test func exportToAFileReplacesItWhole() async throws {
         let kb = try await Self.populated()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-replace-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-replace-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data("old content that is longer than nothing\n".utf8).write(to: url)
         let count = try await kb.export(to: url, allNamespaces: true)

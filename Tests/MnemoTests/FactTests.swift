@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Facts and history")
@@ -7,9 +8,10 @@ struct FactTests {
     @Test func addAndGet() async throws {
         let kb = try TestKnowledgeBase.empty()
         let created = Date(timeIntervalSince1970: 1_736_935_800)
-        let fact = try await kb.addFact(NewFact(
-            content: "  Prefers SwiftUI over UIKit ", topicPath: "Technology/iOS Development",
-            type: .preference, importance: .high, confidence: 0.95, sources: ["conv-1"], createdAt: created))
+        let fact = try await kb.addFact(
+            NewFact(
+                content: "  Prefers SwiftUI over UIKit ", topicPath: "Technology/iOS Development",
+                type: .preference, importance: .high, confidence: 0.95, sources: ["conv-1"], createdAt: created))
         let stored = try #require(try await kb.fact(id: fact.id))
         #expect(stored.content == "Prefers SwiftUI over UIKit")
         #expect(stored.topicPath == "Technology/iOS Development")
@@ -38,8 +40,10 @@ struct FactTests {
 
     @Test func exactDuplicatesRaiseTheMentionCount() async throws {
         let kb = try TestKnowledgeBase.empty()
-        let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"])).fact
-        let outcome = try await kb.addFact(NewFact(content: "lives in  PORTO", topicPath: "Elsewhere", sources: ["conv-2"]))
+        let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"]))
+            .fact
+        let outcome = try await kb.addFact(
+            NewFact(content: "lives in  PORTO", topicPath: "Elsewhere", sources: ["conv-2"]))
         #expect(outcome == .unchanged(outcome.fact))
         let second = outcome.fact
         #expect(second.id == first.id)
@@ -52,8 +56,10 @@ struct FactTests {
     @Test func updateRecordsEachChange() async throws {
         let kb = try TestKnowledgeBase.empty()
         let fact = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport")).fact
-        let updated = try await kb.updateFact(id: fact.id, FactUpdate(
-            content: "Runs 10 km", importance: .high, topicPath: "Health/Running"))
+        let updated = try await kb.updateFact(
+            id: fact.id,
+            FactUpdate(
+                content: "Runs 10 km", importance: .high, topicPath: "Health/Running"))
         #expect(updated.content == "Runs 10 km")
         #expect(updated.importance == .high)
         #expect(updated.topicPath == "Health/Running")
@@ -102,11 +108,13 @@ struct FactTests {
     }
 
     @Test func listFiltersAndPages() async throws {
-        let kb = try await TestKnowledgeBase.with((1...25).map { index in
-            NewFact(content: "Fact number \(index)", topicPath: index.isMultiple(of: 2) ? "Even" : "Odd",
+        let kb = try await TestKnowledgeBase.with(
+            (1...25).map { index in
+                NewFact(
+                    content: "Fact number \(index)", topicPath: index.isMultiple(of: 2) ? "Even" : "Odd",
                     type: index.isMultiple(of: 5) ? .goal : .fact,
                     importance: index > 20 ? .high : .low)
-        })
+            })
         #expect(try await kb.facts(limit: 10).count == 10)
         #expect(try await kb.facts(limit: 10, offset: 20).count == 5)
         let firstPage = try await kb.facts(limit: 10).map(\.id)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MnemoCLI
 import Mnemo
 import Testing
+
+@testable import MnemoCLI
 
 /// One vocabulary for filters: the same wrong value gets the same message from the library's
 /// parser, a REPL inline filter and a CLI option (the HTTP and MCP doors are checked in
@@ -27,7 +28,8 @@ struct FilterVocabularyTests {
 
     @Test func aWrongValueSaysWhatTheFieldTakesWithAGuess() throws {
         let wrong = try #require(message(.type, "opinion"))
-        #expect(wrong == #"unknown type "opinion" (expected fact, preference, goal or experience; several with commas)"#)
+        #expect(
+            wrong == #"unknown type "opinion" (expected fact, preference, goal or experience; several with commas)"#)
         #expect(message(.type, "gaol")?.hasSuffix("did you mean goal?") == true)
         #expect(message(.importance, "urgent")?.hasPrefix(#"unknown importance "urgent""#) == true)
         #expect(message(.mode, "fuzzy") == #"unknown mode "fuzzy" (expected text, semantic or hybrid)"#)
@@ -36,7 +38,9 @@ struct FilterVocabularyTests {
     }
 
     @Test func theREPLSaysTheSame() throws {
-        for (field, name, value) in [(FilterField.type, "type", "opinion"), (.mode, "mode", "fuzzy"), (.active, "active", "al")] {
+        for (field, name, value) in [
+            (FilterField.type, "type", "opinion"), (.mode, "mode", "fuzzy"), (.active, "active", "al"),
+        ] {
             #expect(throws: InlineQueryError(try #require(message(field, value)))) {
                 try InlineQuery(parsing: "x \(name):\(value)")
             }
@@ -45,11 +49,17 @@ struct FilterVocabularyTests {
 
     @Test func theCommandLineSaysTheSame() throws {
         let expected = try #require(message(.type, "opinion"))
-        let result = try CLIRunner.run(["search", "x", "--type", "opinion", "--db", try TestKnowledgeBase.temporaryPath()])
+        let result = try CLIRunner.run([
+            "search", "x", "--type", "opinion", "--db", try TestKnowledgeBase.temporaryPath(),
+        ])
         #expect(result.status != 0)
         #expect(result.stderr.contains(expected), "\(result.stderr)")
-        let update = try CLIRunner.run(["fact", "update", "1", "--type", "opinion", "--db", try TestKnowledgeBase.temporaryPath()])
-        #expect(update.stderr.contains(#"unknown type "opinion" (expected fact, preference, goal or experience"#), "\(update.stderr)")
+        let update = try CLIRunner.run([
+            "fact", "update", "1", "--type", "opinion", "--db", try TestKnowledgeBase.temporaryPath(),
+        ])
+        #expect(
+            update.stderr.contains(#"unknown type "opinion" (expected fact, preference, goal or experience"#),
+            "\(update.stderr)")
     }
 
     @Test func importanceComparisons() throws {
@@ -82,24 +92,30 @@ struct JSONVocabularyTests {
 
     private func fact() async throws -> (KnowledgeBase, Fact) {
         let kb = try KnowledgeBase.inMemory()
-        let fact = try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS", type: .preference)).fact
+        let fact = try await kb.addFact(
+            NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS", type: .preference)
+        ).fact
         return (kb, fact)
     }
 
     @Test func aFactHasEveryKeyTheCLIServerAndToolsWrote() async throws {
         let (_, fact) = try await fact()
-        #expect(try keys(FactJSON(fact)) == [
-            "id", "content", "topic", "topic_id", "type", "importance", "confidence", "is_active", "sources",
-            "mention_count", "created_at", "updated_at",
-        ])
+        #expect(
+            try keys(FactJSON(fact)) == [
+                "id", "content", "topic", "topic_id", "type", "importance", "confidence", "is_active", "sources",
+                "mention_count", "created_at", "updated_at",
+            ])
     }
 
     @Test func aHitIsTheFactWithItsScores() async throws {
         let (kb, _) = try await fact()
         let hit = try #require(try await kb.search(SearchQuery("swiftui", mode: .text)).first)
         let hitKeys = try keys(SearchHitJSON(hit))
-        #expect(hitKeys.isSuperset(of: ["id", "content", "topic", "type", "importance", "confidence", "is_active", "score",
-                                        "text_score", "snippet", "conflicts_with", "topic_id", "created_at"]))
+        #expect(
+            hitKeys.isSuperset(of: [
+                "id", "content", "topic", "type", "importance", "confidence", "is_active", "score",
+                "text_score", "snippet", "conflicts_with", "topic_id", "created_at",
+            ]))
         #expect(!hitKeys.contains("similarity"), "a text hit has no similarity")
     }
 
@@ -107,8 +123,13 @@ struct JSONVocabularyTests {
         let (kb, _) = try await fact()
         let detail = try await kb.topicDetail(at: "Technology", limit: 10)
         let encoder = JSONEncoder.mnemoOutput(pretty: false)
-        let objects = try JSONSerialization.jsonObject(with: encoder.encode(TopicDetailJSON(detail.node, facts: detail.facts))) as? [String: Any]
-        let paths = try JSONSerialization.jsonObject(with: encoder.encode(TopicDetailJSON(detail.node, facts: detail.facts, children: .paths))) as? [String: Any]
+        let objects =
+            try JSONSerialization.jsonObject(with: encoder.encode(TopicDetailJSON(detail.node, facts: detail.facts)))
+            as? [String: Any]
+        let paths =
+            try JSONSerialization.jsonObject(
+                with: encoder.encode(TopicDetailJSON(detail.node, facts: detail.facts, children: .paths)))
+            as? [String: Any]
         #expect((objects?["children"] as? [[String: Any]])?.first?["path"] as? String == "Technology/iOS")
         #expect(paths?["children"] as? [String] == ["Technology/iOS"])
         #expect(paths?["subtopics"] as? [String] == ["Technology/iOS"])

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
 /// Retrieval and deduplication over the fixture knowledge base with the real all-MiniLM-L6-v2.
-@Suite("Fixture retrieval with MiniLM", .serialized, .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
+@Suite(
+    "Fixture retrieval with MiniLM", .serialized,
+    .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
 struct FixtureRetrievalTests {
     /// Recall@10 and MRR@10 of one mode or fusion over one query set.
     struct Score: CustomStringConvertible {
@@ -20,11 +23,15 @@ struct FixtureRetrievalTests {
         return try await FixtureKnowledgeBase.load(embedder: encoder)
     }
 
-    static func score(_ kb: KnowledgeBase, _ queries: [FixtureKnowledgeBase.Query], mode: SearchMode,
-                      fusion: HybridFusion = .standard) async throws -> Score {
-        var recall = 0.0, mrr = 0.0
+    static func score(
+        _ kb: KnowledgeBase, _ queries: [FixtureKnowledgeBase.Query], mode: SearchMode,
+        fusion: HybridFusion = .standard
+    ) async throws -> Score {
+        var recall = 0.0
+        var mrr = 0.0
         for query in queries {
-            let hits = try await kb.search(SearchQuery(query.query, mode: mode, limit: 10, fusion: fusion)).map(\.fact.content)
+            let hits = try await kb.search(SearchQuery(query.query, mode: mode, limit: 10, fusion: fusion)).map(
+                \.fact.content)
             recall += Double(query.expected.filter(hits.contains).count) / Double(query.expected.count)
             if let rank = hits.firstIndex(where: query.expected.contains) { mrr += 1 / Double(rank + 1) }
         }
@@ -36,8 +43,10 @@ struct FixtureRetrievalTests {
         let stats = try await kb.stats()
         // 349 lines − 6 exact duplicates − 12 paraphrases merged.
         #expect(stats.facts == 331)
-        let scores = try JSONDecoder().decode(DuplicatePairs.self, from: Data(
-            contentsOf: ModelFixture.fixtures.appendingPathComponent("duplicates.json")))
+        let scores = try JSONDecoder().decode(
+            DuplicatePairs.self,
+            from: Data(
+                contentsOf: ModelFixture.fixtures.appendingPathComponent("duplicates.json")))
         let stored = Set(try await kb.allFacts().map(\.content))
         for pair in scores.distinct {
             #expect(stored.contains(pair[0]) && stored.contains(pair[1]), "\(pair) must both be kept")
@@ -87,7 +96,8 @@ struct FixtureRetrievalTests {
             let semantic = try await Self.score(kb, set, mode: .semantic)
             print("fixture \(name): text \(text) | semantic \(semantic)")
             for (label, fusion) in candidates {
-                print("fixture \(name): hybrid \(label) \(try await Self.score(kb, set, mode: .hybrid, fusion: fusion))")
+                print(
+                    "fixture \(name): hybrid \(label) \(try await Self.score(kb, set, mode: .hybrid, fusion: fusion))")
             }
             let hybrid = try await Self.score(kb, set, mode: .hybrid)
             #expect(hybrid.recall >= max(text.recall, semantic.recall) - 0.02, "\(name): hybrid \(hybrid)")
@@ -115,20 +125,28 @@ struct FixtureRetrievalTests {
     @Test func demoQuestionsRankTheAnswerFirst() async throws {
         let kb = try await Self.shared.value
         let sister = try await kb.search(SearchQuery("where does my sister live?", limit: 3))
-        #expect(sister.first.map { [
-            "My sister Ana lives in Lisbon with her husband Rui.",
-            "Ana, the user's sister, lives in Lisbon with her husband Rui.",
-        ].contains($0.fact.content) } == true, "\(sister.map(\.fact.content))")
+        #expect(
+            sister.first.map {
+                [
+                    "My sister Ana lives in Lisbon with her husband Rui.",
+                    "Ana, the user's sister, lives in Lisbon with her husband Rui.",
+                ].contains($0.fact.content)
+            } == true, "\(sister.map(\.fact.content))")
         // The question `mnemo demo` asks in its place.
         let language = try await kb.search(SearchQuery("which programming language do I know best?", limit: 3))
-        #expect(language.first?.fact.content == "Swift is the language he knows best; he has written it almost daily since Swift 2.",
-                "\(language.map(\.fact.content))")
+        #expect(
+            language.first?.fact.content
+                == "Swift is the language he knows best; he has written it almost daily since Swift 2.",
+            "\(language.map(\.fact.content))")
         let code = try await kb.search(SearchQuery("what do I like to code with?", limit: 3))
         withKnownIssue("the answer is in neither the text list's nor the vector list's top 12") {
-            #expect(code.first.map { [
-                "User prefers SwiftUI over UIKit for building new screens.",
-                "Swift is the language he knows best; he has written it almost daily since Swift 2.",
-            ].contains($0.fact.content) } == true, "\(code.map(\.fact.content))")
+            #expect(
+                code.first.map {
+                    [
+                        "User prefers SwiftUI over UIKit for building new screens.",
+                        "Swift is the language he knows best; he has written it almost daily since Swift 2.",
+                    ].contains($0.fact.content)
+                } == true, "\(code.map(\.fact.content))")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// The folded keys (`content_key`, `path_key`) are the same on every platform: they come from
@@ -73,7 +74,8 @@ import Testing
     @Test func spellingsThatFoldAlikeAreOneFactAndOneTopic() async throws {
         let kb = try TestKnowledgeBase.empty()
         let first = try await kb.addFact(NewFact(content: "Tiếng Việt", topicPath: "Personal/Café"))
-        let second = try await kb.addFact(NewFact(content: "TIE\u{0302}\u{0301}NG VIE\u{0323}\u{0302}T!", topicPath: "PERSONAL/CAFE\u{0301}"))
+        let second = try await kb.addFact(
+            NewFact(content: "TIE\u{0302}\u{0301}NG VIE\u{0323}\u{0302}T!", topicPath: "PERSONAL/CAFE\u{0301}"))
         #expect(second == .unchanged(second.fact))
         #expect(second.id == first.id)
         #expect(try await kb.topic(at: "personal/cafe")?.id == first.fact.topicID)
@@ -81,9 +83,13 @@ import Testing
 
     /// The ASCII fast paths give what the general, table-driven path gives.
     @Test func asciiFastPathsMatchTheGeneralFold() {
-        let samples = ["Lives in Porto.", "lives in  porto", "Costs $5+", "Says \"hi\"!?", "A-B_C (d)...", " padded ",
-                       "TAB\tinside", "trailing $", "ends with }", "(", "", "x~", "100%"]
-        for sample in samples + (0..<128).map({ "a" + String(UnicodeScalar(UInt8($0))) + "B" + String(UnicodeScalar(UInt8($0))) }) {
+        let samples = [
+            "Lives in Porto.", "lives in  porto", "Costs $5+", "Says \"hi\"!?", "A-B_C (d)...", " padded ",
+            "TAB\tinside", "trailing $", "ends with }", "(", "", "x~", "100%",
+        ]
+        for sample in samples
+            + (0..<128).map({ "a" + String(UnicodeScalar(UInt8($0))) + "B" + String(UnicodeScalar(UInt8($0))) })
+        {
             let collapsed = TextNormalization.collapsingWhitespace(sample)
             #expect(collapsed == sample.split(whereSeparator: \.isWhitespace).joined(separator: " "))
             let general = KeyFolding.fold(collapsed)
@@ -106,25 +112,30 @@ import Testing
         try Schema.migrator.migrate(queue, upTo: "v3: operation log for undo")
         try queue.write { db in
             let now = "2025-01-01 00:00:00.000"
-            func topic(_ id: Int64, parent: Int64?, name: String, nameKey: String, path: String, pathKey: String, depth: Int) throws {
-                try db.execute(sql: """
-                    INSERT INTO topic (id, namespace, parent_id, name, name_key, path, path_key, depth, created_at)
-                    VALUES (?, 'default', ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [id, parent, name, nameKey, path, pathKey, depth, now])
+            func topic(
+                _ id: Int64, parent: Int64?, name: String, nameKey: String, path: String, pathKey: String, depth: Int
+            ) throws {
+                try db.execute(
+                    sql: """
+                        INSERT INTO topic (id, namespace, parent_id, name, name_key, path, path_key, depth, created_at)
+                        VALUES (?, 'default', ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [id, parent, name, nameKey, path, pathKey, depth, now])
             }
             // Foundation lower-cases Cherokee; Unicode case folding folds it to the capitals.
             try topic(1, parent: nil, name: "ᏣᎳᎩ", nameKey: "ꮳꮃꭹ", path: "ᏣᎳᎩ", pathKey: "ꮳꮃꭹ", depth: 1)
             try topic(2, parent: 1, name: "Notes", nameKey: "notes", path: "ᏣᎳᎩ/Notes", pathKey: "ꮳꮃꭹ/notes", depth: 2)
             // Foundation does not fold U+1C80 CYRILLIC SMALL LETTER ROUNDED VE; the tables fold it to в.
             try topic(3, parent: nil, name: "в", nameKey: "в", path: "в", pathKey: "в", depth: 1)
-            try topic(4, parent: nil, name: "\u{1C80}", nameKey: "\u{1C80}", path: "\u{1C80}", pathKey: "\u{1C80}", depth: 1)
+            try topic(
+                4, parent: nil, name: "\u{1C80}", nameKey: "\u{1C80}", path: "\u{1C80}", pathKey: "\u{1C80}", depth: 1)
             try topic(5, parent: nil, name: "Café", nameKey: "cafe", path: "Café", pathKey: "cafe", depth: 1)
             func fact(_ id: Int64, topic: Int64, content: String, key: String) throws {
-                try db.execute(sql: """
-                    INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
-                                      created_at, updated_at)
-                    VALUES (?, 'default', ?, ?, ?, 'fact', 2, 1, ?, ?)
-                    """, arguments: [id, topic, content, key, now, now])
+                try db.execute(
+                    sql: """
+                        INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
+                                          created_at, updated_at)
+                        VALUES (?, 'default', ?, ?, ?, 'fact', 2, 1, ?, ?)
+                        """, arguments: [id, topic, content, key, now, now])
             }
             try fact(1, topic: 5, content: "Lives in Porto.", key: "lives in porto")
             try fact(2, topic: 5, content: "Straße in Köln", key: "strasse in koln")
@@ -144,8 +155,11 @@ import Testing
     @Test func recomputesChangedKeysAndKeepsTheOthers() async throws {
         let kb = try KnowledgeBase(path: databaseBeforePortableKeys())
         let factKeys = try await keys(kb, "SELECT id, content_key FROM fact")
-        #expect(factKeys == [1: "lives in porto", 2: "strasse in koln", 3: "ᏣᎳᎩ is a language",
-                             4: "вода", 5: "вода\u{1F}5"])
+        #expect(
+            factKeys == [
+                1: "lives in porto", 2: "strasse in koln", 3: "ᏣᎳᎩ is a language",
+                4: "вода", 5: "вода\u{1F}5",
+            ])
         let pathKeys = try await keys(kb, "SELECT id, path_key FROM topic")
         #expect(pathKeys == [1: "ᏣᎳᎩ", 2: "ᏣᎳᎩ/notes", 3: "в", 4: "в\u{1F}4", 5: "cafe"])
         let nameKeys = try await keys(kb, "SELECT id, name_key FROM topic")

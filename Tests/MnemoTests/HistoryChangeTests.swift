@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 /// ``HistoryEvent/change`` reads every kind of event typed, from the details as stored.
@@ -12,38 +13,49 @@ import Testing
         try await kb.reactivateFact(id: id)
         try await kb.deleteFact(id: id)
         let changes = try await kb.history(ofFact: id).map(\.change)
-        #expect(changes == [
-            .added(topicPath: "Sport/Running", source: "conv-1"),
-            .mentioned(source: "conv-2"),
-            .updated([HistoryEvent.FieldChange(field: "content", old: "Runs 5 km", new: "Runs 10 km"),
-                      HistoryEvent.FieldChange(field: "importance", old: "medium", new: "high")]),
-            .deactivated,
-            .reactivated,
-            .deleted(content: "Runs 10 km"),
-        ])
+        #expect(
+            changes == [
+                .added(topicPath: "Sport/Running", source: "conv-1"),
+                .mentioned(source: "conv-2"),
+                .updated([
+                    HistoryEvent.FieldChange(field: "content", old: "Runs 5 km", new: "Runs 10 km"),
+                    HistoryEvent.FieldChange(field: "importance", old: "medium", new: "high"),
+                ]),
+                .deactivated,
+                .reactivated,
+                .deleted(content: "Runs 10 km"),
+            ])
     }
 
     @Test func mergesReadTyped() async throws {
         let kb = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
-        let first = try await kb.addFact(NewFact(content: "I prefer tea to coffee", topicPath: "Food", type: .preference))
-        try await kb.addFact(NewFact(content: "Prefers tea over coffee", topicPath: "Food", type: .preference, sources: ["conv-2"]))
+        let first = try await kb.addFact(
+            NewFact(content: "I prefer tea to coffee", topicPath: "Food", type: .preference))
+        try await kb.addFact(
+            NewFact(content: "Prefers tea over coffee", topicPath: "Food", type: .preference, sources: ["conv-2"]))
         let arrival = try #require(try await kb.history(ofFact: first.id).last?.change)
-        guard case let .merged(content, mergedFactID, similarity, source) = arrival else {
+        guard case .merged(let content, let mergedFactID, let similarity, let source) = arrival else {
             Issue.record("expected a merge, got \(arrival)")
             return
         }
         #expect(content == "Prefers tea over coffee" && mergedFactID == nil && source == "conv-2")
         #expect(abs((similarity ?? 0) - 0.9) < 0.001)
 
-        let stored = try await kb.addFacts([NewFact(content: "Ran 10 km on Sunday", topicPath: "Sport"),
-                                            NewFact(content: "On Sunday I did a 10 km run", topicPath: "Sport")],
-                                           nearDuplicates: nil)
+        let stored = try await kb.addFacts(
+            [
+                NewFact(content: "Ran 10 km on Sunday", topicPath: "Sport"),
+                NewFact(content: "On Sunday I did a 10 km run", topicPath: "Sport"),
+            ],
+            nearDuplicates: nil)
         try await kb.dedupe()
         let (survivor, absorbed) = (stored[0].id, stored[1].id)
-        #expect(try await kb.history(ofFact: survivor).last?.change
-            == .merged(content: "On Sunday I did a 10 km run", mergedFactID: absorbed, similarity: nil, source: nil))
-        #expect(try await kb.history(ofFact: absorbed).last?.change
-            == .mergedInto(survivorID: survivor, content: "On Sunday I did a 10 km run"))
+        #expect(
+            try await kb.history(ofFact: survivor).last?.change
+                == .merged(content: "On Sunday I did a 10 km run", mergedFactID: absorbed, similarity: nil, source: nil)
+        )
+        #expect(
+            try await kb.history(ofFact: absorbed).last?.change
+                == .mergedInto(survivorID: survivor, content: "On Sunday I did a 10 km run"))
     }
 
     @Test func topicEventsReadTyped() async throws {
@@ -55,11 +67,12 @@ import Testing
         try await kb.createTopic("Outdoors")
         try await kb.mergeTopics(["Outdoors"], into: "Sport")
         let bouldering = try await kb.history(ofTopic: "Sport/Bouldering").map(\.change)
-        #expect(bouldering == [
-            .topicCreated(path: "Hobbies/Climbing"),
-            .topicRenamed(from: "Hobbies/Climbing", to: "Hobbies/Bouldering"),
-            .topicMoved(from: "Hobbies/Bouldering", to: "Sport/Bouldering"),
-        ])
+        #expect(
+            bouldering == [
+                .topicCreated(path: "Hobbies/Climbing"),
+                .topicRenamed(from: "Hobbies/Climbing", to: "Hobbies/Bouldering"),
+                .topicMoved(from: "Hobbies/Bouldering", to: "Sport/Bouldering"),
+            ])
         #expect(try await kb.history(ofTopic: "Sport").last?.change == .topicMerged(mergedFrom: "Outdoors", into: nil))
         let temporary = try await kb.createTopic("Temporary")
         try await kb.deleteTopic("Temporary")
@@ -76,9 +89,14 @@ import Testing
     @Test func missingDetailsReadAsEmpty() {
         let event = HistoryEvent(id: 1, factID: 1, topicID: nil, kind: .mergedInto, details: [:], date: .now)
         #expect(event.change == .mergedInto(survivorID: nil, content: ""))
-        let update = HistoryEvent(id: 2, factID: 1, topicID: nil, kind: .updated,
-                                  details: ["content": "A → B → C", "confidence": "0.5 → 0.8"], date: .now)
-        #expect(update.change == .updated([HistoryEvent.FieldChange(field: "confidence", old: "0.5", new: "0.8"),
-                                           HistoryEvent.FieldChange(field: "content", old: "A", new: "B → C")]))
+        let update = HistoryEvent(
+            id: 2, factID: 1, topicID: nil, kind: .updated,
+            details: ["content": "A → B → C", "confidence": "0.5 → 0.8"], date: .now)
+        #expect(
+            update.change
+                == .updated([
+                    HistoryEvent.FieldChange(field: "confidence", old: "0.5", new: "0.8"),
+                    HistoryEvent.FieldChange(field: "content", old: "A", new: "B → C"),
+                ]))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// Files that are not what `--db` should be, files that cannot be written, and a full disk:
@@ -8,10 +9,13 @@ import Testing
 @Suite("Hostile databases")
 struct HostileDatabaseTests {
     static func folderContents(_ path: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            .sorted()
     }
 
-    static func expectUnusable(_ path: String, _ phrase: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectUnusable(_ path: String, _ phrase: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         do {
             _ = try KnowledgeBase(path: path, embedder: SeededEmbedder())
             Issue.record("opened \(path)", sourceLocation: sourceLocation)
@@ -36,7 +40,8 @@ struct HostileDatabaseTests {
     @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
         let path = try TestKnowledgeBase.temporaryPath()
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ann')")
+            try db.execute(
+                sql: "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ann')")
         }
         try Self.expectUnusable(path, "another application")
         let tables = try DatabaseQueue(path: path).read { db in
@@ -57,7 +62,9 @@ struct HostileDatabaseTests {
         try Self.expectUnusable(path, "newer version of Mnemo")
         #expect(throws: MnemoError.self) { try KnowledgeBase(readingOnly: path) }
         // Nothing of it changed: the fact is still there for the newer version.
-        let count = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fact") }
+        let count = try await DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fact")
+        }
         #expect(count == 1)
     }
 
@@ -84,11 +91,15 @@ struct HostileDatabaseTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let kb = try KnowledgeBase(readingOnly: path, embedder: embedder)
         #expect(try await kb.search(SearchQuery("bees", mode: .text)).first?.fact.content == "Keeps bees on the roof")
-        #expect(try await kb.search(SearchQuery("Plays the cello", mode: .semantic)).first?.fact.content == "Plays the cello")
-        #expect(try await kb.search(SearchQuery("Allergic to peanuts", mode: .hybrid)).first?.fact.content == "Allergic to peanuts")
+        #expect(
+            try await kb.search(SearchQuery("Plays the cello", mode: .semantic)).first?.fact.content
+                == "Plays the cello")
+        #expect(
+            try await kb.search(SearchQuery("Allergic to peanuts", mode: .hybrid)).first?.fact.content
+                == "Allergic to peanuts")
         var filtered = SearchQuery("Keeps bees on the roof", mode: .semantic)
         filtered.filter = FactFilter(topicPath: "Hobbies")
-        filtered.relativeScoreFloor = nil  // both facts under Hobbies, however weak (main's weak-hit floor)
+        filtered.relativeScoreFloor = nil // both facts under Hobbies, however weak (main's weak-hit floor)
         #expect(try await kb.search(filtered).count == 2)
         #expect(try await kb.topicTree().count == 2)
         await #expect(throws: (any Error).self) { try await kb.addFact(NewFact(content: "New", topicPath: "X")) }
@@ -96,7 +107,9 @@ struct HostileDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
         // Another model's embedder is refused, as for a writable database.
-        #expect(throws: MnemoError.self) { try KnowledgeBase(readingOnly: path, embedder: SeededEmbedder(name: "other")) }
+        #expect(throws: MnemoError.self) {
+            try KnowledgeBase(readingOnly: path, embedder: SeededEmbedder(name: "other"))
+        }
         #expect(throws: MnemoError.self) { try KnowledgeBase(readingOnly: path + ".missing") }
     }
 
@@ -122,13 +135,20 @@ struct HostileDatabaseTests {
         let path = try TestKnowledgeBase.temporaryPath()
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let input = folder.appendingPathComponent("big.jsonl")
-        let lines = (0..<30_000).map { #"{"content": "Fact number \#($0) about something rather long to fill pages", "topic": "T\#($0 % 50)"}"# }
+        let lines = (0..<30_000).map {
+            #"{"content": "Fact number \#($0) about something rather long to fill pages", "topic": "T\#($0 % 50)"}"#
+        }
         try Data(lines.joined(separator: "\n").utf8).write(to: input)
-        let result = try CLIRunner.run(["/bin/sh", "-c", "ulimit -f 4096; exec \"$0\" ingest \"$1\" --db \"$2\" --no-embeddings --batch-size 1000",
-                                        CLIRunner.binary.path, input.path, path], executable: URL(fileURLWithPath: "/bin/sh"))
+        let result = try CLIRunner.run(
+            [
+                "/bin/sh", "-c",
+                "ulimit -f 4096; exec \"$0\" ingest \"$1\" --db \"$2\" --no-embeddings --batch-size 1000",
+                CLIRunner.binary.path, input.path, path,
+            ], executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(result.status == 1, "\(result.stdout)")
         let errors = result.stderr.split(separator: "\n")
-        #expect(errors.count == 1 && errors[0].contains("full") && errors[0].contains("rolled back"), "\(result.stderr)")
+        #expect(
+            errors.count == 1 && errors[0].contains("full") && errors[0].contains("rolled back"), "\(result.stderr)")
         let check = try CLIRunner.run(["check", "--db", path])
         #expect(check.status == 0, "\(check.stdout)")
         let stats = try #require(try CLIRunner.run(["stats", "--db", path, "--json"]).json() as? [String: Any])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 /// The fusions on hand-made candidate lists: no database, no model.
@@ -15,14 +16,17 @@ struct HybridFusionTests {
     }
 
     @Test func equalScoresRankByID() {
-        let fused = Self.fusion.fuse([7: Self.semantic(0.5, rank: 1), 3: Self.semantic(0.5, rank: 2), 5: Self.semantic(0.4, rank: 3)])
+        let fused = Self.fusion.fuse([
+            7: Self.semantic(0.5, rank: 1), 3: Self.semantic(0.5, rank: 2), 5: Self.semantic(0.4, rank: 3),
+        ])
         #expect(fused.map(\.id) == [3, 7, 5])
         #expect(fused[0].score == fused[1].score)
     }
 
     @Test func anEmptyTextListLeavesTheSemanticOrder() {
-        let fused = Self.fusion.fuse([1: Self.semantic(0.2, rank: 3), 2: Self.semantic(0.6, rank: 1), 3: Self.semantic(0.4, rank: 2)],
-                                     wordCoverage: 1)
+        let fused = Self.fusion.fuse(
+            [1: Self.semantic(0.2, rank: 3), 2: Self.semantic(0.6, rank: 1), 3: Self.semantic(0.4, rank: 2)],
+            wordCoverage: 1)
         #expect(fused.map(\.id) == [2, 3, 1])
         // Scaled by the best similarity: the best hit scores 1 − the text weight it could not use.
         #expect(abs(fused[0].score - 0.65) < 1e-12)

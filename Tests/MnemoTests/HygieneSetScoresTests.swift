@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
@@ -28,8 +29,10 @@ struct HygieneSetScoresTests {
         computed.model = "sentence-transformers/all-MiniLM-L6-v2 (mean pooling, normalized)"
         computed.duplicates = scored(pairs.duplicates)
         computed.distinct = scored(pairs.distinct)
-        computed.heldOut = HygieneSet.Part(duplicates: scored(pairs.heldOut.duplicates), distinct: scored(pairs.heldOut.distinct))
-        computed.heldOut2 = HygieneSet.Part(duplicates: scored(pairs.heldOut2.duplicates), distinct: scored(pairs.heldOut2.distinct))
+        computed.heldOut = HygieneSet.Part(
+            duplicates: scored(pairs.heldOut.duplicates), distinct: scored(pairs.heldOut.distinct))
+        computed.heldOut2 = HygieneSet.Part(
+            duplicates: scored(pairs.heldOut2.duplicates), distinct: scored(pairs.heldOut2.distinct))
 
         if ProcessInfo.processInfo.environment["MNEMO_WRITE_HYGIENE_SCORES"] != nil {
             let encoder = JSONEncoder()
@@ -38,7 +41,8 @@ struct HygieneSetScoresTests {
         }
         let stored = try HygieneSet.load(HygieneSet.scoresURL)
         func all(_ file: HygieneSet.File) -> [HygieneSet.Pair] {
-            file.duplicates + file.distinct + file.heldOut.duplicates + file.heldOut.distinct + file.heldOut2.duplicates + file.heldOut2.distinct
+            file.duplicates + file.distinct + file.heldOut.duplicates + file.heldOut.distinct + file.heldOut2.duplicates
+                + file.heldOut2.distinct
         }
         #expect(all(computed).count == all(stored).count, "hygiene.minilm.json is out of date: regenerate it")
         for (mine, theirs) in zip(all(computed), all(stored)) {

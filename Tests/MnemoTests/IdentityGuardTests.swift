@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 /// The identity and direction guards of ``NearDuplicateRule``, one class at a time, on sentences
@@ -7,12 +8,15 @@ import Testing
 struct IdentityGuardTests {
     let rule = NearDuplicateRule()
 
-    func verdict(_ a: String, _ b: String, _ similarity: Double = 0.95, type: FactType = .fact) -> NearDuplicateRule.Verdict {
+    func verdict(_ a: String, _ b: String, _ similarity: Double = 0.95, type: FactType = .fact)
+        -> NearDuplicateRule.Verdict
+    {
         rule.verdict(a, b, typeA: type, typeB: type, similarity: similarity)
     }
 
     @Test(arguments: [
-        ("45 km", "45km"), ("10pm", "22:00"), ("10 pm", "22:00"), ("7:45am", "07:45"), ("12:15pm", "12:15"), ("12am", "00:00"),
+        ("45 km", "45km"), ("10pm", "22:00"), ("10 pm", "22:00"), ("7:45am", "07:45"), ("12:15pm", "12:15"),
+        ("12am", "00:00"),
         ("noon", "12:00"), ("800 euros", "€800"), ("€2,500", "2500 EUR"), ("$40", "40 dollars"), ("£15", "15 pounds"),
         ("eleven", "11"), ("twenty-one", "21"), ("twenty one", "21"), ("a dozen", "12"), ("twice", "2 times"),
         ("12 March 2027", "March 12, 2027"), ("2027-03-12", "12 March 2027"), ("4th of July", "July 4"),
@@ -24,7 +28,8 @@ struct IdentityGuardTests {
     }
 
     @Test(arguments: [
-        ("10pm", "21:00"), ("7am", "7pm"), ("800 euros", "$800"), ("€2,500", "€25,000"), ("eleven", "12"), ("twice", "3 times"),
+        ("10pm", "21:00"), ("7am", "7pm"), ("800 euros", "$800"), ("€2,500", "€25,000"), ("eleven", "12"),
+        ("twice", "3 times"),
         ("12 March 2027", "12 May 2027"), ("2027-03-12", "2027-03-13"), ("Monday", "Tuesday"), ("1.5 km", "15 km"),
     ])
     func differentValuesDiffer(_ pair: (String, String)) {
@@ -49,23 +54,36 @@ struct IdentityGuardTests {
     }
 
     @Test func changedPreferencesAreConflicts() {
-        #expect(verdict("I prefer tea to coffee", "Lately I'd choose coffee over tea", type: .preference) == .conflict("reversed preference"))
-        #expect(verdict("Likes summer more than winter", "Now prefers winter to summer", type: .preference) == .conflict("reversed preference"))
-        #expect(verdict("Prefers audiobooks rather than podcasts", "Would rather listen to podcasts than audiobooks", type: .preference)
-            == .conflict("reversed preference"))
+        #expect(
+            verdict("I prefer tea to coffee", "Lately I'd choose coffee over tea", type: .preference)
+                == .conflict("reversed preference"))
+        #expect(
+            verdict("Likes summer more than winter", "Now prefers winter to summer", type: .preference)
+                == .conflict("reversed preference"))
+        #expect(
+            verdict(
+                "Prefers audiobooks rather than podcasts", "Would rather listen to podcasts than audiobooks",
+                type: .preference)
+                == .conflict("reversed preference"))
         // The same direction in other words still merges.
-        #expect(verdict("I prefer tea to coffee", "I'd rather drink tea than coffee", 0.9, type: .preference) == .duplicate)
-        #expect(verdict("Likes summer more than winter", "Prefers summer over winter", 0.9, type: .preference) == .duplicate)
+        #expect(
+            verdict("I prefer tea to coffee", "I'd rather drink tea than coffee", 0.9, type: .preference) == .duplicate)
+        #expect(
+            verdict("Likes summer more than winter", "Prefers summer over winter", 0.9, type: .preference) == .duplicate
+        )
     }
 
     @Test func roleReversalsAreConflicts() {
         #expect(verdict("I tutor Lucas in maths", "Lucas tutors me in maths") == .conflict("reversed roles"))
-        #expect(verdict("My cousin drove me to the airport", "I drove my cousin to the airport") == .conflict("reversed roles"))
+        #expect(
+            verdict("My cousin drove me to the airport", "I drove my cousin to the airport")
+                == .conflict("reversed roles"))
         #expect(verdict("Nora works for me", "I work for Nora") == .conflict("reversed roles"))
         // Same roles, other word order: a duplicate.
         #expect(verdict("I tutor Lucas on Mondays", "On Mondays I tutor Lucas") == .duplicate)
         // The passive keeps the doer after "by".
-        #expect(verdict("Lucas interviewed me for the job", "I was interviewed by Lucas for the job", 0.9) == .duplicate)
+        #expect(
+            verdict("Lucas interviewed me for the job", "I was interviewed by Lucas for the job", 0.9) == .duplicate)
     }
 
     @Test func negationModalityPeoplePlacesAndTimesDiffer() {
@@ -76,7 +94,9 @@ struct IdentityGuardTests {
         #expect(verdict("Dinner with Lara on Fridays", "Dinner with Rosa on Fridays") == .conflict("different names"))
         // Another person is not a conflict (RealConflictTests); another thing in the same frame is.
         #expect(verdict("My niece lives in Faro", "My nephew lives in Faro") == .distinct)
-        #expect(verdict("Allergic to peanuts since childhood", "Allergic to walnuts since childhood") == .conflict("substituted word"))
+        #expect(
+            verdict("Allergic to peanuts since childhood", "Allergic to walnuts since childhood")
+                == .conflict("substituted word"))
         #expect(verdict("Swims on Tuesdays", "Swims on Thursdays") == .conflict("different values"))
         #expect(verdict("Has three bikes", "Has four bikes") == .conflict("different values"))
     }

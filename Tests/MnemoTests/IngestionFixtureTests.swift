@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// The ingestion samples of `Fixtures/` (see its README) give the verdicts written next to them.
@@ -58,8 +59,9 @@ import Testing
         // The sample names namespaces, so records must be let choose them; pinned, they are rejected.
         let pinned = try await kb.ingest(contentsOf: Self.samples.appendingPathComponent("facts.jsonl"))
         #expect(pinned.rejected.map(\.code) == [.foreignNamespace, .foreignNamespace])
-        let report = try await kb.ingest(contentsOf: Self.samples.appendingPathComponent("facts.jsonl"),
-                                         options: IngestOptions(namespacePolicy: .fromRecords))
+        let report = try await kb.ingest(
+            contentsOf: Self.samples.appendingPathComponent("facts.jsonl"),
+            options: IngestOptions(namespacePolicy: .fromRecords))
         #expect(report.added == 2 && report.unchanged == 18 && report.rejected.isEmpty)
         #expect(try await kb.stats().facts == 18)
         #expect(try await kb.inNamespace("user-2").stats().facts == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// Every rejection reason, with the line it is reported on, and the good records around it.
@@ -12,8 +13,10 @@ import Testing
         (#"{"content": null}"#, .missingContent, #"missing "content""#),
         (#"{"content": " \t "}"#, .emptyContent, #""content" is empty"#),
         (#"{"content": "a\u0000b"}"#, .nulCharacter, "content has a NUL character (U+0000)"),
-        (#"{"content": "\#(String(repeating: "é", count: 4_097))"}"#, .contentTooLong,
-         "content has 4097 characters; the maximum is 4096"),
+        (
+            #"{"content": "\#(String(repeating: "é", count: 4_097))"}"#, .contentTooLong,
+            "content has 4097 characters; the maximum is 4096"
+        ),
         (#"{"content": ["a"]}"#, .wrongFieldType, #""content" must be a string, got array"#),
         (#"{"content": "x", "topic": 42}"#, .wrongFieldType, #""topic" must be a string, got number 42"#),
         (#"{"content": "x", "sources": "conv-1"}"#, .wrongFieldType, #""sources" must be an array of strings"#),
@@ -21,19 +24,30 @@ import Testing
         (#"{"content": "x", "mention_count": 1.5}"#, .wrongFieldType, #""mention_count" must be an integer"#),
         (#"{"content": "x", "mention_count": 0}"#, .wrongFieldType, #""mention_count" must be a positive integer"#),
         (#"{"content": "x", "id": true}"#, .wrongFieldType, #""id" must be an integer, got boolean true"#),
-        (#"{"content": "x", "type": "opinion"}"#, .unknownType,
-         #"unknown type "opinion" (expected fact, preference, goal or experience)"#),
-        (#"{"content": "x", "importance": "urgent"}"#, .unknownImportance,
-         #"unknown importance "urgent" (expected none, low, medium or high)"#),
+        (
+            #"{"content": "x", "type": "opinion"}"#, .unknownType,
+            #"unknown type "opinion" (expected fact, preference, goal or experience)"#
+        ),
+        (
+            #"{"content": "x", "importance": "urgent"}"#, .unknownImportance,
+            #"unknown importance "urgent" (expected none, low, medium or high)"#
+        ),
         (#"{"content": "x", "confidence": 1.01}"#, .confidenceOutOfRange, "confidence 1.01 is outside 0…1"),
         (#"{"content": "x", "confidence": -0.5}"#, .confidenceOutOfRange, "confidence -0.5 is outside 0…1"),
-        (#"{"content": "x", "confidence": "high"}"#, .confidenceNotNumber,
-         #"confidence must be a number from 0 to 1, got string "high""#),
+        (
+            #"{"content": "x", "confidence": "high"}"#, .confidenceNotNumber,
+            #"confidence must be a number from 0 to 1, got string "high""#
+        ),
         (#"{"content": "x", "confidence": true}"#, .confidenceNotNumber, "got boolean true"),
         (#"{"content": "x", "created_at": "yesterday"}"#, .badDate, #"bad date "yesterday" in "created_at""#),
-        (#"{"content": "x", "updated_at": "2025-13-01T00:00:00Z"}"#, .badDate, #"bad date "2025-13-01T00:00:00Z" in "updated_at""#),
-        (#"{"content": "x", "created_at": "2025-02-01T00:00:00Z", "updated_at": "2025-01-01T00:00:00Z"}"#, .badDate,
-         "updated_at 2025-01-01T00:00:00Z is before created_at 2025-02-01T00:00:00Z"),
+        (
+            #"{"content": "x", "updated_at": "2025-13-01T00:00:00Z"}"#, .badDate,
+            #"bad date "2025-13-01T00:00:00Z" in "updated_at""#
+        ),
+        (
+            #"{"content": "x", "created_at": "2025-02-01T00:00:00Z", "updated_at": "2025-01-01T00:00:00Z"}"#, .badDate,
+            "updated_at 2025-01-01T00:00:00Z is before created_at 2025-02-01T00:00:00Z"
+        ),
         (#"{"content": "x", "created_at": 1736937000}"#, .wrongFieldType, #""created_at" must be a string"#),
         (#"{"content": "x", "topic": ""}"#, .badTopic, #"bad topic "": the path is empty"#),
         (#"{"content": "x", "topic": "a//b"}"#, .badTopic, #"bad topic "a//b": it has an empty segment"#),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// Formats, mapping rules, duplicates and atomicity of ``KnowledgeBase/ingest(data:options:)``.
@@ -21,7 +22,8 @@ import Testing
     // MARK: Formats
 
     @Test func jsonlRecordsMapEveryField() async throws {
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             {"topic": "Health & Fitness/Running", "content": "Ran a half marathon in Porto", "type": "experience", "importance": "medium", "confidence": 0.9, "source": "conv-1", "created_at": "2025-01-15T10:30:00Z"}
             {"content": "Prefers tea", "sources": ["conv-2", "conv-3"], "is_active": false, "mention_count": 3, "updated_at": "2025-02-01T00:00:00.250Z", "created_at": "2025-01-01"}
             """)
@@ -41,7 +43,8 @@ import Testing
     }
 
     @Test func extractedObjectMapsCategoryTypeAndImportance() async throws {
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             {"extracted": [
               {"content": "Works as a nurse", "category": "profession", "confidence": 0.95},
               {"content": "Lifts weights twice a week", "category": "health_fitness", "confidence": 0.75},
@@ -60,7 +63,8 @@ import Testing
     }
 
     @Test func extractedBareArrayAndLinesOfRecords() async throws {
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             [
               {"content": "Lives in Porto", "category": "location"},
               {"content": "Likes jazz", "type": "opinion"},
@@ -74,7 +78,8 @@ import Testing
     }
 
     @Test func topicTreeNestsPathsAndNames() async throws {
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             {"topics": [
               {"path": "Technology/iOS Development",
                "facts": [{"content": "Prefers SwiftUI over UIKit", "type": "preference", "importance": "high"}],
@@ -91,10 +96,11 @@ import Testing
         #expect(report.format == .topics)
         #expect(report.added == 5)
         let facts = try await allFacts()
-        #expect(facts.map(\.topicPath) == [
-            "Technology/iOS Development", "Technology/iOS Development/SwiftUI",
-            "Technology/iOS Development/SwiftUI/Animations", "Technology/Testing", "Health",
-        ])
+        #expect(
+            facts.map(\.topicPath) == [
+                "Technology/iOS Development", "Technology/iOS Development/SwiftUI",
+                "Technology/iOS Development/SwiftUI/Animations", "Technology/Testing", "Health",
+            ])
         #expect(facts[0].type == .preference && facts[0].importance == .high)
         // A bad node rejects its facts and its descendants' facts, in document order.
         #expect(report.rejected.map(\.record) == [6, 7, 8])
@@ -125,8 +131,10 @@ import Testing
     }
 
     @Test func unreadableDocumentsStoreNothing() async throws {
-        for text in ["{\"extracted\": [\n{\"content\": \"a\"},\n{oops}\n]}", #"{"topics": {"path": "A"}}"#,
-                     #"{"topics": [{"path": "A", "facts": "none"}]}"#, #"{"topics": [42]}"#] {
+        for text in [
+            "{\"extracted\": [\n{\"content\": \"a\"},\n{oops}\n]}", #"{"topics": {"path": "A"}}"#,
+            #"{"topics": [{"path": "A", "facts": "none"}]}"#, #"{"topics": [42]}"#,
+        ] {
             await #expect(throws: MnemoError.self) { try await ingest(text) }
         }
         let error = await #expect(throws: MnemoError.self) {
@@ -139,31 +147,39 @@ import Testing
     // MARK: JSONL reading
 
     @Test func blankLinesCRLFAndAMissingFinalNewline() async throws {
-        let report = try await ingest("\n  \r\n{\"content\": \"a\"}\r\n\n\t\n{\"content\": \"b\", \"type\": \"nope\"}\r\n{\"content\": \"c\"}")
+        let report = try await ingest(
+            "\n  \r\n{\"content\": \"a\"}\r\n\n\t\n{\"content\": \"b\", \"type\": \"nope\"}\r\n{\"content\": \"c\"}")
         #expect(report.records == 3 && report.added == 2)
         #expect(report.rejected.map(\.line) == [6])
         #expect(report.rejected.map(\.record) == [2])
     }
 
     @Test func unknownFieldsAreAccepted() async throws {
-        let report = try await ingest(#"{"content": "Has two kids", "mood": "happy", "meta": {"a": [1, 2]}, "embedding": null}"#)
+        let report = try await ingest(
+            #"{"content": "Has two kids", "mood": "happy", "meta": {"a": [1, 2]}, "embedding": null}"#)
         #expect(report.added == 1 && report.rejected.isEmpty)
     }
 
     @Test func longLinesAreSkippedWithoutReadingThem() async throws {
         let long = #"{"content": ""# + String(repeating: "x", count: 5_000) + #""}"#
-        let report = try await ingest("\(long)\n{\"content\": \"short\"}\n\(long)", IngestOptions(maximumLineLength: 1_000))
+        let report = try await ingest(
+            "\(long)\n{\"content\": \"short\"}\n\(long)", IngestOptions(maximumLineLength: 1_000))
         #expect(report.added == 1)
         #expect(report.rejected.map(\.code) == [.recordTooLong, .recordTooLong])
         #expect(report.rejected.map(\.line) == [1, 3])
     }
 
     @Test func aFileLargerThanOneChunkStreamsAcrossChunkBoundaries() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-stream-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-stream-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         var text = ""
         for index in 1...30_000 {
-            text += index == 17_000 ? "{broken\n" : #"{"topic": "T\#(index % 7)", "content": "Fact number \#(index) with some padding to cross a chunk"}"# + "\n"
+            text +=
+                index == 17_000
+                ? "{broken\n"
+                : #"{"topic": "T\#(index % 7)", "content": "Fact number \#(index) with some padding to cross a chunk"}"#
+                    + "\n"
         }
         try Data(text.utf8).write(to: url)
         #expect(text.utf8.count > 2 * ByteChunks.chunkSize)
@@ -173,7 +189,7 @@ import Testing
         #expect(report.rejected.map(\.line) == [17_000])
         let updates = progress.updates
         #expect(updates.last?.isFinished == true && updates.last?.bytesRead == text.utf8.count)
-        #expect(updates.count >= 6)  // one per batch of 5,000, and the last
+        #expect(updates.count >= 6) // one per batch of 5,000, and the last
         #expect(try await kb.stats().facts == 29_999)
     }
 
@@ -210,21 +226,25 @@ import Testing
     @Test(arguments: [1, 2, 100])
     func nearDuplicatesAreMergedWithinAndAcrossBatches(batchSize: Int) async throws {
         let kb = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
-        let report = try await kb.ingest(data: Data("""
-            {"content": "I prefer tea to coffee", "type": "preference", "source": "a"}
-            {"content": "Ran 10 km on Sunday", "type": "experience"}
-            {"content": "Prefers tea over coffee", "type": "preference", "importance": "high", "source": "b"}
-            {"content": "On Sunday I did a 10 km run", "type": "experience"}
-            {"content": "Ran 21 km on Sunday", "type": "experience"}
-            {"content": "i prefer tea to coffee."}
-            """.utf8), options: IngestOptions(batchSize: batchSize))
+        let report = try await kb.ingest(
+            data: Data(
+                """
+                {"content": "I prefer tea to coffee", "type": "preference", "source": "a"}
+                {"content": "Ran 10 km on Sunday", "type": "experience"}
+                {"content": "Prefers tea over coffee", "type": "preference", "importance": "high", "source": "b"}
+                {"content": "On Sunday I did a 10 km run", "type": "experience"}
+                {"content": "Ran 21 km on Sunday", "type": "experience"}
+                {"content": "i prefer tea to coffee."}
+                """.utf8), options: IngestOptions(batchSize: batchSize))
         #expect(report.added == 3 && report.merged == 2 && report.unchanged == 1)
         let facts = try await allFacts(kb)
         #expect(facts.map(\.content) == ["I prefer tea to coffee", "Ran 10 km on Sunday", "Ran 21 km on Sunday"])
         #expect(facts[0].mentionCount == 3 && facts[0].sources == ["a", "b"] && facts[0].importance == .high)
         let strict = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
         let strictReport = try await strict.ingest(
-            data: Data("{\"content\": \"I prefer tea to coffee\", \"type\": \"preference\"}\n{\"content\": \"Prefers tea over coffee\", \"type\": \"preference\"}".utf8),
+            data: Data(
+                "{\"content\": \"I prefer tea to coffee\", \"type\": \"preference\"}\n{\"content\": \"Prefers tea over coffee\", \"type\": \"preference\"}"
+                    .utf8),
             options: IngestOptions(strict: true, batchSize: batchSize))
         #expect(strictReport.added == 1 && strictReport.merged == 1)
     }
@@ -233,7 +253,8 @@ import Testing
 
     @Test func strictStoresNothingWhenAnyRecordIsRejected() async throws {
         try await kb.addFact(NewFact(content: "Already here", topicPath: "Old"))
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             {"content": "New one"}
             {"content": "Already here"}
             {"content": "Bad", "confidence": 2}
@@ -243,7 +264,8 @@ import Testing
         let facts = try await allFacts()
         #expect(facts.map(\.content) == ["Already here"] && facts[0].mentionCount == 1)
 
-        let clean = try await ingest(#"{"content": "New one"}"# + "\n" + #"{"content": "Already here"}"#, IngestOptions(strict: true))
+        let clean = try await ingest(
+            #"{"content": "New one"}"# + "\n" + #"{"content": "Already here"}"#, IngestOptions(strict: true))
         #expect(clean.committed && clean.added == 1 && clean.unchanged == 1)
     }
 
@@ -253,7 +275,9 @@ import Testing
         for text in ["[{\"content\": \"x\"}, oops", #"{"topics": [{"name": 3}]"#] {
             _ = try? await ingest(text)
         }
-        _ = try await ingest("{\"content\": \"Keep me\", \"topic\": \"A\"}\n{\"content\": \"y\", \"type\": \"nope\"}", IngestOptions(strict: true))
+        _ = try await ingest(
+            "{\"content\": \"Keep me\", \"topic\": \"A\"}\n{\"content\": \"y\", \"type\": \"nope\"}",
+            IngestOptions(strict: true))
         _ = try await ingest("{\"content\": \"\"}\nnot json\n[]")
         #expect(try await exportText() == before)
     }
@@ -261,16 +285,17 @@ import Testing
     @Test func aDatabaseFailureRollsBackTheBatchAndSaysHowFarItGot() async throws {
         // A trigger stands in for a full disk: it fails the fourth insert.
         try await kb.writer.write { db in
-            try db.execute(sql: """
-                CREATE TEMP TRIGGER fail_fourth BEFORE INSERT ON fact WHEN (SELECT COUNT(*) FROM fact) >= 3
-                BEGIN SELECT RAISE(ABORT, 'disk full'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER fail_fourth BEFORE INSERT ON fact WHEN (SELECT COUNT(*) FROM fact) >= 3
+                    BEGIN SELECT RAISE(ABORT, 'disk full'); END
+                    """)
         }
         let lines = (1...6).map { #"{"content": "Fact \#($0)"}"# }.joined(separator: "\n")
         let error = await #expect(throws: MnemoError.self) {
             try await ingest(lines, IngestOptions(batchSize: 2))
         }
-        guard case let .interrupted(stored, .storageFailure(failure)) = error else {
+        guard case .interrupted(let stored, .storageFailure(let failure)) = error else {
             Issue.record("expected an interruption by a storage failure, got \(String(describing: error))")
             return
         }
@@ -281,7 +306,8 @@ import Testing
     // MARK: Namespaces and record sequences
 
     @Test func namespaceFromTheRecordThenTheOptionThenTheKnowledgeBase() async throws {
-        let report = try await ingest("""
+        let report = try await ingest(
+            """
             {"content": "A", "namespace": "user-1"}
             {"content": "B"}
             {"content": "C", "namespace": "  "}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// Options an app fills in from user input are checked where they are used, with a reason,
@@ -11,7 +12,10 @@ struct InvalidOptionsTests {
         let kb = try TestKnowledgeBase.empty()
         var options = IngestOptions(format: .jsonl, strict: true)
         options.batchSize = batchSize
-        await #expect(throws: MnemoError.invalidInput(field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")) {
+        await #expect(
+            throws: MnemoError.invalidInput(
+                field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")
+        ) {
             try await kb.ingest(data: Data(#"{"topic": "Food", "content": "Likes tea"}"#.utf8), options: options)
         }
         await #expect(throws: MnemoError.self) {

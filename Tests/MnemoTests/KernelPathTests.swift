@@ -1,8 +1,9 @@
 import Foundation
+import MnemoEvaluation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
-import MnemoEvaluation
 
 /// Every kernel path this CPU runs (``KernelInstructionSet/available``) against the portable
 /// Swift path, the reference: the encoder's matrix product, the scan's float and int8 dot
@@ -17,16 +18,19 @@ struct KernelPathTests {
         #expect(Self.paths.first == .portable)
         #expect(Self.paths.contains(KernelInstructionSet.preferred))
         #if !arch(x86_64)
-        #expect(Self.paths == [.portable])
+            #expect(Self.paths == [.portable])
         #endif
     }
 
     /// Shapes that cross the kernel's blocks: rows past the 64-row block and not a multiple of 6,
     /// inputs past the 384-deep block (so later blocks accumulate), outputs not a multiple of 16.
-    @Test("the linear layer matches a double-precision product on every path", arguments: [
-        (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40), (rows: 68, inputs: 400, outputs: 37),
-        (rows: 136, inputs: 1536, outputs: 384),
-    ])
+    @Test(
+        "the linear layer matches a double-precision product on every path",
+        arguments: [
+            (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40),
+            (rows: 68, inputs: 400, outputs: 37),
+            (rows: 136, inputs: 1536, outputs: 384),
+        ])
     func linearLayer(shape: (rows: Int, inputs: Int, outputs: Int)) {
         var generator = SplitMix64(seed: UInt64(shape.rows * 7919 + shape.inputs))
         func random() -> Float { Float(generator.below(20_001)) / 10_000 - 1 }
@@ -40,7 +44,8 @@ struct KernelPathTests {
         var magnitude = expected
         for row in 0..<shape.rows {
             for column in 0..<shape.outputs {
-                var sum = Double(bias[column]), size = abs(Double(bias[column]))
+                var sum = Double(bias[column])
+                var size = abs(Double(bias[column]))
                 for k in 0..<shape.inputs {
                     let product = Double(input[row * shape.inputs + k]) * Double(weight[column * shape.inputs + k])
                     sum += product
@@ -57,12 +62,14 @@ struct KernelPathTests {
                 let output = FloatBuffer(count: shape.rows * stride)
                 let splats = FloatBuffer(count: 2 * LinearLayerKernel.splatFloatsPerWorker)
                 LinearLayerKernel(microKernel: microKernel, workers: 2, instructionSet: path)
-                    .apply(layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: shape.rows,
-                           output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
+                    .apply(
+                        layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: shape.rows,
+                        output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
                 var worst = 0.0
                 for row in 0..<shape.rows {
                     for column in 0..<shape.outputs {
-                        let error = abs(Double(output.pointer[row * stride + column]) - expected[row * shape.outputs + column])
+                        let error = abs(
+                            Double(output.pointer[row * stride + column]) - expected[row * shape.outputs + column])
                         worst = max(worst, error / magnitude[row * shape.outputs + column])
                     }
                 }
@@ -78,8 +85,9 @@ struct KernelPathTests {
             let output = FloatBuffer(count: 4 * stride)
             let splats = FloatBuffer(count: LinearLayerKernel.splatFloatsPerWorker)
             LinearLayerKernel(microKernel: .wide, workers: 1, instructionSet: path)
-                .apply(layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: 4,
-                       output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
+                .apply(
+                    layer, input: inputBuffer.pointer, inputStride: shape.inputs, rows: 4,
+                    output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
             let alone = Array(UnsafeBufferPointer(start: output.pointer, count: 4 * stride))
             #expect(alone == Array(results[path]![(shape.rows - 4) * stride..<shape.rows * stride]), "\(path)")
         }
@@ -104,11 +112,15 @@ struct KernelPathTests {
         }
     }
 
-    @Test("int8 dot products are the same integers on every path", arguments: [1, 15, 16, 31, 32, 33, 64, 100, 384, 385])
+    @Test(
+        "int8 dot products are the same integers on every path", arguments: [1, 15, 16, 31, 32, 33, 64, 100, 384, 385])
     func int8Dot(count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
         var query = (0..<count).map { _ in Float(generator.below(2001)) / 1000 - 1 }
-        if count > 1 { query[0] = -1; query[1] = 1 }
+        if count > 1 {
+            query[0] = -1
+            query[1] = 1
+        }
         var rows = (0..<8).map { _ in (0..<count).map { _ in Int8(generator.below(255) - 127) } }
         rows.append([Int8](repeating: -127, count: count))
         rows.append([Int8](repeating: 127, count: count))
@@ -118,7 +130,8 @@ struct KernelPathTests {
             rows.map { row in row.withUnsafeBufferPointer { kernel.portableDot($0.baseAddress!) } }
         }
         let queryCodes = codes(of: query)
-        #expect(reference == rows.map { row in zip(row, queryCodes).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) } })
+        #expect(
+            reference == rows.map { row in zip(row, queryCodes).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) } })
         // The block kernels over the rows as one matrix, consecutive and listed (reversed),
         // with unit scales: the scores are the integers themselves (exact in Float below 2^24).
         let matrix = rows.flatMap { $0 }
@@ -135,8 +148,10 @@ struct KernelPathTests {
                     matrix.withUnsafeBufferPointer { matrix in
                         scales.withUnsafeBufferPointer { scales in
                             (order ?? []).withUnsafeBufferPointer { listedRows in
-                                let block = ScanBlock(rows: order == nil ? nil : listedRows.baseAddress, first: 0, count: rows.count)
-                                kernel.scores(block, codes: matrix.baseAddress!, scales: scales.baseAddress!, into: &scores)
+                                let block = ScanBlock(
+                                    rows: order == nil ? nil : listedRows.baseAddress, first: 0, count: rows.count)
+                                kernel.scores(
+                                    block, codes: matrix.baseAddress!, scales: scales.baseAddress!, into: &scores)
                             }
                         }
                     }
@@ -150,10 +165,13 @@ struct KernelPathTests {
     /// Lengths around the 8-key vector and the 32-key block, head sizes around the 32-column block;
     /// scores large enough that the softmax is far from uniform, and one token that takes nearly
     /// all the weight (its score is ~40 above the rest).
-    @Test("one head's attention matches a double-precision softmax on every path", arguments: [
-        (length: 1, headSize: 32), (length: 7, headSize: 32), (length: 9, headSize: 32), (length: 33, headSize: 32),
-        (length: 128, headSize: 32), (length: 12, headSize: 8), (length: 20, headSize: 44), (length: 40, headSize: 64),
-    ])
+    @Test(
+        "one head's attention matches a double-precision softmax on every path",
+        arguments: [
+            (length: 1, headSize: 32), (length: 7, headSize: 32), (length: 9, headSize: 32), (length: 33, headSize: 32),
+            (length: 128, headSize: 32), (length: 12, headSize: 8), (length: 20, headSize: 44),
+            (length: 40, headSize: 64),
+        ])
     func headAttention(shape: (length: Int, headSize: Int)) {
         let (length, headSize) = shape
         var generator = SplitMix64(seed: UInt64(length * 131 + headSize))
@@ -162,27 +180,35 @@ struct KernelPathTests {
         let stride = 3 * headSize + 5
         var rows = (0..<(length * stride)).map { _ in 2 * random() }
         if length > 2 {
-            for c in 0..<headSize { rows[2 * stride + headSize + c] = 10 * rows[c] }  // token 2's key ≈ 10 × token 0's query
+            // Token 2's key ≈ 10 × token 0's query.
+            for c in 0..<headSize { rows[2 * stride + headSize + c] = 10 * rows[c] }
         }
         let scale = 1 / Float(headSize).squareRoot()
         var expected = [Double](repeating: 0, count: length * headSize)
         for i in 0..<length {
             let scores = (0..<length).map { j in
-                Double(scale) * (0..<headSize).reduce(0.0) { $0 + Double(rows[i * stride + $1]) * Double(rows[j * stride + headSize + $1]) }
+                Double(scale)
+                    * (0..<headSize).reduce(0.0) {
+                        $0 + Double(rows[i * stride + $1]) * Double(rows[j * stride + headSize + $1])
+                    }
             }
             let weights = scores.map { Foundation.exp($0 - scores.max()!) }
             let total = weights.reduce(0, +)
             for c in 0..<headSize {
-                expected[i * headSize + c] = (0..<length).reduce(0.0) { $0 + weights[$1] / total * Double(rows[$1 * stride + 2 * headSize + c]) }
+                expected[i * headSize + c] = (0..<length).reduce(0.0) {
+                    $0 + weights[$1] / total * Double(rows[$1 * stride + 2 * headSize + c])
+                }
             }
         }
         for path in Self.paths {
             var context = [Float](repeating: .nan, count: length * headSize)
             var scratch = [Float](repeating: .nan, count: (headSize + 1) * ((length + 7) & ~7))
             rows.withUnsafeBufferPointer { rows in
-                HeadAttention.attend(queries: rows.baseAddress!, keys: rows.baseAddress! + headSize, values: rows.baseAddress! + 2 * headSize,
-                                     stride: stride, length: length, headSize: headSize, scale: scale, context: &context,
-                                     contextStride: headSize, scratch: &scratch, using: path)
+                HeadAttention.attend(
+                    queries: rows.baseAddress!, keys: rows.baseAddress! + headSize,
+                    values: rows.baseAddress! + 2 * headSize,
+                    stride: stride, length: length, headSize: headSize, scale: scale, context: &context,
+                    contextStride: headSize, scratch: &scratch, using: path)
             }
             let worst = zip(context, expected).map { abs(Double($0) - $1) }.max() ?? 0
             // Float sums of up to 128 terms of size ~2 (the portable path is off by 3.4e-6 at 128 tokens).
@@ -195,15 +221,20 @@ struct KernelPathTests {
         let corpus = SyntheticCorpus(.init(facts: 12_000, queries: 10, dimension: 384, seed: 17))
         var store = VectorSnapshot(dimension: 384)
         for (index, fact) in corpus.facts.enumerated() {
-            store.upsert(id: Int64(index + 1), vector: Array(corpus.vector(ofFact: index)), attributes: .init(
-                namespace: "default", topicID: 1, type: fact.type, importance: fact.importance, isActive: fact.isActive))
+            store.upsert(
+                id: Int64(index + 1), vector: Array(corpus.vector(ofFact: index)),
+                attributes: .init(
+                    namespace: "default", topicID: 1, type: fact.type, importance: fact.importance,
+                    isActive: fact.isActive))
         }
         let filter = VectorFilter(FactFilter(), namespaceCode: store.namespaceCode("default")!, topicIDs: nil)
         for query in corpus.queries {
             for precision in [VectorSnapshot.Precision.exact, .quantized(rescoreFactor: 10)] {
-                let reference = store.nearest(to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: .portable)
+                let reference = store.nearest(
+                    to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: .portable)
                 for path in Self.paths {
-                    let matches = store.nearest(to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: path)
+                    let matches = store.nearest(
+                        to: query.vector, k: 10, filter: filter, precision: precision, instructionSet: path)
                     #expect(matches.count == reference.count)
                     for (match, expected) in zip(matches, reference) {
                         // The float scores differ in the last bits, so ties may swap: compare by score.
@@ -219,7 +250,9 @@ struct KernelPathTests {
     private func codes(of vector: [Float]) -> [Int8] {
         var codes = [Int8](repeating: 0, count: vector.count)
         _ = vector.withUnsafeBufferPointer { source in
-            codes.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0, levels: QuantizedQuery.levels) }
+            codes.withUnsafeMutableBufferPointer {
+                VectorMath.quantize(source, into: $0, levels: QuantizedQuery.levels)
+            }
         }
         return codes
     }
@@ -236,8 +269,11 @@ struct EncoderKernelPathTests {
         let reference = try ReferenceFile.load()
         #expect(reference.items.count == 46)
         let batched = encoder.encode(reference.items.map(\.text))
-        let portable = path == .portable ? batched
-            : try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), instructionSet: .portable).encode(reference.items.map(\.text))
+        let portable =
+            path == .portable
+            ? batched
+            : try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), instructionSet: .portable).encode(
+                reference.items.map(\.text))
         for (index, item) in reference.items.enumerated() {
             let ids = encoder.tokenizer.encode(item.text, maxLength: reference.maxSeqLength)
             #expect(ids == item.tokenIDs, "item \(index)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Merge and dedupe reports")
@@ -26,7 +27,10 @@ struct MaintenanceReportTests {
 
     @Test func theCommandLineMergesIntoANewPath() throws {
         let path = try TestKnowledgeBase.temporaryPath()
-        _ = try CLIRunner.run(["ingest", ModelFixture.fixtures.appendingPathComponent("samples/facts.jsonl").path, "--db", path, "--no-embeddings"])
+        _ = try CLIRunner.run([
+            "ingest", ModelFixture.fixtures.appendingPathComponent("samples/facts.jsonl").path, "--db", path,
+            "--no-embeddings",
+        ])
         let merge = try CLIRunner.run(["merge", "Pets", "--into", "Family/Animals/Pets", "--json", "--db", path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect((try merge.json() as? [String: Any])?["target"] as? String == "Family/Animals/Pets")
@@ -45,12 +49,13 @@ struct MaintenanceReportTests {
 
     @Test func dedupeReportsWhatItsDryRunSaidAndWhatHistoryShows() async throws {
         let kb = try KnowledgeBase.inMemory(embedder: UndoTests.embedder())
-        try await kb.addFacts([
-            NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference),
-            NewFact(content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference),
-            NewFact(content: "Ran 10 km on Sunday", topicPath: "Running", type: .experience),
-            NewFact(content: "On Sunday I did a 10 km run", topicPath: "Running", type: .experience),
-        ], nearDuplicates: nil)
+        try await kb.addFacts(
+            [
+                NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference),
+                NewFact(content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference),
+                NewFact(content: "Ran 10 km on Sunday", topicPath: "Running", type: .experience),
+                NewFact(content: "On Sunday I did a 10 km run", topicPath: "Running", type: .experience),
+            ], nearDuplicates: nil)
         let dryRun = try await kb.dedupe(dryRun: true)
         #expect(dryRun.mergedFacts == 2)
         #expect(dryRun.topicMergedFacts == 1)
@@ -59,7 +64,9 @@ struct MaintenanceReportTests {
         #expect(report.mergedFacts == dryRun.mergedFacts)
         #expect(report.factClusters == dryRun.factClusters)
         var mergedInto = 0
-        for id in Int64(1)...4 { mergedInto += try await kb.history(ofFact: id).filter { $0.kind == .mergedInto }.count }
+        for id in Int64(1)...4 {
+            mergedInto += try await kb.history(ofFact: id).filter { $0.kind == .mergedInto }.count
+        }
         #expect(mergedInto == report.mergedFacts)
         #expect(try await kb.stats().facts == 2)
     }

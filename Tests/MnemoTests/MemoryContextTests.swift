@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Memory context")
@@ -11,30 +12,39 @@ struct MemoryContextTests {
     /// Vectors pinned so the message, its answer and a near duplicate of the answer sit where the
     /// scenario needs them; everything else is nearly orthogonal.
     static func embedder() -> SeededEmbedder {
-        SeededEmbedder(dimension: 8, pinned: [
-            "where does my sister live?": [1, 0, 0, 0, 0, 0, 0, 0],
-            "Sister lives in Lisbon": [0.8, 0.6, 0, 0, 0, 0, 0, 0],
-            "Sister lives in Porto": [0.8, 0.42, 0.42, 0, 0, 0, 0, 0],
-            "My sister's home is in Porto": [0.78, 0.43, 0.45, 0, 0, 0, 0, 0],
-            "Sister works as a nurse": [0.7, 0, 0, 0.71, 0, 0, 0, 0],
-            "Allergic to peanuts": [0, 0, 0, 0, 1, 0, 0, 0],
-            "Prefers oat milk in coffee": [0, 0, 0, 0, 0, 1, 0, 0],
-            "Went bouldering yesterday": [0, 0, 0, 0, 0, 0, 1, 0],
-            "what is my favourite opera?": [0, 0, 0, 0, 0, 0, 0, 1],
-        ])
+        SeededEmbedder(
+            dimension: 8,
+            pinned: [
+                "where does my sister live?": [1, 0, 0, 0, 0, 0, 0, 0],
+                "Sister lives in Lisbon": [0.8, 0.6, 0, 0, 0, 0, 0, 0],
+                "Sister lives in Porto": [0.8, 0.42, 0.42, 0, 0, 0, 0, 0],
+                "My sister's home is in Porto": [0.78, 0.43, 0.45, 0, 0, 0, 0, 0],
+                "Sister works as a nurse": [0.7, 0, 0, 0.71, 0, 0, 0, 0],
+                "Allergic to peanuts": [0, 0, 0, 0, 1, 0, 0, 0],
+                "Prefers oat milk in coffee": [0, 0, 0, 0, 0, 1, 0, 0],
+                "Went bouldering yesterday": [0, 0, 0, 0, 0, 0, 1, 0],
+                "what is my favourite opera?": [0, 0, 0, 0, 0, 0, 0, 1],
+            ])
     }
 
     static func knowledgeBase(embedder: (any Embedder)? = embedder()) async throws -> KnowledgeBase {
         let kb = try KnowledgeBase.inMemory(embedder: embedder, now: { now })
-        try await kb.addFacts([
-            NewFact(content: "Allergic to peanuts", topicPath: "Health", importance: .high, createdAt: day("2024-01-05")),
-            NewFact(content: "Sister lives in Lisbon", topicPath: "Family", createdAt: day("2025-01-10")),
-            NewFact(content: "Prefers oat milk in coffee", topicPath: "Food", type: .preference, importance: .low,
+        try await kb.addFacts(
+            [
+                NewFact(
+                    content: "Allergic to peanuts", topicPath: "Health", importance: .high, createdAt: day("2024-01-05")
+                ),
+                NewFact(content: "Sister lives in Lisbon", topicPath: "Family", createdAt: day("2025-01-10")),
+                NewFact(
+                    content: "Prefers oat milk in coffee", topicPath: "Food", type: .preference, importance: .low,
                     createdAt: day("2024-03-01")),
-            NewFact(content: "Sister works as a nurse", topicPath: "Family", createdAt: day("2024-11-01")),
-            NewFact(content: "Went bouldering yesterday", topicPath: "Sport", type: .experience, createdAt: day("2025-06-09")),
-        ], nearDuplicates: nil)
-        try await kb.addFact(NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: day("2025-06-01")))
+                NewFact(content: "Sister works as a nurse", topicPath: "Family", createdAt: day("2024-11-01")),
+                NewFact(
+                    content: "Went bouldering yesterday", topicPath: "Sport", type: .experience,
+                    createdAt: day("2025-06-09")),
+            ], nearDuplicates: nil)
+        try await kb.addFact(
+            NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: day("2025-06-01")))
         return kb
     }
 
@@ -45,12 +55,14 @@ struct MemoryContextTests {
         #expect(reasons["Allergic to peanuts"] == .always)
         #expect(reasons["Sister works as a nurse"] == .relevant || reasons["Sister lives in Porto"] == .relevant)
         #expect(reasons["Went bouldering yesterday"] == .recent)
-        #expect(reasons["Prefers oat milk in coffee"] == nil)  // neither relevant, recent nor important
+        #expect(reasons["Prefers oat milk in coffee"] == nil) // neither relevant, recent nor important
         #expect(context.items.first?.fact.content == "Allergic to peanuts")
         #expect(!context.nothingRelevant)
         #expect(context.tokens <= 400)
         #expect(context.tokens == TokenEstimator().count(context.text))
-        for item in context.items where item.reason == .relevant { #expect((item.score ?? 0) >= SearchHit.defaultRelevanceThreshold) }
+        for item in context.items where item.reason == .relevant {
+            #expect((item.score ?? 0) >= SearchHit.defaultRelevanceThreshold)
+        }
     }
 
     @Test func conflictingFactsArrivePairedNewerFirstWithTheirDates() async throws {
@@ -60,8 +72,10 @@ struct MemoryContextTests {
         let contents = context.items.map(\.fact.content)
         let porto = try #require(contents.firstIndex(of: "Sister lives in Porto"))
         #expect(contents[porto + 1] == "Sister lives in Lisbon")
-        #expect(context.text.contains("- Sister lives in Porto (fact, stated 2025-06-01; stated later than the conflicting fact below)\n"
-            + "- Sister lives in Lisbon (fact, stated 2025-01-10; conflicts with the fact above)\n"))
+        #expect(
+            context.text.contains(
+                "- Sister lives in Porto (fact, stated 2025-06-01; stated later than the conflicting fact below)\n"
+                    + "- Sister lives in Lisbon (fact, stated 2025-01-10; conflicts with the fact above)\n"))
         #expect(context.items[porto].conflictsWith == [context.items[porto + 1].fact.id])
     }
 
@@ -75,8 +89,9 @@ struct MemoryContextTests {
     @Test func aNearDuplicateOfAnItemIsLeftOut() async throws {
         let kb = try await Self.knowledgeBase()
         // Stored without the ingest rule, as an app that writes its own facts may.
-        try await kb.addFacts([NewFact(content: "My sister's home is in Porto", topicPath: "Family", createdAt: Self.day("2025-06-02"))],
-                              nearDuplicates: nil)
+        try await kb.addFacts(
+            [NewFact(content: "My sister's home is in Porto", topicPath: "Family", createdAt: Self.day("2025-06-02"))],
+            nearDuplicates: nil)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
         let contents = context.items.map(\.fact.content)
         #expect(contents.contains("Sister lives in Porto") != contents.contains("My sister's home is in Porto"))
@@ -84,9 +99,10 @@ struct MemoryContextTests {
 
     @Test func highImportanceFactsStayWithinTheirShare() async throws {
         let kb = try KnowledgeBase.inMemory(now: { Self.now })
-        try await kb.addFacts((1...30).map {
-            NewFact(content: "Critical rule number \($0) to remember always", topicPath: "Rules", importance: .high)
-        })
+        try await kb.addFacts(
+            (1...30).map {
+                NewFact(content: "Critical rule number \($0) to remember always", topicPath: "Rules", importance: .high)
+            })
         let context = try await kb.context(for: "anything", budget: 200)
         let always = context.items.filter { $0.reason == .always }
         #expect(!always.isEmpty)
@@ -119,17 +135,23 @@ struct MemoryContextTests {
 
     @Test func theBudgetIsNeverExceeded() async throws {
         let kb = try await Self.knowledgeBase()
-        try await kb.addFacts((0..<60).map { index in
-            NewFact(content: "Note \(index): " + String(repeating: ["café ", "東京 ", "sister ", "🍕 ", "42 "][index % 5], count: index % 13 + 1),
+        try await kb.addFacts(
+            (0..<60).map { index in
+                NewFact(
+                    content: "Note \(index): "
+                        + String(repeating: ["café ", "東京 ", "sister ", "🍕 ", "42 "][index % 5], count: index % 13 + 1),
                     topicPath: try! TopicPath("Topic \(index % 7)"), importance: index % 9 == 0 ? .high : .medium,
                     createdAt: Self.now.addingTimeInterval(-Double(index) * 3_600))
-        }, nearDuplicates: nil)
+            }, nearDuplicates: nil)
         var generator = SystemRandomNumberGenerator()
         let words = ["sister", "café", "where", "東京", "", "🍕", "note", "?", "live", "42", "Lisbon"]
         let estimator = TokenEstimator()
-        for budget in [0, 1, 2, 3, 5, 8, 13, 21, 34] + (0..<40).map({ _ in Int.random(in: 0...600, using: &generator) }) {
-            let message = (0..<Int.random(in: 0...5, using: &generator)).map { _ in words.randomElement(using: &generator)! }
-                .joined(separator: " ")
+        for budget in [0, 1, 2, 3, 5, 8, 13, 21, 34] + (0..<40).map({ _ in Int.random(in: 0...600, using: &generator) })
+        {
+            let message = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                words.randomElement(using: &generator)!
+            }
+            .joined(separator: " ")
             let context = try await kb.context(for: message, budget: budget)
             #expect(estimator.count(context.text) <= budget, "\(message) at \(budget)")
             #expect(context.tokens <= budget)
@@ -154,7 +176,10 @@ struct MemoryContextTests {
         #expect(object["tokens"] as? Int == context.tokens)
         let items = try #require(object["items"] as? [[String: Any]])
         #expect(items.count == context.items.count)
-        #expect(Set(items[0].keys).isSuperset(of: ["id", "content", "topic", "type", "importance", "created_at", "why", "score", "tokens"]))
+        #expect(
+            Set(items[0].keys).isSuperset(of: [
+                "id", "content", "topic", "type", "importance", "created_at", "why", "score", "tokens",
+            ]))
         #expect(items[0]["why"] as? String == "always")
         #expect(items[0]["created_at"] as? String == "2024-01-05T00:00:00Z")
     }

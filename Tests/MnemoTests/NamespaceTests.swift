@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 @Suite("Namespaces")
@@ -25,7 +26,9 @@ struct NamespaceTests {
         await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) {
             try await bob.updateFact(id: aliceFact.id, FactUpdate(content: "hacked"))
         }
-        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) { try await bob.deactivateFact(id: aliceFact.id) }
+        await #expect(throws: MnemoError.notFound(.fact(aliceFact.id))) {
+            try await bob.deactivateFact(id: aliceFact.id)
+        }
         try await bob.deleteTopic("Hobbies", cascade: true)
         #expect(try await alice.fact(id: aliceFact.id)?.content == "Likes climbing")
         #expect(try await alice.topic(at: "Hobbies") != nil)
@@ -33,6 +36,9 @@ struct NamespaceTests {
     }
 
     @Test func emptyNamespaceIsRejected() {
-        #expect(throws: MnemoError.invalidInput(field: "namespace", reason: "\" \" is empty; a namespace names whose memory it is")) { try KnowledgeBase.inMemory(namespace: " ") }
+        #expect(
+            throws: MnemoError.invalidInput(
+                field: "namespace", reason: "\" \" is empty; a namespace names whose memory it is")
+        ) { try KnowledgeBase.inMemory(namespace: " ") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// The near-duplicate rule against the fixtures' planted pairs, at the cosine similarities that
@@ -29,13 +30,17 @@ struct NearDuplicateFixtureTests {
 
     @Test func everyPlantedParaphraseMerges() {
         for pair in Self.scores.paraphrases {
-            #expect(rule.isDuplicate(pair.a, pair.b, typeA: .fact, typeB: .fact, similarity: pair.cosine), "\(pair.a) / \(pair.b)")
+            #expect(
+                rule.isDuplicate(pair.a, pair.b, typeA: .fact, typeB: .fact, similarity: pair.cosine),
+                "\(pair.a) / \(pair.b)")
         }
     }
 
     @Test func noPlantedLookAlikeMerges() {
         for pair in Self.scores.distinct {
-            #expect(!rule.isDuplicate(pair.a, pair.b, typeA: .fact, typeB: .fact, similarity: pair.cosine), "\(pair.a) / \(pair.b)")
+            #expect(
+                !rule.isDuplicate(pair.a, pair.b, typeA: .fact, typeB: .fact, similarity: pair.cosine),
+                "\(pair.a) / \(pair.b)")
         }
     }
 

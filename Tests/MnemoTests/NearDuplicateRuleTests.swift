@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 @Suite("Near-duplicate rule")
@@ -17,14 +18,14 @@ struct NearDuplicateRuleTests {
     }
 
     @Test(arguments: [
-        ("I drink tea instead of coffee", "I drink coffee instead of tea"),  // swap
-        ("my aunt lives in Braga", "my uncle lives in Braga"),  // substitution
-        ("I ran 10 km on Sunday", "I ran 21 km on Sunday"),  // number
+        ("I drink tea instead of coffee", "I drink coffee instead of tea"), // swap
+        ("my aunt lives in Braga", "my uncle lives in Braga"), // substitution
+        ("I ran 10 km on Sunday", "I ran 21 km on Sunday"), // number
         ("Rent is 850 euros a month", "Rent is 950 euros a month"),
         ("Team meeting at 9am on Mondays", "Team meeting at 11am on Mondays"),
-        ("Likes olives", "Does not like olives"),  // negation
+        ("Likes olives", "Does not like olives"), // negation
         ("Allergic to peanuts", "Allergic to walnuts"),
-        ("Sister Ana lives in Lisbon", "Sister Rita lives in Lisbon"),  // name
+        ("Sister Ana lives in Lisbon", "Sister Rita lives in Lisbon"), // name
     ])
     func nearMissesDisagree(_ pair: (String, String)) {
         #expect(!rule.agreeOnIdentity(pair.0, pair.1))
@@ -33,7 +34,8 @@ struct NearDuplicateRuleTests {
 
     @Test func typeAndThresholdMatter() {
         #expect(!rule.isDuplicate("Likes tea", "Likes tea!", typeA: .fact, typeB: .preference, similarity: 1))
-        #expect(!rule.isDuplicate("Likes tea", "Enjoys tea", typeA: .fact, typeB: .fact, similarity: rule.threshold - 0.01))
+        #expect(
+            !rule.isDuplicate("Likes tea", "Enjoys tea", typeA: .fact, typeB: .fact, similarity: rule.threshold - 0.01))
     }
 
     @Test func alignmentFindsTheCheapestEdits() {

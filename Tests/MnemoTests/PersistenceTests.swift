@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Persistence and concurrency")
@@ -9,8 +10,11 @@ struct PersistenceTests {
         let factID: Int64
         do {
             let kb = try KnowledgeBase(path: path, namespace: "user-1")
-            factID = try await kb.addFact(NewFact(content: "Speaks Portuguese and English", topicPath: "Languages",
-                                                  type: .fact, importance: .high, sources: ["conv-9"])).id
+            factID = try await kb.addFact(
+                NewFact(
+                    content: "Speaks Portuguese and English", topicPath: "Languages",
+                    type: .fact, importance: .high, sources: ["conv-9"])
+            ).id
             try await kb.updateFact(id: factID, FactUpdate(confidence: 0.8))
             try await kb.createTopic("Languages/Japanese")
         }
@@ -30,7 +34,8 @@ struct PersistenceTests {
             for task in 0..<8 {
                 group.addTask {
                     for index in 0..<25 {
-                        try await kb.addFact(NewFact(content: "Task \(task) note \(index)", topicPath: TopicPath("Load/T\(task)")))
+                        try await kb.addFact(
+                            NewFact(content: "Task \(task) note \(index)", topicPath: TopicPath("Load/T\(task)")))
                         _ = try await kb.search("note")
                     }
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
@@ -15,9 +16,12 @@ struct RealConflictTests {
 
     @Test func anotherValueOfTheSameAttributeIsAConflictEvenBelowTheMergeThreshold() {
         #expect(verdict("Sister lives in Lisbon", "Sister lives in Porto", 0.72) == .conflict("different names"))
-        #expect(verdict("My dentist appointment is on 12 June", "My dentist appointment is on 12 July", 0.9)
-            == .conflict("different values"))
-        #expect(verdict("The flat costs 950 euros a month", "The flat costs 1100 euros a month", 0.7) == .conflict("different values"))
+        #expect(
+            verdict("My dentist appointment is on 12 June", "My dentist appointment is on 12 July", 0.9)
+                == .conflict("different values"))
+        #expect(
+            verdict("The flat costs 950 euros a month", "The flat costs 1100 euros a month", 0.7)
+                == .conflict("different values"))
         // More than one word changed needs the merge threshold's closeness.
         #expect(verdict("Sister lives in Lisbon", "Sister has moved to Porto", 0.72) == .distinct)
     }
@@ -30,8 +34,11 @@ struct RealConflictTests {
     }
 
     @Test func anotherItemOfASeriesOrOccasionIsNotAConflict() {
-        #expect(verdict("Had a long call with Dev in week 99", "Had a long call with Dev in week 499", 0.98) == .distinct)
-        #expect(verdict("Concurrent fact number 3 about hobby 1", "Concurrent fact number 7 about hobby 2", 0.97) == .distinct)
+        #expect(
+            verdict("Had a long call with Dev in week 99", "Had a long call with Dev in week 499", 0.98) == .distinct)
+        #expect(
+            verdict("Concurrent fact number 3 about hobby 1", "Concurrent fact number 7 about hobby 2", 0.97)
+                == .distinct)
         #expect(verdict("Ran 10 km on Sunday", "Ran 10 km on Monday", 0.93, type: .experience) == .distinct)
         #expect(verdict("Visited Kyoto in 2019", "Visited Kyoto in 2023", 0.95, type: .experience) == .distinct)
         // The same wording as a plain fact is a changed value.
@@ -40,19 +47,23 @@ struct RealConflictTests {
 
     /// Vectors pinned at the cosines MiniLM gives these pairs.
     static func embedder() -> SeededEmbedder {
-        SeededEmbedder(dimension: 4, pinned: [
-            "Sister lives in Lisbon": [1, 0, 0, 0],
-            "Sister lives in Porto": [0.72, 0.69397, 0, 0],
-            "My aunt lives in Braga": [0, 0, 1, 0],
-            "My uncle lives in Braga": [0, 0, 0.918, 0.39658],
-        ])
+        SeededEmbedder(
+            dimension: 4,
+            pinned: [
+                "Sister lives in Lisbon": [1, 0, 0, 0],
+                "Sister lives in Porto": [0.72, 0.69397, 0, 0],
+                "My aunt lives in Braga": [0, 0, 1, 0],
+                "My uncle lives in Braga": [0, 0, 0.918, 0.39658],
+            ])
     }
 
     @Test func theNewerOfAConflictIsTheOneStatedLater() async throws {
         let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
         // Ingested in the other order: Porto was said in June, Lisbon (stored second) in January.
-        try await kb.addFact(NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: Timestamp.parse("2025-06-01")!))
-        try await kb.addFact(NewFact(content: "Sister lives in Lisbon", topicPath: "Family", createdAt: Timestamp.parse("2025-01-10")!))
+        try await kb.addFact(
+            NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: Timestamp.parse("2025-06-01")!))
+        try await kb.addFact(
+            NewFact(content: "Sister lives in Lisbon", topicPath: "Family", createdAt: Timestamp.parse("2025-01-10")!))
         try await kb.addFact(NewFact(content: "My aunt lives in Braga", topicPath: "Family"))
         try await kb.addFact(NewFact(content: "My uncle lives in Braga", topicPath: "Family"))
         let conflicts = try await kb.conflicts()
@@ -64,7 +75,9 @@ struct RealConflictTests {
 
     /// Lines that differ only by a number, in one batch, with an embedder that makes them close.
     static func diary(_ count: Int) -> [NewFact] {
-        (1...count).map { NewFact(content: "Went climbing with Dev in week \($0)", topicPath: "Diary", type: .experience) }
+        (1...count).map {
+            NewFact(content: "Went climbing with Dev in week \($0)", topicPath: "Diary", type: .experience)
+        }
     }
 
     /// What ingesting them costs is a benchmark's to say (timings in a test fail on a busy
@@ -87,7 +100,8 @@ struct RealConflictTests {
             NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: Timestamp.parse("2025-06-01")!),
             NewFact(content: "My uncle lives in Braga", topicPath: "Family"),
         ])
-        try await kb.addFacts((1...20).map { NewFact(content: "Concurrent fact number \($0) about hobby \($0 % 4)", topicPath: "Test") })
+        try await kb.addFacts(
+            (1...20).map { NewFact(content: "Concurrent fact number \($0) about hobby \($0 % 4)", topicPath: "Test") })
         try await kb.addFacts(Self.diary(40))
         let conflicts = try await kb.conflicts()
         #expect(conflicts.map(\.newer.content) == ["Sister lives in Porto"])

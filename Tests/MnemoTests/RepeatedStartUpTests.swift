@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Mnemo
 import MnemoExamples
+import Testing
+
+@testable import Mnemo
 
 /// What an app runs every time it starts runs again without failing: repeated facts are
 /// `unchanged`, topics already created are found, and a merge done before is a no-op.
@@ -11,15 +12,18 @@ struct RepeatedStartUpTests {
         let folder = try TestKnowledgeBase.temporaryFolder()
         try await GettingStarted.run(in: folder)
         try await GettingStarted.run(in: folder)
-        let kb = try KnowledgeBase(url: folder.appendingPathComponent("memory.sqlite"),
-                                   configuration: .init(namespace: "user-42"))
+        let kb = try KnowledgeBase(
+            url: folder.appendingPathComponent("memory.sqlite"),
+            configuration: .init(namespace: "user-42"))
         #expect(try await kb.topic(at: "Health and Fitness") == nil)
         #expect(try await kb.facts(matching: FactFilter(topicPath: "Health & Fitness")).count == 1)
         #expect(try await kb.stats().facts == 2)
     }
 
     @Test func aRepeatedMergeReportsTheSourceAsAlreadyMergedAndWritesNothing() async throws {
-        let kb = try await TestKnowledgeBase.with([NewFact(content: "Ran a half marathon", topicPath: "Health and Fitness")])
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "Ran a half marathon", topicPath: "Health and Fitness")
+        ])
         let first = try await kb.mergeTopics(["Health and Fitness"], into: "Health & Fitness")
         #expect(first.mergedTopics == ["Health and Fitness"])
         #expect(first.alreadyMerged.isEmpty)
@@ -35,7 +39,7 @@ struct RepeatedStartUpTests {
 
     @Test func aRepeatedMergeStillMergesSourcesThatAreNew() async throws {
         let kb = try await TestKnowledgeBase.with([
-            NewFact(content: "Ran a half marathon", topicPath: "Health and Fitness"),
+            NewFact(content: "Ran a half marathon", topicPath: "Health and Fitness")
         ])
         try await kb.mergeTopics(["Health and Fitness"], into: "Health & Fitness")
         try await kb.addFact(NewFact(content: "Swims on Sundays", topicPath: "Fitness"))

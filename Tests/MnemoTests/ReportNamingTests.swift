@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// A report names every fact it counts: the merged-facts total of a dedupe or a topic merge is
@@ -10,12 +11,13 @@ struct ReportNamingTests {
     /// topic: near duplicates under the test embedder's pinned vectors.
     static func knowledgeBase() async throws -> KnowledgeBase {
         let kb = try KnowledgeBase.inMemory(embedder: UndoTests.embedder())
-        try await kb.addFacts([
-            NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference),
-            NewFact(content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference),
-            NewFact(content: "Ran 10 km on Sunday", topicPath: "Running", type: .experience),
-            NewFact(content: "On Sunday I did a 10 km run", topicPath: "Running", type: .experience),
-        ], nearDuplicates: nil)
+        try await kb.addFacts(
+            [
+                NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference),
+                NewFact(content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference),
+                NewFact(content: "Ran 10 km on Sunday", topicPath: "Running", type: .experience),
+                NewFact(content: "On Sunday I did a 10 km run", topicPath: "Running", type: .experience),
+            ], nearDuplicates: nil)
         return kb
     }
 
@@ -28,8 +30,9 @@ struct ReportNamingTests {
             let named = report.allClusters.reduce(0) { $0 + $1.duplicates.count }
             #expect(named == report.mergedFacts)
             let tea = try #require(report.topicMergeClusters.first)
-            #expect(Set([tea.survivor.content] + tea.duplicates.map(\.content))
-                == ["I prefer tea to coffee", "Prefers tea over coffee"])
+            #expect(
+                Set([tea.survivor.content] + tea.duplicates.map(\.content))
+                    == ["I prefer tea to coffee", "Prefers tea over coffee"])
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 /// Facts that expire, the purge that erases them, and the undo window.
@@ -8,19 +9,32 @@ import Testing
     static let hour: TimeInterval = 3_600
 
     @Test func expiredFactsLeaveSearchAndListings() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: SeededEmbedder(dimension: 4, pinned: [
-            "Staying at the Hotel Quintessa this week": [1, 0, 0, 0],
-            "Staying at the Hotel Quintessa next month": [0.8, 0.6, 0, 0],
-        ]))
-        let past = try await kb.addFact(NewFact(content: "Staying at the Hotel Quintessa this week", topicPath: "Travel",
-                                                expiresAt: Date().addingTimeInterval(-Self.hour)))
-        let future = try await kb.addFact(NewFact(content: "Staying at the Hotel Quintessa next month", topicPath: "Travel",
-                                                  expiresAt: Date().addingTimeInterval(Self.hour)))
+        let kb = try KnowledgeBase.inMemory(
+            embedder: SeededEmbedder(
+                dimension: 4,
+                pinned: [
+                    "Staying at the Hotel Quintessa this week": [1, 0, 0, 0],
+                    "Staying at the Hotel Quintessa next month": [0.8, 0.6, 0, 0],
+                ]))
+        let past = try await kb.addFact(
+            NewFact(
+                content: "Staying at the Hotel Quintessa this week", topicPath: "Travel",
+                expiresAt: Date().addingTimeInterval(-Self.hour)))
+        let future = try await kb.addFact(
+            NewFact(
+                content: "Staying at the Hotel Quintessa next month", topicPath: "Travel",
+                expiresAt: Date().addingTimeInterval(Self.hour)))
         #expect(try await kb.fact(id: past.id)?.expiresAt != nil)
         #expect(try await kb.search("Quintessa", mode: .text).map(\.fact.id) == [future.id])
-        let semantic = try await kb.search(SearchQuery("Staying at the Hotel Quintessa this week", mode: .semantic, limit: 1))
-        #expect(semantic.map(\.fact.id) == [future.id], "the expired fact, however close, is left out and another takes its place")
-        #expect(try await kb.search(SearchQuery("Quintessa", mode: .hybrid, relativeScoreFloor: nil)).map(\.fact.id) == [future.id])
+        let semantic = try await kb.search(
+            SearchQuery("Staying at the Hotel Quintessa this week", mode: .semantic, limit: 1))
+        #expect(
+            semantic.map(\.fact.id) == [future.id],
+            "the expired fact, however close, is left out and another takes its place")
+        #expect(
+            try await kb.search(SearchQuery("Quintessa", mode: .hybrid, relativeScoreFloor: nil)).map(\.fact.id) == [
+                future.id
+            ])
         #expect(try await kb.facts().map(\.id) == [future.id])
     }
 
@@ -28,8 +42,10 @@ import Testing
         let path = try TestKnowledgeBase.temporaryPath()
         let kb = try KnowledgeBase(path: path)
         let now = Date()
-        let expired = try await kb.addFact(NewFact(content: "Boarding pass code XQ7-Lomblen", topicPath: "Travel",
-                                                   expiresAt: now.addingTimeInterval(-Self.hour)))
+        let expired = try await kb.addFact(
+            NewFact(
+                content: "Boarding pass code XQ7-Lomblen", topicPath: "Travel",
+                expiresAt: now.addingTimeInterval(-Self.hour)))
         let kept = try await kb.addFact(NewFact(content: "Likes window seats", topicPath: "Travel"))
         try await kb.updateFact(id: kept.id, FactUpdate(importance: .high))
         let receipt = try await kb.purge(now: now)
@@ -50,7 +66,8 @@ import Testing
         var configuration = KnowledgeBase.Configuration()
         configuration.undoRetention = 60
         #expect(KnowledgeBase.Configuration().undoRetention == 30 * 86_400)
-        let kb = try KnowledgeBase(url: URL(fileURLWithPath: try TestKnowledgeBase.temporaryPath()), configuration: configuration)
+        let kb = try KnowledgeBase(
+            url: URL(fileURLWithPath: try TestKnowledgeBase.temporaryPath()), configuration: configuration)
         let start = Date()
         let fact = try await kb.addFact(NewFact(content: "Plays go on Tuesdays", topicPath: "Games"))
         try await kb.deactivateFact(id: fact.id)
@@ -78,8 +95,9 @@ import Testing
 
         let cleared = try await kb.updateFact(id: fact.id, FactUpdate(expiresAt: .some(nil)))
         #expect(cleared.expiresAt == nil)
-        #expect(try await kb.history(ofFact: fact.id).last?.change
-            == .updated([HistoryEvent.FieldChange(field: "expires_at", old: "2030-01-04T18:00:00Z", new: "never")]))
+        #expect(
+            try await kb.history(ofFact: fact.id).last?.change
+                == .updated([HistoryEvent.FieldChange(field: "expires_at", old: "2030-01-04T18:00:00Z", new: "never")]))
         try await kb.undo()
         #expect(try await kb.fact(id: fact.id)?.expiresAt == fact.expiresAt)
     }
@@ -105,12 +123,13 @@ import Testing
         // Take the file back to schema v6.
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
-            try db.execute(sql: """
-                DROP INDEX fact_on_namespace_expiry;
-                DROP TRIGGER fact_log_update; DROP TRIGGER fact_log_delete; DROP TRIGGER fact_log_replace; DROP TRIGGER fact_log_insert;
-                ALTER TABLE fact DROP COLUMN expires_at;
-                DELETE FROM grdb_migrations WHERE identifier = 'v7: fact expiry';
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX fact_on_namespace_expiry;
+                    DROP TRIGGER fact_log_update; DROP TRIGGER fact_log_delete; DROP TRIGGER fact_log_replace; DROP TRIGGER fact_log_insert;
+                    ALTER TABLE fact DROP COLUMN expires_at;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v7: fact expiry';
+                    """)
             try db.execute(sql: Schema.operationLogTriggers(TrackedTable.factBeforeExpiry))
         }
         try queue.close()

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `mnemo serve` as a user runs it: a real process on a real socket, stopped with SIGTERM.
 @Suite struct ServeCommandTests {
@@ -17,7 +18,8 @@ import Testing
             process.executableURL = CLIRunner.binary
             process.arguments = ["serve", "--port", "0"] + arguments
             var environment = ProcessInfo.processInfo.environment
-            environment["MNEMO_MODEL"] = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
+            environment["MNEMO_MODEL"] =
+                FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-no-model").path
             process.environment = environment
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -50,7 +52,9 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
-    private func request(_ port: Int, _ path: String, method: String = "GET", body: String? = nil) async throws -> (Int, Data) {
+    private func request(_ port: Int, _ path: String, method: String = "GET", body: String? = nil) async throws -> (
+        Int, Data
+    ) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let body {
@@ -67,9 +71,11 @@ import Testing
         try server.waitUntilListening()
         let (health, _) = try await request(server.port, "/healthz")
         #expect(health == 200)
-        let (created, body) = try await request(server.port, "/v1/facts/extract", method: "POST", body: """
-            {"user_id": "u1", "conversation_id": "c1", "extracted": [{"content": "Lives in Porto", "category": "home"}]}
-            """)
+        let (created, body) = try await request(
+            server.port, "/v1/facts/extract", method: "POST",
+            body: """
+                {"user_id": "u1", "conversation_id": "c1", "extracted": [{"content": "Lives in Porto", "category": "home"}]}
+                """)
         #expect(created == 201, "\(String(decoding: body, as: UTF8.self))")
         let (listed, list) = try await request(server.port, "/v1/users/u1/facts")
         #expect(listed == 200)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 @Suite("Snippets")
@@ -10,16 +11,21 @@ struct SnippetMakerTests {
     }
 
     @Test func marksWordsAsTheIndexMatchesThem() async throws {
-        #expect(try await Self.snippet("creme brulee", "Cooks a crème brûlée for birthdays.") == "Cooks a [crème] [brûlée] for birthdays.")
-        #expect(try await Self.snippet("RUNNING", "Runs before work; running is how he thinks.")
+        #expect(
+            try await Self.snippet("creme brulee", "Cooks a crème brûlée for birthdays.")
+                == "Cooks a [crème] [brûlée] for birthdays.")
+        #expect(
+            try await Self.snippet("RUNNING", "Runs before work; running is how he thinks.")
                 == "[Runs] before work; [running] is how he thinks.")
         #expect(try await Self.snippet("swiftui", "Prefers SwiftUI over UIKit") == "Prefers [SwiftUI] over UIKit")
     }
 
     @Test func phrasesAreMarkedWhole() async throws {
-        #expect(try await Self.snippet("\"half marathon\" marathon", "Ran the Porto half marathon, then a marathon.")
+        #expect(
+            try await Self.snippet("\"half marathon\" marathon", "Ran the Porto half marathon, then a marathon.")
                 == "Ran the Porto [half marathon], then a [marathon].")
-        #expect(try await Self.snippet("\"marathon half\"", "Ran the Porto half marathon") == "Ran the Porto half marathon")
+        #expect(
+            try await Self.snippet("\"marathon half\"", "Ran the Porto half marathon") == "Ran the Porto half marathon")
     }
 
     @Test func longContentIsCutAroundTheMatches() async throws {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Mnemo
 import Testing
+
+@testable import Mnemo
 
 @Suite struct StoreAllOrNothingTests {
     @Test func storesRecordsAndTellsWhatBecameOfEach() async throws {
@@ -11,7 +12,7 @@ import Testing
             IngestRecord(content: "lives in porto.", sources: ["c1"]),
             IngestRecord(content: "Works as a nurse"),
         ])
-        guard case let .stored(records) = outcome else {
+        guard case .stored(let records) = outcome else {
             Issue.record("expected stored, got \(outcome)")
             return
         }
@@ -31,7 +32,7 @@ import Testing
             IngestRecord(content: "   "),
             IngestRecord(content: "Too sure", confidence: 2),
         ])
-        guard case let .rejected(rejections) = outcome else {
+        guard case .rejected(let rejections) = outcome else {
             Issue.record("expected rejected, got \(outcome)")
             return
         }
@@ -49,8 +50,10 @@ import Testing
                {"content": "Bad", "importance": "urgent"}
              ]}
             """
-        let rejected = try await kb.storeAllOrNothing(data: Data(document.utf8), format: .extracted) { $0.sources.append("conv") }
-        guard case let .rejected(rejections) = rejected else {
+        let rejected = try await kb.storeAllOrNothing(data: Data(document.utf8), format: .extracted) {
+            $0.sources.append("conv")
+        }
+        guard case .rejected(let rejections) = rejected else {
             Issue.record("expected rejected")
             return
         }
@@ -58,7 +61,10 @@ import Testing
         #expect(rejections.first?.code == .unknownImportance)
 
         let good = #"{"extracted": [{"content": "Has two cats", "category": "pets"}]}"#
-        guard case let .stored(records) = try await kb.storeAllOrNothing(data: Data(good.utf8), format: .extracted, completing: { $0.sources.append("conv") }) else {
+        guard
+            case .stored(let records) = try await kb.storeAllOrNothing(
+                data: Data(good.utf8), format: .extracted, completing: { $0.sources.append("conv") })
+        else {
             Issue.record("expected stored")
             return
         }

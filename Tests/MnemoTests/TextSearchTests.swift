@@ -1,20 +1,30 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 @Suite("Full-text search")
 struct TextSearchTests {
     static let facts = [
-        NewFact(content: "Prefers SwiftUI over UIKit for new screens", topicPath: "Technology/iOS Development/SwiftUI",
-                type: .preference, importance: .high),
-        NewFact(content: "Shipped a SwiftUI app to the App Store in March", topicPath: "Technology/iOS Development",
-                type: .experience, importance: .medium),
-        NewFact(content: "Wants to learn Rust ownership properly", topicPath: "Technology/Rust", type: .goal, importance: .high),
-        NewFact(content: "Ran the Porto half marathon in 1:52", topicPath: "Health & Fitness/Running",
-                type: .experience, importance: .medium),
-        NewFact(content: "Goes bouldering twice a week", topicPath: "Health & Fitness/Climbing", type: .fact, importance: .low),
-        NewFact(content: "Cooks a crème brûlée for birthdays", topicPath: "Food & Cooking", type: .fact, importance: .negligible),
+        NewFact(
+            content: "Prefers SwiftUI over UIKit for new screens", topicPath: "Technology/iOS Development/SwiftUI",
+            type: .preference, importance: .high),
+        NewFact(
+            content: "Shipped a SwiftUI app to the App Store in March", topicPath: "Technology/iOS Development",
+            type: .experience, importance: .medium),
+        NewFact(
+            content: "Wants to learn Rust ownership properly", topicPath: "Technology/Rust", type: .goal,
+            importance: .high),
+        NewFact(
+            content: "Ran the Porto half marathon in 1:52", topicPath: "Health & Fitness/Running",
+            type: .experience, importance: .medium),
+        NewFact(
+            content: "Goes bouldering twice a week", topicPath: "Health & Fitness/Climbing", type: .fact,
+            importance: .low),
+        NewFact(
+            content: "Cooks a crème brûlée for birthdays", topicPath: "Food & Cooking", type: .fact,
+            importance: .negligible),
     ]
 
     @Test func bm25RanksTheBestMatchFirst() async throws {
@@ -33,15 +43,20 @@ struct TextSearchTests {
     @Test func wordCoverageOfEachFactIsWhatTheIndexMatches() async throws {
         let kb = try await TestKnowledgeBase.with(Self.facts)
         let ids = try await kb.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM fact") }
-        for text in ["swiftui screens", "RUNNING porto marathon", "\"half marathon\" rust", "creme brulee zebra", "swift climbing"] {
+        for text in [
+            "swiftui screens", "RUNNING porto marathon", "\"half marathon\" rust", "creme brulee zebra",
+            "swift climbing",
+        ] {
             let query = try #require(TextQuery(text))
             let coverage = try await kb.writer.read { try TextSearcher.wordCoverage($0, query: query, facts: ids) }
             let expected = try await kb.writer.read { db -> [Int64: Double] in
                 let rows = Double(try Int64.fetchOne(db, sql: "SELECT max(id) FROM fact") ?? 0)
-                var weights: [Int64: Double] = [:], total = 0.0
+                var weights: [Int64: Double] = [:]
+                var total = 0.0
                 for phrase in query.phrases {
                     let pattern = "\"" + phrase.joined(separator: " ") + "\""
-                    let holders = try Int64.fetchAll(db, sql: "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?", arguments: [pattern])
+                    let holders = try Int64.fetchAll(
+                        db, sql: "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?", arguments: [pattern])
                     let idf = max(1e-6, log((rows - Double(holders.count) + 0.5) / (Double(holders.count) + 0.5)))
                     total += idf
                     for id in holders { weights[id, default: 0] += idf }
@@ -54,13 +69,15 @@ struct TextSearchTests {
         // "zebra" occurs nowhere: the two dessert words hold their IDF's share, not all of it.
         let dessert = try #require(TextQuery("creme brulee zebra"))
         let coverage = try await kb.writer.read { try TextSearcher.wordCoverage($0, query: dessert, facts: ids) }
-        #expect(coverage.facts.count == 1 && coverage.facts.values.first! < 1 && coverage.facts.values.first! == coverage.query)
+        #expect(
+            coverage.facts.count == 1 && coverage.facts.values.first! < 1
+                && coverage.facts.values.first! == coverage.query)
     }
 
     @Test func stemmingCaseAndDiacriticsAreFolded() async throws {
         let kb = try await TestKnowledgeBase.with(Self.facts)
-        #expect(try await kb.search("RUNNING").count == 1)  // topic "Running"; content "Ran" is not a stem of it
-        #expect(try await kb.search("learning").first?.fact.type == .goal)  // learn ~ learning
+        #expect(try await kb.search("RUNNING").count == 1) // topic "Running"; content "Ran" is not a stem of it
+        #expect(try await kb.search("learning").first?.fact.type == .goal) // learn ~ learning
         #expect(try await kb.search("creme brulee").first?.fact.content.hasPrefix("Cooks") == true)
     }
 
@@ -101,7 +118,8 @@ struct TextSearchTests {
     }
 
     @Test func limitAndOffsetPage() async throws {
-        let kb = try await TestKnowledgeBase.with((1...30).map { NewFact(content: "Note \($0) about tea", topicPath: "Tea") })
+        let kb = try await TestKnowledgeBase.with(
+            (1...30).map { NewFact(content: "Note \($0) about tea", topicPath: "Tea") })
         let page1 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10))
         let page3 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10, offset: 20))
         let past = try await kb.search(SearchQuery("tea", mode: .text, limit: 10, offset: 30))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Time filters")
@@ -8,18 +9,24 @@ struct TimeFilterTests {
 
     /// Three facts about running, stated one second before May, at its first instant, and on 1 June.
     static func knowledgeBase() async throws -> KnowledgeBase {
-        let kb = try KnowledgeBase.inMemory(embedder: SeededEmbedder(), now: { Timestamp.parse("2025-06-10T12:00:00Z")! })
+        let kb = try KnowledgeBase.inMemory(
+            embedder: SeededEmbedder(), now: { Timestamp.parse("2025-06-10T12:00:00Z")! })
         try await kb.addFacts([
             NewFact(content: "Ran a trail race in April", topicPath: "Running", createdAt: may1.addingTimeInterval(-1)),
             NewFact(content: "Ran ten kilometres on May day", topicPath: "Running", createdAt: may1),
-            NewFact(content: "Ran a half marathon in June", topicPath: "Running", createdAt: Timestamp.parse("2025-06-01")!),
+            NewFact(
+                content: "Ran a half marathon in June", topicPath: "Running", createdAt: Timestamp.parse("2025-06-01")!),
         ])
         return kb
     }
 
-    static func contents(_ kb: KnowledgeBase, mode: SearchMode, since: Date? = nil, until: Date? = nil) async throws -> Set<String> {
-        let hits = try await kb.search(SearchQuery("ran", mode: mode, filter: FactFilter(since: since, until: until),
-                                                   relativeScoreFloor: nil))
+    static func contents(_ kb: KnowledgeBase, mode: SearchMode, since: Date? = nil, until: Date? = nil) async throws
+        -> Set<String>
+    {
+        let hits = try await kb.search(
+            SearchQuery(
+                "ran", mode: mode, filter: FactFilter(since: since, until: until),
+                relativeScoreFloor: nil))
         return Set(hits.map(\.fact.content))
     }
 
@@ -27,26 +34,32 @@ struct TimeFilterTests {
     func sinceIsInclusiveAndUntilExclusiveInEveryMode(mode: SearchMode) async throws {
         let kb = try await Self.knowledgeBase()
         #expect(try await Self.contents(kb, mode: mode).count == 3)
-        #expect(try await Self.contents(kb, mode: mode, since: Self.may1)
-            == ["Ran ten kilometres on May day", "Ran a half marathon in June"])
+        #expect(
+            try await Self.contents(kb, mode: mode, since: Self.may1)
+                == ["Ran ten kilometres on May day", "Ran a half marathon in June"])
         #expect(try await Self.contents(kb, mode: mode, until: Self.may1) == ["Ran a trail race in April"])
-        #expect(try await Self.contents(kb, mode: mode, since: Self.may1, until: Self.may1.addingTimeInterval(0.001))
-            == ["Ran ten kilometres on May day"])
+        #expect(
+            try await Self.contents(kb, mode: mode, since: Self.may1, until: Self.may1.addingTimeInterval(0.001))
+                == ["Ran ten kilometres on May day"])
         #expect(try await Self.contents(kb, mode: mode, since: Self.may1, until: Self.may1).isEmpty)
     }
 
     @Test func listingsApplyTheRangeToo() async throws {
         let kb = try await Self.knowledgeBase()
-        let june = try await kb.facts(matching: FactFilter(since: TimeBound("2025-06")!.resolved(as: .since, now: kb.now)))
+        let june = try await kb.facts(
+            matching: FactFilter(since: TimeBound("2025-06")!.resolved(as: .since, now: kb.now)))
         #expect(june.map(\.content) == ["Ran a half marathon in June"])
     }
 
     @Test func aFilterSeesFactsChangedAfterTheIndexLoaded() async throws {
         let kb = try await Self.knowledgeBase()
         #expect(try await Self.contents(kb, mode: .semantic, since: Self.may1).count == 2)
-        try await kb.addFact(NewFact(content: "Ran up the hill in March", topicPath: "Running", createdAt: Timestamp.parse("2025-03-02")!))
-        #expect(try await Self.contents(kb, mode: .semantic, until: Self.may1)
-            == ["Ran a trail race in April", "Ran up the hill in March"])
+        try await kb.addFact(
+            NewFact(
+                content: "Ran up the hill in March", topicPath: "Running", createdAt: Timestamp.parse("2025-03-02")!))
+        #expect(
+            try await Self.contents(kb, mode: .semantic, until: Self.may1)
+                == ["Ran a trail race in April", "Ran up the hill in March"])
     }
 
     @Test func aFactWithoutADateIsStatedAtTheClocksNow() async throws {
@@ -67,7 +80,9 @@ struct TimeFilterTests {
         #expect(TimeBound("3mo")!.resolved(as: .since, now: now) == now.addingTimeInterval(-90 * 86_400))
         #expect(TimeBound("yesterday")!.resolved(as: .since, now: now) == Timestamp.parse("2025-06-09")!)
         #expect(TimeBound("today")!.resolved(as: .until, now: now) == Timestamp.parse("2025-06-11")!)
-        #expect(TimeBound("2025-05-01T09:30:00+02:00")!.resolved(as: .until, now: now) == Timestamp.parse("2025-05-01T07:30:00Z")!)
+        #expect(
+            TimeBound("2025-05-01T09:30:00+02:00")!.resolved(as: .until, now: now) == Timestamp.parse(
+                "2025-05-01T07:30:00Z")!)
     }
 
     @Test(arguments: ["", "7", "d", "-3d", "7 days", "2025-13", "2025-02-30", "25-05", "2025-5", "last week", "７d"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// The hand-written date arithmetic behind ingest and export agrees with Foundation's formatter.
@@ -14,13 +15,15 @@ import Testing
             let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
             let wholeSeconds = Date(timeIntervalSince1970: Double(fraction < 0 ? seconds - 1 : seconds))
             let millis = fraction < 0 ? fraction + 1000 : fraction
-            let expected = wholeSeconds.formatted(.iso8601).dropLast() + (millis == 0 ? "Z" : String(format: ".%03dZ", millis))
+            let expected =
+                wholeSeconds.formatted(.iso8601).dropLast() + (millis == 0 ? "Z" : String(format: ".%03dZ", millis))
             let text = Timestamp.format(date)
             #expect(text == expected)
             let parsed = try #require(Timestamp.parse(text))
             #expect(Int64((parsed.timeIntervalSince1970 * 1000).rounded()) == milliseconds)
-            #expect(Timestamp.databaseText(date) == String(text.replacingOccurrences(of: "T", with: " ").dropLast())
-                + (text.contains(".") ? "" : ".000"))
+            #expect(
+                Timestamp.databaseText(date) == String(text.replacingOccurrences(of: "T", with: " ").dropLast())
+                    + (text.contains(".") ? "" : ".000"))
         }
     }
 
@@ -30,8 +33,10 @@ import Testing
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_736_937_000.9996)) == "2025-01-15T10:30:01Z")
     }
 
-    @Test(arguments: ["2025-02-29T00:00:00Z", "2025-01-15T24:00:00Z", "2025-01-15T10:30:00", "2025-01-15T10:30Z",
-                      "2025-01-15T10:30:00.Z", "2025-01-15T10:30:00+0200", "yesterday", "2025-1-5", "2025-01-15x"])
+    @Test(arguments: [
+        "2025-02-29T00:00:00Z", "2025-01-15T24:00:00Z", "2025-01-15T10:30:00", "2025-01-15T10:30Z",
+        "2025-01-15T10:30:00.Z", "2025-01-15T10:30:00+0200", "yesterday", "2025-1-5", "2025-01-15x",
+    ])
     func rejectsInvalidDates(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }
@@ -48,14 +53,17 @@ import Testing
 /// The fast paths of ``TextNormalization`` give what the general paths give.
 @Suite struct TextNormalizationTests {
     @Test func asciiFactKeysMatchTheGeneralFolding() {
-        let samples = ["Lives in Porto.", "lives in  porto", "Costs $5+", "Says \"hi\"!?", "A-B_C (d)...", " padded ",
-                       "TAB\tinside", "Emoji 🙂.", "Café au lait!", "trailing $", "ends with }", "(", "", "x~"]
+        let samples = [
+            "Lives in Porto.", "lives in  porto", "Costs $5+", "Says \"hi\"!?", "A-B_C (d)...", " padded ",
+            "TAB\tinside", "Emoji 🙂.", "Café au lait!", "trailing $", "ends with }", "(", "", "x~",
+        ]
         for sample in samples + (0..<128).map({ "a" + String(UnicodeScalar(UInt8($0))) }) {
             var general = TextNormalization.collapsingWhitespace(sample)
                 .precomposedStringWithCanonicalMapping
                 .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
             while let last = general.unicodeScalars.last,
-                  CharacterSet.punctuationCharacters.contains(last) || CharacterSet.whitespaces.contains(last) {
+                CharacterSet.punctuationCharacters.contains(last) || CharacterSet.whitespaces.contains(last)
+            {
                 general.unicodeScalars.removeLast()
             }
             #expect(TextNormalization.factKey(sample) == general, "\(sample.debugDescription)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 @Suite("Token estimator")
@@ -14,7 +15,8 @@ struct TokenEstimatorTests {
 
     /// Texts counted by OpenAI's tokenizers (`Scripts/token-estimate/measure.py`).
     static func samples() throws -> [Sample] {
-        let text = try String(contentsOf: ModelFixture.fixtures.appendingPathComponent("token-counts.jsonl"), encoding: .utf8)
+        let text = try String(
+            contentsOf: ModelFixture.fixtures.appendingPathComponent("token-counts.jsonl"), encoding: .utf8)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return try text.split(separator: "\n").map { try decoder.decode(Sample.self, from: Data($0.utf8)) }
@@ -28,7 +30,8 @@ struct TokenEstimatorTests {
         for (source, group) in groups {
             let estimated = group.reduce(0) { $0 + estimator.count($1.text) }
             let real = group.reduce(0) { $0 + $1.real }
-            #expect(Double(estimated) >= 1.3 * Double(real), "\(source): \(estimated) estimated for \(real) real tokens")
+            #expect(
+                Double(estimated) >= 1.3 * Double(real), "\(source): \(estimated) estimated for \(real) real tokens")
         }
     }
 
@@ -47,8 +50,8 @@ struct TokenEstimatorTests {
         let estimator = TokenEstimator()
         #expect(estimator.count("") == 0)
         #expect(estimator.count("a") == 1)
-        #expect(estimator.count("hello") == 2)  // 1.8
-        #expect(estimator.count("I run") == 3)  // 1 + 1.4, the space joining "run"
+        #expect(estimator.count("hello") == 2) // 1.8
+        #expect(estimator.count("I run") == 3) // 1 + 1.4, the space joining "run"
         #expect(estimator.count("1234567") == 3)
         #expect(estimator.count(" ") == 1)
         #expect(estimator.count("a  b") == 3)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 @testable import MnemoEncoder
 
@@ -28,7 +29,13 @@ struct TokenizerTests {
 
     @Test("600 random mixed-script strings give the Hugging Face ids")
     func fuzzedStrings() throws {
-        struct Fuzz: Decodable { struct Item: Decodable { var text: String; var ids: [Int32] }; var items: [Item] }
+        struct Fuzz: Decodable {
+            struct Item: Decodable {
+                var text: String
+                var ids: [Int32]
+            }
+            var items: [Item]
+        }
         let url = ModelFixture.fixtures.appendingPathComponent("reference/wordpiece_fuzz.json")
         let fuzz = try JSONDecoder().decode(Fuzz.self, from: Data(contentsOf: url))
         let tokenizer = try Self.tokenizer()
@@ -47,8 +54,9 @@ struct TokenizerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tok-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: model.appendingPathComponent("tokenizer.json"),
-                                         to: folder.appendingPathComponent("tokenizer.json"))
+        try FileManager.default.copyItem(
+            at: model.appendingPathComponent("tokenizer.json"),
+            to: folder.appendingPathComponent("tokenizer.json"))
         let fromJSON = try WordPieceTokenizer(modelDirectory: folder)
         let fromVocab = try Self.tokenizer()
         #expect(fromJSON.vocabularySize == fromVocab.vocabularySize)
@@ -138,8 +146,10 @@ struct SyntheticTokenizerTests {
     let tokenizer: WordPieceTokenizer
 
     init() throws {
-        tokenizer = try WordPieceTokenizer(vocabulary: ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]",
-                                                        "un", "##aff", "##able", "a", "##b", ",", "cafe"])
+        tokenizer = try WordPieceTokenizer(vocabulary: [
+            "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]",
+            "un", "##aff", "##able", "a", "##b", ",", "cafe",
+        ])
     }
 
     @Test("greedy longest match with ## continuation")

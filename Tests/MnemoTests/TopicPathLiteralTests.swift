@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// A topic path from run-time text throws with a reason; an invalid literal stops the program
@@ -8,13 +9,19 @@ import Testing
 struct TopicPathLiteralTests {
     @Test func runTimeTextThrowsTheReason() {
         let text = "Health & Fitness/Running/"
-        #expect(throws: MnemoError.invalidInput(field: "topicPath", reason: #""Health & Fitness/Running/": it has an empty segment"#)) {
+        #expect(
+            throws: MnemoError.invalidInput(
+                field: "topicPath", reason: #""Health & Fitness/Running/": it has an empty segment"#)
+        ) {
             try TopicPath(text)
         }
     }
 
     @Test func validatingThrowsEvenForALiteral() {
-        #expect(throws: MnemoError.invalidInput(field: "topicPath", reason: #""Health & Fitness/Running/": it has an empty segment"#)) {
+        #expect(
+            throws: MnemoError.invalidInput(
+                field: "topicPath", reason: #""Health & Fitness/Running/": it has an empty segment"#)
+        ) {
             try TopicPath(validating: "Health & Fitness/Running/")
         }
         #expect(throws: MnemoError.invalidInput(field: "topicPath", reason: #""  ": the path is empty"#)) {

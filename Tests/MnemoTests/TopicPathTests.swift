@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 @Suite("Topic paths")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Mnemo
 
 @Suite("Topic tree")
@@ -24,7 +25,7 @@ struct TopicTreeTests {
         let kb = try TestKnowledgeBase.empty()
         try await kb.createTopic("A/B/C")
         try await kb.createTopic("A/D")
-        try await kb.createTopic("AB")  // shares a prefix with A but is not below it
+        try await kb.createTopic("AB") // shares a prefix with A but is not below it
         let subtree = try await kb.subtree(of: "a").map(\.path)
         #expect(subtree == ["A", "A/B", "A/D", "A/B/C"])
     }
@@ -45,7 +46,9 @@ struct TopicTreeTests {
         let kb = try TestKnowledgeBase.empty()
         try await kb.createTopic("Food")
         try await kb.createTopic("Cooking")
-        await #expect(throws: MnemoError.conflict(.topicExists("Food"))) { try await kb.renameTopic("cooking", to: "food") }
+        await #expect(throws: MnemoError.conflict(.topicExists("Food"))) {
+            try await kb.renameTopic("cooking", to: "food")
+        }
     }
 
     @Test func moveReparentsTheSubtree() async throws {
@@ -59,7 +62,9 @@ struct TopicTreeTests {
         #expect(races.depth == 3)
         let hits = try await kb.search("marathon")
         #expect(hits.first?.fact.topicPath == "Health & Fitness/Running/Races")
-        await #expect(throws: MnemoError.self) { try await kb.moveTopic("Health & Fitness", under: "Health & Fitness/Running") }
+        await #expect(throws: MnemoError.self) {
+            try await kb.moveTopic("Health & Fitness", under: "Health & Fitness/Running")
+        }
     }
 
     @Test func deleteRefusesANonEmptyTopicUnlessCascading() async throws {

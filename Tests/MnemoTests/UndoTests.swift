@@ -1,31 +1,40 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import Mnemo
 
 @Suite("Undo")
 struct UndoTests {
     static func embedder() -> SeededEmbedder {
-        SeededEmbedder(dimension: 4, pinned: [
-            "I prefer tea to coffee": [1, 0, 0, 0],
-            "Prefers tea over coffee": [0.9, 0.43589, 0, 0],  // cosine 0.90: a near duplicate
-            "Would pick tea over coffee": [0.9, 0, 0.43589, 0],  // cosine 0.90 with the first
-            "Ran 10 km on Sunday": [0, 0, 1, 0],
-            "On Sunday I did a 10 km run": [0, 0, 0.95, 0.3122],  // cosine 0.95: a near duplicate
-        ])
+        SeededEmbedder(
+            dimension: 4,
+            pinned: [
+                "I prefer tea to coffee": [1, 0, 0, 0],
+                "Prefers tea over coffee": [0.9, 0.43589, 0, 0], // cosine 0.90: a near duplicate
+                "Would pick tea over coffee": [0.9, 0, 0.43589, 0], // cosine 0.90 with the first
+                "Ran 10 km on Sunday": [0, 0, 1, 0],
+                "On Sunday I did a 10 km run": [0, 0, 0.95, 0.3122], // cosine 0.95: a near duplicate
+            ])
     }
 
     /// A file-backed knowledge base with facts in three topics (two of them name variants),
     /// one near-duplicate pair in different topics and one inside a topic.
     static func knowledgeBase() async throws -> KnowledgeBase {
         let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath(), embedder: embedder())
-        try await kb.addFacts([
-            NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference, confidence: 0.7, sources: ["c1"]),
-            NewFact(content: "Ran 10 km on Sunday", topicPath: "Health/Running", type: .experience),
-            NewFact(content: "Bakes sourdough on Saturdays", topicPath: "Cooking and Food/Baking", importance: .high),
-            NewFact(content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference, confidence: 0.9, sources: ["c2"]),
-            NewFact(content: "On Sunday I did a 10 km run", topicPath: "Health/Running", type: .experience),
-        ], nearDuplicates: nil)
+        try await kb.addFacts(
+            [
+                NewFact(
+                    content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference, confidence: 0.7,
+                    sources: ["c1"]),
+                NewFact(content: "Ran 10 km on Sunday", topicPath: "Health/Running", type: .experience),
+                NewFact(
+                    content: "Bakes sourdough on Saturdays", topicPath: "Cooking and Food/Baking", importance: .high),
+                NewFact(
+                    content: "Prefers tea over coffee", topicPath: "Cooking and Food", type: .preference,
+                    confidence: 0.9, sources: ["c2"]),
+                NewFact(content: "On Sunday I did a 10 km run", topicPath: "Health/Running", type: .experience),
+            ], nearDuplicates: nil)
         try await kb.inNamespace("other").addFact(NewFact(content: "Another user's fact", topicPath: "Misc"))
         return kb
     }
@@ -49,7 +58,8 @@ struct UndoTests {
                 for id in ids { lines.append(try OperationLog.image(db, table: table.name, row: id) ?? "") }
             }
             for word in ["tea", "sunday", "sourdough", "baking", "cooking"] {
-                let hits = try Int64.fetchAll(db, sql: "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? ORDER BY rowid", arguments: [word])
+                let hits = try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? ORDER BY rowid", arguments: [word])
                 lines.append("fts \(word): \(hits)")
             }
             return lines.joined(separator: "\n")
@@ -62,12 +72,15 @@ struct UndoTests {
 
     /// Runs `operation`, checks it changed something, undoes it, and checks that the export
     /// and the whole state are back to what they were.
-    static func expectUndoRestores(_ kind: OperationRecord.Kind, sourceLocation: SourceLocation = #_sourceLocation,
-                                   _ operation: (KnowledgeBase) async throws -> Void) async throws {
+    static func expectUndoRestores(
+        _ kind: OperationRecord.Kind, sourceLocation: SourceLocation = #_sourceLocation,
+        _ operation: (KnowledgeBase) async throws -> Void
+    ) async throws {
         let kb = try await knowledgeBase()
         let (exportBefore, stateBefore) = (try await exportBytes(kb), try await state(kb))
         try await operation(kb)
-        #expect(try await exportBytes(kb) != exportBefore, "the operation changed nothing", sourceLocation: sourceLocation)
+        #expect(
+            try await exportBytes(kb) != exportBefore, "the operation changed nothing", sourceLocation: sourceLocation)
         let logged = try #require(try await kb.operations().first, sourceLocation: sourceLocation)
         #expect(logged.kind == kind, sourceLocation: sourceLocation)
         let undo = try await kb.undo()
@@ -108,8 +121,10 @@ struct UndoTests {
 
     @Test func undoANearDuplicateMergeAtIngest() async throws {
         try await Self.expectUndoRestores(.ingestMerge) { kb in
-            let merged = try await kb.addFact(NewFact(content: "Would pick tea over coffee", topicPath: "Drinks", type: .preference,
-                                                      importance: .high, sources: ["c9"]))
+            let merged = try await kb.addFact(
+                NewFact(
+                    content: "Would pick tea over coffee", topicPath: "Drinks", type: .preference,
+                    importance: .high, sources: ["c9"]))
             #expect(merged.fact.content == "I prefer tea to coffee")
         }
     }
@@ -117,7 +132,9 @@ struct UndoTests {
     @Test func undoAFactUpdate() async throws {
         try await Self.expectUndoRestores(.updateFact) { kb in
             let id = try #require(try await kb.search("sourdough", mode: .text).first?.fact.id)
-            try await kb.updateFact(id: id, FactUpdate(content: "Bakes rye bread on Saturdays", importance: .low, topicPath: "Baking/Bread"))
+            try await kb.updateFact(
+                id: id, FactUpdate(content: "Bakes rye bread on Saturdays", importance: .low, topicPath: "Baking/Bread")
+            )
         }
     }
 
@@ -140,18 +157,21 @@ struct UndoTests {
         let update = try #require(try await kb.operations().first)
         try await kb.deleteFact(id: 3)
         await #expect(throws: MnemoError.self) { try await kb.undo(update.id) }
-        try await kb.undo()  // the deletion
-        let undo = try await kb.undo()  // now the update
+        try await kb.undo() // the deletion
+        let undo = try await kb.undo() // now the update
         #expect(try await Self.exportBytes(kb) == original)
-        await #expect(throws: MnemoError.self) { try await kb.undo(update.id) }  // already undone
-        try await kb.undo(undo.id)  // redo the update
+        await #expect(throws: MnemoError.self) { try await kb.undo(update.id) } // already undone
+        try await kb.undo(undo.id) // redo the update
         #expect(try await kb.fact(id: 3)?.importance == .low)
         await #expect(throws: MnemoError.self) { try await kb.inNamespace("other").undo(update.id) }
     }
 
     @Test func theCommandLineListsAndUndoes() async throws {
         let path = try TestKnowledgeBase.temporaryPath()
-        _ = try CLIRunner.run(["ingest", ModelFixture.fixtures.appendingPathComponent("samples/facts.jsonl").path, "--db", path, "--no-embeddings"])
+        _ = try CLIRunner.run([
+            "ingest", ModelFixture.fixtures.appendingPathComponent("samples/facts.jsonl").path, "--db", path,
+            "--no-embeddings",
+        ])
         let before = try CLIRunner.run(["export", "--all-namespaces", "--db", path]).stdout
         #expect(try CLIRunner.run(["fact", "delete", "1", "--db", path]).status == 0)
         #expect(try CLIRunner.run(["merge", "Work", "--into", "Archive/Old Work", "--db", path]).status == 0)

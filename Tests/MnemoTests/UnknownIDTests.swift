@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Mnemo
 
 /// A fact id, topic path or operation id that does not exist gets the same answer from every
@@ -81,7 +82,11 @@ struct UnknownIDTests {
 
     @Test func pagesOfConflictsAreCheckedAsPagesOfFactsAre() async throws {
         let kb = try await Self.knowledgeBase()
-        await #expect(throws: MnemoError.invalidInput(field: "limit", reason: "-1 is negative")) { try await kb.conflicts(limit: -1) }
-        await #expect(throws: MnemoError.invalidInput(field: "offset", reason: "-1 is negative")) { try await kb.conflicts(offset: -1) }
+        await #expect(throws: MnemoError.invalidInput(field: "limit", reason: "-1 is negative")) {
+            try await kb.conflicts(limit: -1)
+        }
+        await #expect(throws: MnemoError.invalidInput(field: "offset", reason: "-1 is negative")) {
+            try await kb.conflicts(offset: -1)
+        }
     }
 }

@@ -33,9 +33,13 @@ struct ContextPacker {
     /// - Returns: whether the unit was added.
     @discardableResult
     mutating func add(_ fact: Fact, reason: ContextItem.Reason, score: Double?, partners: [Fact], limit: Int) -> Bool {
-        guard !included.contains(fact.id), !items.contains(where: { isNearDuplicate($0.fact, fact) }) else { return false }
+        guard !included.contains(fact.id), !items.contains(where: { isNearDuplicate($0.fact, fact) }) else {
+            return false
+        }
         let others = partners.filter { !included.contains($0.id) && $0.id != fact.id }
-        let unit = ([fact] + others).sorted { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id > $1.id }
+        let unit = ([fact] + others).sorted {
+            $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id > $1.id
+        }
         let group = groups.firstIndex { $0.topic == fact.topicPath }
         var cost = group == nil ? headingCost(fact.topicPath) : 0
         var lines: [(item: ContextItem, line: String)] = []
@@ -45,8 +49,12 @@ struct ContextPacker {
             let tokens = estimator.count(line)
             cost += tokens
             let ids = unit.map(\.id).filter { $0 != member.id }
-            lines.append((ContextItem(fact: member, reason: member.id == fact.id ? reason : .conflict,
-                                      score: member.id == fact.id ? score : nil, tokens: tokens, conflictsWith: ids), line))
+            lines.append(
+                (
+                    ContextItem(
+                        fact: member, reason: member.id == fact.id ? reason : .conflict,
+                        score: member.id == fact.id ? score : nil, tokens: tokens, conflictsWith: ids), line
+                ))
         }
         guard used + cost <= min(limit, budget) else { return false }
         used += cost
@@ -79,11 +87,12 @@ struct ContextPacker {
     /// `- Content (type, stated 2025-05-01)`, with a note on a conflict's newer and older facts.
     static func line(_ fact: Fact, role: ConflictRole) -> String {
         let date = String(Timestamp.format(fact.createdAt).prefix(10))
-        let note = switch role {
-        case .none: ""
-        case .newer: "; stated later than the conflicting fact below"
-        case .older: "; conflicts with the fact above"
-        }
+        let note =
+            switch role {
+            case .none: ""
+            case .newer: "; stated later than the conflicting fact below"
+            case .older: "; conflicts with the fact above"
+            }
         return "- \(oneLine(fact.content)) (\(fact.type.rawValue), stated \(date)\(note))\n"
     }
 
@@ -97,7 +106,9 @@ extension MemoryContext {
     /// The facts of a ranking packed in rank order into `budget` tokens as a context lays them
     /// out (same lines, headings and estimator), skipping any that no longer fits: the baseline
     /// a context is measured against (`mnemo eval --context-budget`).
-    package static func packedInRankOrder(_ facts: [Fact], budget: Int, estimator: TokenEstimator = TokenEstimator()) -> [Fact] {
+    package static func packedInRankOrder(_ facts: [Fact], budget: Int, estimator: TokenEstimator = TokenEstimator())
+        -> [Fact]
+    {
         var packer = ContextPacker(budget: budget, estimator: estimator) { _, _ in false }
         for fact in facts { packer.add(fact, reason: .relevant, score: nil, partners: [], limit: budget) }
         return packer.items.map(\.fact)

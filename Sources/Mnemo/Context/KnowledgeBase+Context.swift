@@ -25,15 +25,21 @@ extension KnowledgeBase {
     /// budget too small for any line gives an empty context.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative budget or an option
     ///   out of range; what ``search(_:)`` throws.
-    public func context(for message: String, budget: Int, options: ContextOptions = ContextOptions()) async throws -> MemoryContext {
+    public func context(for message: String, budget: Int, options: ContextOptions = ContextOptions()) async throws
+        -> MemoryContext
+    {
         try Self.validate(budget: budget, options: options)
         var filter = options.filter
         filter.activity = .activeOnly
         let vector = TextQuery(message) == nil ? nil : try await embed([message])?.first
         let store = vector == nil ? nil : try await vectorSnapshot()
 
-        let hits = TextQuery(message) == nil || options.candidates == 0 ? [] : try await search(
-            SearchQuery(message, filter: filter, limit: options.candidates, relativeScoreFloor: nil), queryVector: vector)
+        let hits =
+            TextQuery(message) == nil || options.candidates == 0
+            ? []
+            : try await search(
+                SearchQuery(message, filter: filter, limit: options.candidates, relativeScoreFloor: nil),
+                queryVector: vector)
         let relevant = hits.filter { ($0.relevance ?? 0) >= options.minimumRelevance }
         let relevanceOfHit = Dictionary(hits.map { ($0.fact.id, $0.relevance ?? 0) }, uniquingKeysWith: max)
         func relevance(_ fact: Fact) -> Double? {
@@ -45,7 +51,9 @@ extension KnowledgeBase {
         var alwaysFilter = filter
         alwaysFilter.minimumImportance = max(filter.minimumImportance ?? .negligible, options.alwaysImportance)
         let always = try await facts(matching: alwaysFilter, limit: 200).map { ($0, relevance($0)) }.sorted { a, b in
-            let (ra, rb) = (a.1 ?? 0 >= options.minimumRelevance ? a.1! : -1, b.1 ?? 0 >= options.minimumRelevance ? b.1! : -1)
+            let (ra, rb) = (
+                a.1 ?? 0 >= options.minimumRelevance ? a.1! : -1, b.1 ?? 0 >= options.minimumRelevance ? b.1! : -1
+            )
             if ra != rb { return ra > rb }
             return a.0.createdAt != b.0.createdAt ? a.0.createdAt > b.0.createdAt : a.0.id > b.0.id
         }
@@ -68,27 +76,34 @@ extension KnowledgeBase {
         for (fact, score) in always {
             packer.add(fact, reason: .always, score: score, partners: partners[fact.id] ?? [], limit: alwaysLimit)
         }
-        for hit in Self.maximalMarginalRelevance(relevant, weight: options.relevanceWeight, store: store, skipping: packer) {
-            packer.add(hit.fact, reason: .relevant, score: hit.relevance, partners: partners[hit.fact.id] ?? [], limit: budget)
+        for hit in Self.maximalMarginalRelevance(
+            relevant, weight: options.relevanceWeight, store: store, skipping: packer)
+        {
+            packer.add(
+                hit.fact, reason: .relevant, score: hit.relevance, partners: partners[hit.fact.id] ?? [], limit: budget)
         }
         for fact in recent {
             packer.add(fact, reason: .recent, score: relevance(fact), partners: partners[fact.id] ?? [], limit: budget)
         }
         let text = packer.render()
-        return MemoryContext(text: text, tokens: options.estimator.count(text), budget: budget, items: packer.items,
-                             nothingRelevant: relevant.isEmpty)
+        return MemoryContext(
+            text: text, tokens: options.estimator.count(text), budget: budget, items: packer.items,
+            nothingRelevant: relevant.isEmpty)
     }
 
     private static func validate(budget: Int, options: ContextOptions) throws {
         guard budget >= 0 else { throw MnemoError.invalidInput(field: "budget", reason: "\(budget) is negative") }
         guard options.alwaysShare.isFinite, (0...1).contains(options.alwaysShare) else {
-            throw MnemoError.invalidInput(field: "alwaysShare", reason: "\(options.alwaysShare) is not a share of the budget (0…1)")
+            throw MnemoError.invalidInput(
+                field: "alwaysShare", reason: "\(options.alwaysShare) is not a share of the budget (0…1)")
         }
         guard options.relevanceWeight.isFinite, (0...1).contains(options.relevanceWeight) else {
-            throw MnemoError.invalidInput(field: "relevanceWeight", reason: "\(options.relevanceWeight) is not a weight (0…1)")
+            throw MnemoError.invalidInput(
+                field: "relevanceWeight", reason: "\(options.relevanceWeight) is not a weight (0…1)")
         }
         guard options.minimumRelevance.isFinite else {
-            throw MnemoError.invalidInput(field: "minimumRelevance", reason: "\(options.minimumRelevance) is not a number")
+            throw MnemoError.invalidInput(
+                field: "minimumRelevance", reason: "\(options.minimumRelevance) is not a number")
         }
         guard options.candidates >= 0, options.candidates <= 10_000 else {
             throw MnemoError.invalidInput(field: "candidates", reason: "\(options.candidates) is outside 0…10000")
@@ -122,8 +137,10 @@ extension KnowledgeBase {
 
     /// `hits` in the order maximal marginal relevance picks them (see
     /// ``context(for:budget:options:)``); without vectors, by relevance.
-    static func maximalMarginalRelevance(_ hits: [SearchHit], weight: Double, store: VectorSnapshot?,
-                                         skipping packer: ContextPacker) -> [SearchHit] {
+    static func maximalMarginalRelevance(
+        _ hits: [SearchHit], weight: Double, store: VectorSnapshot?,
+        skipping packer: ContextPacker
+    ) -> [SearchHit] {
         let ranked = hits.sorted { ($0.relevance ?? 0, $1.fact.id) > ($1.relevance ?? 0, $0.fact.id) }
         guard let store, weight < 1 else { return ranked }
         var remaining = ranked
@@ -133,7 +150,8 @@ extension KnowledgeBase {
             packer.items.map { store.cosine(hit.fact.id, $0.fact.id) }.max() ?? 0
         }
         while !remaining.isEmpty {
-            var best = 0, bestScore = -Double.infinity
+            var best = 0
+            var bestScore = -Double.infinity
             for (index, hit) in remaining.enumerated() {
                 let score = weight * (hit.relevance ?? 0) - (1 - weight) * closeness[index]
                 if score > bestScore { (best, bestScore) = (index, score) }

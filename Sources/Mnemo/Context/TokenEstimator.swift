@@ -32,10 +32,18 @@ public struct TokenEstimator: Hashable, Sendable {
     public func count(_ text: String) -> Int {
         // Costs in twentieths of a token, so that the sum is exact.
         var total = 0
-        var word = 0, digits = 0, spaces = 0
+        var word = 0
+        var digits = 0
+        var spaces = 0
         func endRuns(before scalar: Unicode.Scalar?) {
-            if word > 0 { total += 20 + 4 * (word - 1); word = 0 }
-            if digits > 0 { total += 20 * ((digits + 2) / 3); digits = 0 }
+            if word > 0 {
+                total += 20 + 4 * (word - 1)
+                word = 0
+            }
+            if digits > 0 {
+                total += 20 * ((digits + 2) / 3)
+                digits = 0
+            }
             if spaces > 0 {
                 let joinsWord = spaces == 1 && scalar.map(Self.isASCIILetter) == true
                 if !joinsWord { total += 20 }

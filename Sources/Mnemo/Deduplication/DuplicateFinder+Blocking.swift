@@ -15,7 +15,7 @@ extension DuplicateFinder {
     /// hundred times fewer. Deterministic: the result does not depend on how the work is split.
     func blockedNeighbourLists(of facts: [Fact], in store: VectorSnapshot) -> [[VectorSnapshot.Match]] {
         let dimension = store.dimension
-        var gatheredRows: [Int] = []  // indices into `facts` of those with a vector
+        var gatheredRows: [Int] = [] // indices into `facts` of those with a vector
         var gathered: [Float] = []
         gathered.reserveCapacity(facts.count * dimension)
         for (index, fact) in facts.enumerated() {
@@ -27,20 +27,23 @@ extension DuplicateFinder {
         let count = rows.count
         var lists = [[VectorSnapshot.Match]](repeating: [], count: facts.count)
         guard count > 1 else { return lists }
-        let centroids = Self.centroids(of: matrix, count: count, dimension: dimension,
-                                       k: max(1, Int((2 * Double(count).squareRoot()).rounded())))
+        let centroids = Self.centroids(
+            of: matrix, count: count, dimension: dimension,
+            k: max(1, Int((2 * Double(count).squareRoot()).rounded())))
         let k = centroids.count / dimension
 
         // The two nearest centroids of every row.
         let nearest = Self.parallel(count) { range in
             var local: [(Int32, Int32)] = []
             for row in range {
-                var best = (index: Int32(0), score: -Float.infinity), second = (index: Int32(0), score: -Float.infinity)
+                var best = (index: Int32(0), score: -Float.infinity)
+                var second = (index: Int32(0), score: -Float.infinity)
                 matrix.withUnsafeBufferPointer { m in
                     centroids.withUnsafeBufferPointer { c in
                         for centroid in 0..<k {
-                            let score = VectorMath.dot(m.baseAddress! + row * dimension, c.baseAddress! + centroid * dimension,
-                                                       count: dimension)
+                            let score = VectorMath.dot(
+                                m.baseAddress! + row * dimension, c.baseAddress! + centroid * dimension,
+                                count: dimension)
                             if score > best.score {
                                 second = best
                                 best = (Int32(centroid), score)
@@ -72,11 +75,14 @@ extension DuplicateFinder {
                     for (offset, a) in members.enumerated() {
                         let typeA = facts[rows[Int(a)]].type
                         for b in members[(offset + 1)...] where facts[rows[Int(b)]].type == typeA {
-                            let score = VectorMath.dot(m.baseAddress! + Int(a) * dimension, m.baseAddress! + Int(b) * dimension,
-                                                       count: dimension)
+                            let score = VectorMath.dot(
+                                m.baseAddress! + Int(a) * dimension, m.baseAddress! + Int(b) * dimension,
+                                count: dimension)
                             guard score >= threshold else { continue }
                             // Both share these two blocks: count the pair in the first only.
-                            let shared = Set([nearest[Int(a)].0, nearest[Int(a)].1]).intersection([nearest[Int(b)].0, nearest[Int(b)].1])
+                            let shared = Set([nearest[Int(a)].0, nearest[Int(a)].1]).intersection([
+                                nearest[Int(b)].0, nearest[Int(b)].1,
+                            ])
                             if Int(shared.min()!) == block { found.append((min(a, b), max(a, b), score)) }
                         }
                     }
@@ -113,8 +119,9 @@ extension DuplicateFinder {
                             let row = sample[position]
                             var best = (index: 0, score: -Float.infinity)
                             for centroid in 0..<k {
-                                let score = VectorMath.dot(m.baseAddress! + row * dimension, c.baseAddress! + centroid * dimension,
-                                                           count: dimension)
+                                let score = VectorMath.dot(
+                                    m.baseAddress! + row * dimension, c.baseAddress! + centroid * dimension,
+                                    count: dimension)
                                 if score > best.score { best = (centroid, score) }
                             }
                             return best.index

@@ -20,8 +20,10 @@ struct DuplicateFinder {
         for (fact, candidates) in zip(active, matches) {
             for match in candidates where match.id != fact.id {
                 guard let other = facts[match.id],
-                      rule.isDuplicate(fact.content, other.content, typeA: fact.type, typeB: other.type,
-                                       similarity: Double(match.similarity)) else { continue }
+                    rule.isDuplicate(
+                        fact.content, other.content, typeA: fact.type, typeB: other.type,
+                        similarity: Double(match.similarity))
+                else { continue }
                 let (a, b) = (root(fact.id), root(other.id))
                 if a != b { parent[max(a, b)] = min(a, b) }
             }
@@ -40,7 +42,9 @@ struct DuplicateFinder {
     /// the facts are shared among the cores (each scan on one thread) and scanned with int8
     /// codes, then re-scored exactly: near duplicates sit at cosine 0.85 and above, far above
     /// where int8 ranking errors occur. The result does not depend on how the work was split.
-    private func neighbourLists(of facts: [Fact], in store: VectorSnapshot, namespaceCode: Int32) -> [[VectorSnapshot.Match]] {
+    private func neighbourLists(of facts: [Fact], in store: VectorSnapshot, namespaceCode: Int32) -> [[VectorSnapshot
+        .Match]]
+    {
         if facts.count >= Self.blockingThreshold { return blockedNeighbourLists(of: facts, in: store) }
         var lists = [[VectorSnapshot.Match]](repeating: [], count: facts.count)
         let parts = facts.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
@@ -52,10 +56,12 @@ struct DuplicateFinder {
                 for index in part * size..<min(facts.count, (part + 1) * size) {
                     let fact = facts[index]
                     guard let vector = store.vector(of: fact.id) else { continue }
-                    let filter = VectorFilter(FactFilter(types: [fact.type]), namespaceCode: namespaceCode, topicIDs: nil)
-                    output.buffer[index] = store.nearest(to: Array(vector), k: neighbours + 1, filter: filter,
-                                                         minSimilarity: threshold, precision: .quantized(rescoreFactor: 4),
-                                                         threads: 1)
+                    let filter = VectorFilter(
+                        FactFilter(types: [fact.type]), namespaceCode: namespaceCode, topicIDs: nil)
+                    output.buffer[index] = store.nearest(
+                        to: Array(vector), k: neighbours + 1, filter: filter,
+                        minSimilarity: threshold, precision: .quantized(rescoreFactor: 4),
+                        threads: 1)
                 }
             }
         }

@@ -10,24 +10,30 @@ enum FactMerger {
     /// Merges stored fact `absorbed` into stored fact `survivor` and deletes `absorbed`.
     @discardableResult
     static func merge(_ db: Database, absorbed: Fact, into survivor: Fact, now: Date) throws -> Fact {
-        let merged = try update(db, survivor, importance: absorbed.importance, confidence: absorbed.confidence,
-                                sources: absorbed.sources, mentions: absorbed.mentionCount,
-                                createdAt: absorbed.createdAt, isActive: absorbed.isActive, now: now)
+        let merged = try update(
+            db, survivor, importance: absorbed.importance, confidence: absorbed.confidence,
+            sources: absorbed.sources, mentions: absorbed.mentionCount,
+            createdAt: absorbed.createdAt, isActive: absorbed.isActive, now: now)
         try FactTable.delete(db, absorbed, now: now, recording: .mergedInto, details: ["into": String(survivor.id)])
-        try HistoryTable.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged,
-                                details: ["merged_from": String(absorbed.id), "content": absorbed.content], at: now)
+        try HistoryTable.record(
+            db, namespace: survivor.namespace, factID: survivor.id, kind: .merged,
+            details: ["merged_from": String(absorbed.id), "content": absorbed.content], at: now)
         return merged
     }
 
     /// Merges an incoming fact that was never stored into `survivor`.
     @discardableResult
-    static func absorb(_ db: Database, _ incoming: ValidatedFact, into survivor: Fact, similarity: Double, now: Date) throws -> Fact {
-        let merged = try update(db, survivor, importance: incoming.importance, confidence: incoming.confidence,
-                                sources: incoming.sources, mentions: incoming.mentionCount,
-                                createdAt: incoming.createdAt ?? survivor.createdAt, isActive: incoming.isActive, now: now)
+    static func absorb(_ db: Database, _ incoming: ValidatedFact, into survivor: Fact, similarity: Double, now: Date)
+        throws -> Fact
+    {
+        let merged = try update(
+            db, survivor, importance: incoming.importance, confidence: incoming.confidence,
+            sources: incoming.sources, mentions: incoming.mentionCount,
+            createdAt: incoming.createdAt ?? survivor.createdAt, isActive: incoming.isActive, now: now)
         var details = ["content": incoming.content, "similarity": String(format: "%.3f", similarity)]
         if let source = incoming.sources.first { details["source"] = source }
-        try HistoryTable.record(db, namespace: survivor.namespace, factID: survivor.id, kind: .merged, details: details, at: now)
+        try HistoryTable.record(
+            db, namespace: survivor.namespace, factID: survivor.id, kind: .merged, details: details, at: now)
         return merged
     }
 

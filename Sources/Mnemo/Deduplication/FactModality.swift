@@ -19,7 +19,9 @@ struct FactModality: OptionSet, Hashable {
         "want", "wants", "wanted", "plan", "plans", "planning", "hope", "hopes", "hoping", "aim", "aims", "aiming",
         "intend", "intends", "try", "tries", "trying", "going",
     ]
-    private static let intentionWords: Set<String> = ["goal", "goals", "wish", "wishes", "dream", "will", "i'll", "someday"]
+    private static let intentionWords: Set<String> = [
+        "goal", "goals", "wish", "wishes", "dream", "will", "i'll", "someday",
+    ]
     private static let formerWords: Set<String> = ["formerly", "anymore", "previously"]
     private static let presentBe: Set<String> = ["is", "am", "are", "i'm", "she's", "he's", "we're", "they're"]
 
@@ -30,7 +32,8 @@ struct FactModality: OptionSet, Hashable {
             let next = index + 1 < words.count ? words[index + 1] : ""
             let previous = index > 0 ? words[index - 1] : ""
             if (Self.intentionVerbs.contains(word) && next == "to") || Self.intentionWords.contains(word)
-                || (["like", "love"].contains(word) && ["would", "i'd", "she'd", "he'd", "we'd"].contains(previous)) {
+                || (["like", "love"].contains(word) && ["would", "i'd", "she'd", "he'd", "we'd"].contains(previous))
+            {
                 modality.insert(.intended)
             } else if (word == "used" && next == "to") || Self.formerWords.contains(word) {
                 modality.insert(.former)
@@ -38,8 +41,11 @@ struct FactModality: OptionSet, Hashable {
                 modality.insert(.ongoing)
             } else if Self.presentBe.contains(word) {
                 // "is learning", "is still learning"; not "is trying to" (intended) or "I'm in".
-                let verb = ["still", "now", "currently"].contains(next) && index + 2 < words.count ? words[index + 2] : next
-                if verb.hasSuffix("ing"), verb.count > 4, verb != "trying", verb != "going" { modality.insert(.ongoing) }
+                let verb =
+                    ["still", "now", "currently"].contains(next) && index + 2 < words.count ? words[index + 2] : next
+                if verb.hasSuffix("ing"), verb.count > 4, verb != "trying", verb != "going" {
+                    modality.insert(.ongoing)
+                }
             }
         }
         self = modality

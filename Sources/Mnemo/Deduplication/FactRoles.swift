@@ -32,7 +32,9 @@ struct FactRoles {
             } else if word == "my" || word == "mine" || word == "our" {
                 // "my brother", "my older sister Marta" name a person; "my rent" is the user's.
                 let ahead = words[(index + 1)..<min(words.count, index + 3)]
-                if let offset = ahead.firstIndex(where: { Self.personNouns.contains(FactWords.stem($0)) || Self.personNouns.contains($0) }) {
+                if let offset = ahead.firstIndex(where: {
+                    Self.personNouns.contains(FactWords.stem($0)) || Self.personNouns.contains($0)
+                }) {
                     note("person:" + FactWords.stem(words[offset]), at: index)
                     index = offset + 1
                     // A name right after the role is the same person: "my sister Marta".
@@ -47,7 +49,8 @@ struct FactRoles {
         }
         // "Lent Tiago 100 euros": an extracted fact that starts with a verb is about the user.
         if positions[Self.selfKey] == nil, let first = tokens.first, first.first?.isUppercase == true,
-           !Self.nonSubjectStarts.contains(words[0]), !names.contains(words[0]) {
+            !Self.nonSubjectStarts.contains(words[0]), !names.contains(words[0])
+        {
             positions[Self.selfKey] = 0
         }
         self.positions = positions
@@ -74,11 +77,13 @@ struct FactRoles {
     /// "Prefers" is not taken for a name), minus months and weekdays, folded.
     static func sharedNames(_ a: String, _ b: String) -> Set<String> {
         func names(_ text: String) -> Set<String> {
-            Set(FactWords.tokens(text).filter { token in
-                guard let first = token.unicodeScalars.first, first.properties.isUppercase else { return false }
-                let folded = TextNormalization.folded(token)
-                return !selfWords.contains(folded) && FactValues.month(folded) == nil && FactValues.weekday(folded) == nil
-            }.map(TextNormalization.folded))
+            Set(
+                FactWords.tokens(text).filter { token in
+                    guard let first = token.unicodeScalars.first, first.properties.isUppercase else { return false }
+                    let folded = TextNormalization.folded(token)
+                    return !selfWords.contains(folded) && FactValues.month(folded) == nil
+                        && FactValues.weekday(folded) == nil
+                }.map(TextNormalization.folded))
         }
         return names(a).intersection(names(b))
     }

@@ -49,7 +49,8 @@ struct FactValues: Hashable {
                     words += [amount, currency.lowercased()]
                     index += 1
                 } else if let tens = Self.numberWords[token], tens >= 20, tens < 100, let next,
-                          let units = next == "one" ? 1 : Self.numberWords[next], units < 10 {
+                    let units = next == "one" ? 1 : Self.numberWords[next], units < 10
+                {
                     // "twenty-five", "twenty five"
                     values.insert("n:\(tens + units)")
                     words.append(String(tens + units))
@@ -57,7 +58,9 @@ struct FactValues: Hashable {
                 } else {
                     values.insert("n:\(amount)")
                     words.append(amount)
-                    if index > 0, Self.seriesNouns.contains(tokens[index - 1]) { labels.insert(tokens[index - 1] + ":" + amount) }
+                    if index > 0, Self.seriesNouns.contains(tokens[index - 1]) {
+                        labels.insert(tokens[index - 1] + ":" + amount)
+                    }
                 }
             } else if token == "twice" {
                 values.insert("n:2")
@@ -115,8 +118,9 @@ struct FactValues: Hashable {
                     flush()
                 }
                 current.append(character == "’" ? "'" : character)
-            } else if (character == "," || character == "." || character == ":" || character == "-"),
-                      current.last?.isNumber == true, offset + 1 < characters.count, characters[offset + 1].isNumber {
+            } else if character == "," || character == "." || character == ":" || character == "-",
+                current.last?.isNumber == true, offset + 1 < characters.count, characters[offset + 1].isNumber
+            {
                 current.append(character)
             } else {
                 flush()
@@ -148,10 +152,13 @@ struct FactValues: Hashable {
     static func number(_ token: String) -> String? {
         if let value = numberWords[token] { return String(value) }
         var text = token
-        for suffix in ["st", "nd", "rd", "th"] where text.hasSuffix(suffix) && text.dropLast(2).allSatisfy(\.isNumber) && text.count > 2 {
+        for suffix in ["st", "nd", "rd", "th"]
+        where text.hasSuffix(suffix) && text.dropLast(2).allSatisfy(\.isNumber) && text.count > 2 {
             text = String(text.dropLast(2))
         }
-        guard let first = text.first, first.isNumber, text.allSatisfy({ $0.isNumber || $0 == "," || $0 == "." }) else { return nil }
+        guard let first = text.first, first.isNumber, text.allSatisfy({ $0.isNumber || $0 == "," || $0 == "." }) else {
+            return nil
+        }
         // "15,000" and "1,200.50" use commas for thousands; "1,5" is a decimal comma.
         let groups = text.split(separator: ",", omittingEmptySubsequences: false)
         if groups.count > 1, groups.dropFirst().allSatisfy({ $0.prefix { $0.isNumber }.count == 3 }) {
@@ -159,7 +166,9 @@ struct FactValues: Hashable {
         } else {
             text = text.replacingOccurrences(of: ",", with: ".")
         }
-        guard text.filter({ $0 == "." }).count <= 1, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        guard text.filter({ $0 == "." }).count <= 1,
+            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { return nil }
         return "\(value)"
     }
 
@@ -167,14 +176,17 @@ struct FactValues: Hashable {
 
     private static func isoDate(_ token: String) -> (year: Int, month: Int, day: Int)? {
         let parts = token.split(separator: "-")
-        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         return (year, month, day)
     }
 
     /// "23:00", "9:30am", "11pm", "7 pm", "6 a.m." as a 24-hour "HH:MM", and how many tokens it took.
     private static func timeOfDay(_ token: String, next: String?) -> (canonical: String, consumed: Int)? {
-        var text = token, consumed = 1
+        var text = token
+        var consumed = 1
         var meridiem: String?
         for suffix in ["am", "pm"] where text.hasSuffix(suffix) {
             meridiem = suffix
@@ -202,7 +214,8 @@ struct FactValues: Hashable {
     private static let months: [String: Int] = [
         "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
         "september": 9, "october": 10, "november": 11, "december": 12,
-        "jan": 1, "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+        "jan": 1, "feb": 2, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11,
+        "dec": 12,
     ]
 
     static func month(_ token: String) -> Int? { months[token] }

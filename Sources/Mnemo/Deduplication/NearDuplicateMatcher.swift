@@ -39,8 +39,11 @@ struct NearDuplicateMatcher {
         var candidates: [(id: Int64, similarity: Float)] = []
         if let code = store.namespaceCode(namespace) {
             let filter = VectorFilter(FactFilter(types: [fact.type]), namespaceCode: code, topicIDs: nil)
-            candidates = store.nearest(to: vector, k: Self.candidateCount, filter: filter, minSimilarity: Float(rule.minimumSimilarity), threads: 1)
-                .map { ($0.id, $0.similarity) }
+            candidates = store.nearest(
+                to: vector, k: Self.candidateCount, filter: filter, minSimilarity: Float(rule.minimumSimilarity),
+                threads: 1
+            )
+            .map { ($0.id, $0.similarity) }
         }
         for added in pending where added.namespace == namespace && added.type == fact.type {
             let similarity = added.vector.withUnsafeBufferPointer { a in
@@ -54,13 +57,19 @@ struct NearDuplicateMatcher {
         // `candidateCount` by the scan; so are the ones added in this transaction.
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }).prefix(Self.candidateCount) {
             // Content and type, all the rule reads, never change within a transaction.
-            guard let stored = try pendingFacts[candidate.id] ?? FactTable.find(db, namespace: namespace, id: candidate.id) else { continue }
-            switch rule.verdict(stored.content, fact.content, typeA: stored.type, typeB: fact.type, similarity: Double(candidate.similarity)) {
+            guard
+                let stored = try pendingFacts[candidate.id]
+                    ?? FactTable.find(db, namespace: namespace, id: candidate.id)
+            else { continue }
+            switch rule.verdict(
+                stored.content, fact.content, typeA: stored.type, typeB: fact.type,
+                similarity: Double(candidate.similarity))
+            {
             case .duplicate:
                 judgement.duplicate = (stored, Double(candidate.similarity))
                 judgement.conflicts = []
                 return judgement
-            case let .conflict(reason) where stored.isActive && fact.isActive:
+            case .conflict(let reason) where stored.isActive && fact.isActive:
                 judgement.conflicts.append((stored.id, stored.createdAt, reason, Double(candidate.similarity)))
             case .conflict, .distinct:
                 continue

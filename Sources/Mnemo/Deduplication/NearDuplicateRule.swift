@@ -61,8 +61,10 @@ public struct NearDuplicateRule: Hashable, Sendable {
     /// each direction").
     public static let defaultValueMatchThreshold = 0.65
 
-    public init(threshold: Double = NearDuplicateRule.defaultThreshold,
-                valueMatchThreshold: Double = NearDuplicateRule.defaultValueMatchThreshold) {
+    public init(
+        threshold: Double = NearDuplicateRule.defaultThreshold,
+        valueMatchThreshold: Double = NearDuplicateRule.defaultValueMatchThreshold
+    ) {
         self.threshold = threshold
         self.valueMatchThreshold = min(threshold, valueMatchThreshold)
     }
@@ -119,7 +121,8 @@ struct IdentityCheck {
     let edits: [WordAlignment.Edit]
 
     init(_ a: String, _ b: String) {
-        let left = FactWords(a), right = FactWords(b)
+        let left = FactWords(a)
+        let right = FactWords(b)
         self.left = left
         self.right = right
         edits = WordAlignment.edits(from: left.stems, to: right.stems)
@@ -135,21 +138,28 @@ struct IdentityCheck {
     func differentSubjectOrOccasion(experience: Bool) -> Bool {
         if left.labels != right.labels { return true }
         if experience, left.values != right.values,
-           left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue) { return true }
+            left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue)
+        {
+            return true
+        }
         for edit in edits {
-            guard case let .substitute(old, new) = edit else { continue }
+            guard case .substitute(let old, let new) = edit else { continue }
             if FactRoles.isPersonNoun(old) && FactRoles.isPersonNoun(new) { return true }
         }
         // One frame with its first word changed: another subject ("Marta teaches piano" / "Laura …").
-        if edits.count == 1, case let .substitute(old, new) = edits[0], old == left.stems.first, new == right.stems.first,
-           !FactWords.stopWords.contains(old), !FactWords.stopWords.contains(new) { return true }
+        if edits.count == 1, case .substitute(let old, let new) = edits[0], old == left.stems.first,
+            new == right.stems.first,
+            !FactWords.stopWords.contains(old), !FactWords.stopWords.contains(new)
+        {
+            return true
+        }
         return false
     }
 
     /// Whether the facts are one frame with one word or value changed in place: an edit script of
     /// a single substitution, of content words.
     var singleSlotChange: Bool {
-        guard edits.count == 1, case let .substitute(old, new) = edits[0] else { return false }
+        guard edits.count == 1, case .substitute(let old, let new) = edits[0] else { return false }
         return !FactWords.stopWords.contains(old) && !FactWords.stopWords.contains(new)
     }
 
@@ -160,11 +170,15 @@ struct IdentityCheck {
         return (1900...2100).contains(number)
     }
 
-    private static func difference(_ a: String, _ b: String, _ left: FactWords, _ right: FactWords,
-                                   _ preferences: (PreferenceDirection?, PreferenceDirection?),
-                                   _ edits: [WordAlignment.Edit]) -> String? {
+    private static func difference(
+        _ a: String, _ b: String, _ left: FactWords, _ right: FactWords,
+        _ preferences: (PreferenceDirection?, PreferenceDirection?),
+        _ edits: [WordAlignment.Edit]
+    ) -> String? {
         if left.values != right.values { return "different values" }
-        if !left.names.isSubset(of: right.wordSet) || !right.names.isSubset(of: left.wordSet) { return "different names" }
+        if !left.names.isSubset(of: right.wordSet) || !right.names.isSubset(of: left.wordSet) {
+            return "different names"
+        }
         if left.isNegated != right.isNegated { return "negation" }
         if left.modality != right.modality { return "different modality" }
         if let mine = preferences.0, let theirs = preferences.1, mine.isReversed(by: theirs) {
@@ -182,9 +196,12 @@ struct IdentityCheck {
 
 extension NearDuplicateRule {
     /// Content-word substitutions in the script, as (old, new) pairs.
-    private static func contentSubstitutions(_ edits: [WordAlignment.Edit], _ contentWords: Set<String>) -> [(String, String)] {
+    private static func contentSubstitutions(_ edits: [WordAlignment.Edit], _ contentWords: Set<String>) -> [(
+        String, String
+    )] {
         edits.compactMap { edit in
-            guard case let .substitute(old, new) = edit, contentWords.contains(old), contentWords.contains(new) else { return nil }
+            guard case .substitute(let old, let new) = edit, contentWords.contains(old), contentWords.contains(new)
+            else { return nil }
             return (old, new)
         }
     }
@@ -199,7 +216,7 @@ extension NearDuplicateRule {
         guard edits.count <= 3, !contentSubstitutions(edits, contentWords).isEmpty else { return false }
         return !edits.contains { edit in
             switch edit {
-            case let .insert(word), let .delete(word): contentWords.contains(word)
+            case .insert(let word), .delete(let word): contentWords.contains(word)
             case .substitute: false
             }
         }
@@ -229,7 +246,8 @@ struct FactWords {
         var names = Set<String>()
         for (index, token) in tokens.enumerated() where index > 0 {
             if let first = token.unicodeScalars.first, CharacterSet.uppercaseLetters.contains(first),
-               token != "I", !token.hasPrefix("I'"), !token.allSatisfy(\.isNumber) {
+                token != "I", !token.hasPrefix("I'"), !token.allSatisfy(\.isNumber)
+            {
                 let folded = TextNormalization.folded(token)
                 // Months and weekdays are compared as values.
                 if FactValues.month(folded) == nil, FactValues.weekday(folded) == nil { names.insert(folded) }
@@ -261,7 +279,9 @@ struct FactWords {
         return word
     }
 
-    static let negations: Set<String> = ["not", "no", "never", "nor", "none", "nobody", "nothing", "neither", "without", "cannot"]
+    static let negations: Set<String> = [
+        "not", "no", "never", "nor", "none", "nobody", "nothing", "neither", "without", "cannot",
+    ]
 
     static let stopWords: Set<String> = [
         "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from", "over",
@@ -281,7 +301,8 @@ enum WordAlignment {
     }
 
     static func edits(from a: [String], to b: [String]) -> [Edit] {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         var cost = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
         for i in 0...n { cost[i][0] = i }
         for j in 0...m { cost[0][j] = j }
@@ -294,7 +315,8 @@ enum WordAlignment {
             }
         }
         var edits: [Edit] = []
-        var i = n, j = m
+        var i = n
+        var j = m
         while i > 0 || j > 0 {
             if i > 0, j > 0, cost[i][j] == cost[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1) {
                 if a[i - 1] != b[j - 1] { edits.append(.substitute(a[i - 1], b[j - 1])) }

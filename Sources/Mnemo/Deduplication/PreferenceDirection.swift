@@ -35,7 +35,8 @@ struct PreferenceDirection: Hashable {
     /// Whether both prefer the same thing to the same other thing (and are not reversed).
     func agrees(with other: PreferenceDirection) -> Bool {
         let (mine, theirs) = (distinctive, other.distinctive)
-        return !mine.preferred.isDisjoint(with: theirs.preferred) && !mine.other.isDisjoint(with: theirs.other) && !isReversed(by: other)
+        return !mine.preferred.isDisjoint(with: theirs.preferred) && !mine.other.isDisjoint(with: theirs.other)
+            && !isReversed(by: other)
     }
 
     /// Each side without the words on both sides ("morning runs to evening runs"), which tell nothing.
@@ -72,7 +73,7 @@ struct PreferenceDirection: Hashable {
             let markerLength: Int
             switch word {
             case "rather" where next == "than", "instead" where next == "of", "more" where next == "than",
-                 "better" where next == "than", "sooner" where next == "than":
+                "better" where next == "than", "sooner" where next == "than":
                 (start, markerLength) = (verbEnd ?? 0, 2)
             case "than" where ratherEnd != nil:
                 (start, markerLength) = (ratherEnd!, 1)
@@ -94,6 +95,8 @@ struct PreferenceDirection: Hashable {
     }
 
     private static func content(_ words: ArraySlice<String>, _ stems: ArraySlice<String>) -> [String] {
-        zip(words, stems).filter { !FactWords.stopWords.contains($0.0) && !preferenceVerbs.contains($0.0) && $0.0 != "rather" }.map(\.1)
+        zip(words, stems).filter {
+            !FactWords.stopWords.contains($0.0) && !preferenceVerbs.contains($0.0) && $0.0 != "rather"
+        }.map(\.1)
     }
 }

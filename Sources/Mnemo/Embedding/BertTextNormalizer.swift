@@ -16,8 +16,10 @@ package struct BertTextNormalizer: Sendable {
     /// Lower-case every scalar (full, context-free mappings).
     package var lowercase = true
 
-    package init(cleanText: Bool = true, handleChineseCharacters: Bool = true, stripAccents: Bool = true,
-                 lowercase: Bool = true) {
+    package init(
+        cleanText: Bool = true, handleChineseCharacters: Bool = true, stripAccents: Bool = true,
+        lowercase: Bool = true
+    ) {
         self.cleanText = cleanText
         self.handleChineseCharacters = handleChineseCharacters
         self.stripAccents = stripAccents
@@ -77,9 +79,15 @@ package struct BertTextNormalizer: Sendable {
         var current: [Unicode.Scalar] = []
         for scalar in text.unicodeScalars {
             if Self.isWhitespace(scalar) {
-                if !current.isEmpty { words.append(current); current.removeAll(keepingCapacity: true) }
+                if !current.isEmpty {
+                    words.append(current)
+                    current.removeAll(keepingCapacity: true)
+                }
             } else if Self.isPunctuation(scalar) {
-                if !current.isEmpty { words.append(current); current.removeAll(keepingCapacity: true) }
+                if !current.isEmpty {
+                    words.append(current)
+                    current.removeAll(keepingCapacity: true)
+                }
                 words.append([scalar])
             } else {
                 current.append(scalar)
@@ -151,14 +159,16 @@ package struct BertTextNormalizer: Sendable {
     /// them symbols), plus every scalar of a Unicode punctuation category (P*).
     package static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        if (33...47).contains(value) || (58...64).contains(value) || (91...96).contains(value) || (123...126).contains(value) {
+        if (33...47).contains(value) || (58...64).contains(value) || (91...96).contains(value)
+            || (123...126).contains(value)
+        {
             return true
         }
         if value < 0x80 { return false }
         if punctuationInReference.contains(value) { return true }
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
             return isKnownToReference(scalar)
         default:
             return false
@@ -173,7 +183,7 @@ package struct BertTextNormalizer: Sendable {
     package static func isChineseCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2B73F,
-             0x2B740...0x2B81F, 0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
+            0x2B740...0x2B81F, 0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
             return true
         default:
             return false

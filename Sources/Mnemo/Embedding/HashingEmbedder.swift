@@ -23,15 +23,18 @@ public struct HashingEmbedder: Embedder {
     /// The number of buckets, which is the vector dimension.
     public var dimension: Int { identity.dimension }
 
-    private let normalizer = BertTextNormalizer(cleanText: true, handleChineseCharacters: false,
-                                                stripAccents: true, lowercase: true)
+    private let normalizer = BertTextNormalizer(
+        cleanText: true, handleChineseCharacters: false,
+        stripAccents: true, lowercase: true)
 
     /// Creates a hashing embedder with `dimension` buckets (384 by default, like all-MiniLM-L6-v2,
     /// so that storage sized for one fits the other; the identities still differ). A dimension
     /// below 1 is a programming error and stops the program, printing why.
     public init(dimension: Int = 384) {
         // `fatalError`, not `precondition`: an optimised build drops a precondition's message.
-        guard dimension > 0 else { fatalError("HashingEmbedder(dimension: \(dimension)): the dimension must be at least 1") }
+        guard dimension > 0 else {
+            fatalError("HashingEmbedder(dimension: \(dimension)): the dimension must be at least 1")
+        }
         identity = EmbeddingModelIdentity(name: "mnemo/hashed-ngrams-v1", dimension: dimension)
     }
 
@@ -50,7 +53,8 @@ public struct HashingEmbedder: Embedder {
         for (index, word) in words.enumerated() {
             add(feature: [0x01] + Array(String(String.UnicodeScalarView(word)).utf8), weight: 1, to: &vector)
             if index + 1 < words.count {
-                let pair = String(String.UnicodeScalarView(word)) + " " + String(String.UnicodeScalarView(words[index + 1]))
+                let pair =
+                    String(String.UnicodeScalarView(word)) + " " + String(String.UnicodeScalarView(words[index + 1]))
                 add(feature: [0x02] + Array(pair.utf8), weight: 0.5, to: &vector)
             }
             let framed: [Unicode.Scalar] = ["<"] + word + [">"]

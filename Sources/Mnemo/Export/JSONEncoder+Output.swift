@@ -1,6 +1,6 @@
 import Foundation
 
-package extension JSONEncoder {
+extension JSONEncoder {
     /// The encoder of Mnemo's JSON answers — `mnemo … --json`, the MCP tools and the HTTP
     /// server — so that they share one convention: snake_case keys in sorted order, slashes left
     /// unescaped (topic paths), dates as ``Timestamp`` text in UTC.
@@ -9,10 +9,12 @@ package extension JSONEncoder {
     ///   - pretty: Indented output, for people reading a terminal or a tool answer.
     ///   - wholeSeconds: Dates cut to whole seconds (`2024-01-15T10:30:00Z`), for clients that
     ///     decode with `JSONDecoder`'s `.iso8601` strategy, which refuses a fraction.
-    static func mnemoOutput(pretty: Bool, wholeSeconds: Bool = false) -> JSONEncoder {
+    package static func mnemoOutput(pretty: Bool, wholeSeconds: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                                          : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty
+            ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
             let shown = wholeSeconds ? Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) : date

@@ -40,7 +40,8 @@ extension KnowledgeBase {
             try handle.close()
             // rename(2) replaces the target atomically: readers see the old file or the new one.
             guard rename(partial.path, url.path) == 0 else {
-                throw MnemoError.invalidInput(field: "url", reason: "cannot write \(url.path): \(String(cString: strerror(errno)))")
+                throw MnemoError.invalidInput(
+                    field: "url", reason: "cannot write \(url.path): \(String(cString: strerror(errno)))")
             }
             return count
         } catch {

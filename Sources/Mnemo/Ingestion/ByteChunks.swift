@@ -32,14 +32,14 @@ struct ByteChunks {
             return peeked
         }
         switch source {
-        case let .handle(handle):
+        case .handle(let handle):
             do {
                 guard let chunk = try handle.read(upToCount: Self.chunkSize), !chunk.isEmpty else { return nil }
                 return chunk
             } catch {
                 throw MnemoError.unreadableInput("reading failed: \(error.localizedDescription)")
             }
-        case let .data(data):
+        case .data(let data):
             source = .data(nil)
             return data.flatMap { $0.isEmpty ? nil : $0 }
         }

@@ -30,7 +30,8 @@ struct DocumentReader: RecordReader {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw MnemoError.unreadableInput("the \(format.rawValue) document is not valid JSON: \(JSONValue.problem(error, in: data))")
+            throw MnemoError.unreadableInput(
+                "the \(format.rawValue) document is not valid JSON: \(JSONValue.problem(error, in: data))")
         }
         lines = JSONLineIndex(data, recordArrayKeys: ["extracted", "facts"])
         switch format {
@@ -52,18 +53,19 @@ struct DocumentReader: RecordReader {
             Result { () throws(RecordProblem) in try IngestRecord(json: object) }
         }
         switch record {
-        case let .success(record): return .record(record, place, nodeTopic: entry.nodeTopic)
-        case let .failure(problem): return .rejected(place.rejection(problem))
+        case .success(let record): return .record(record, place, nodeTopic: entry.nodeTopic)
+        case .failure(let problem): return .rejected(place.rejection(problem))
         }
     }
 
     /// `{"extracted": [record, …]}` or `[record, …]`.
     private mutating func collectExtracted(_ root: Any) throws {
-        let (records, path): (Any?, String) = if let object = root as? [String: Any] {
-            (object["extracted"], "$.extracted")
-        } else {
-            (root, "$")
-        }
+        let (records, path): (Any?, String) =
+            if let object = root as? [String: Any] {
+                (object["extracted"], "$.extracted")
+            } else {
+                (root, "$")
+            }
         guard let records = records as? [Any] else {
             throw MnemoError.unreadableInput(#"expected {"extracted": [records]} or an array of records"#)
         }
@@ -72,13 +74,15 @@ struct DocumentReader: RecordReader {
 
     /// `{"topics": [node, …]}` or `[node, …]`, nodes nested through `children`.
     private mutating func collectTopics(_ root: Any) throws {
-        let (nodes, path): (Any?, String) = if let object = root as? [String: Any] {
-            (object["topics"], "$.topics")
-        } else {
-            (root, "$")
-        }
+        let (nodes, path): (Any?, String) =
+            if let object = root as? [String: Any] {
+                (object["topics"], "$.topics")
+            } else {
+                (root, "$")
+            }
         guard let nodes = nodes as? [Any] else {
-            throw MnemoError.unreadableInput(#"expected {"topics": [nodes]} where a node has "path" or "name", "facts" and "children""#)
+            throw MnemoError.unreadableInput(
+                #"expected {"topics": [nodes]} where a node has "path" or "name", "facts" and "children""#)
         }
         for (index, node) in nodes.enumerated() {
             try collect(node: node, path: "\(path)[\(index)]", parent: nil)
@@ -87,7 +91,8 @@ struct DocumentReader: RecordReader {
 
     private mutating func collect(node value: Any, path: String, parent: Result<TopicPath, RecordProblem>?) throws {
         guard let node = value as? [String: Any] else {
-            throw MnemoError.unreadableInput("the topic node at \(path) is \(JSONFields.describe(value)), not an object")
+            throw MnemoError.unreadableInput(
+                "the topic node at \(path) is \(JSONFields.describe(value)), not an object")
         }
         let topic = Self.topic(of: node, path: path, parent: parent)
         let facts = try Self.array(node, "facts", at: path)
@@ -102,7 +107,8 @@ struct DocumentReader: RecordReader {
     private static func array(_ node: [String: Any], _ key: String, at path: String) throws -> [Any] {
         guard let value = node[key], !(value is NSNull) else { return [] }
         guard let array = value as? [Any] else {
-            throw MnemoError.unreadableInput(#""\#(key)" of the topic node at \#(path) must be an array, got \#(JSONFields.describe(value))"#)
+            throw MnemoError.unreadableInput(
+                #""\#(key)" of the topic node at \#(path) must be an array, got \#(JSONFields.describe(value))"#)
         }
         return array
     }
@@ -110,7 +116,8 @@ struct DocumentReader: RecordReader {
     /// A node's topic: its `path` from the root, else its `name` under its parent's topic. A
     /// node under a bad one is bad too: its facts are rejected with the ancestor's reason.
     private static func topic(of node: [String: Any], path: String, parent: Result<TopicPath, RecordProblem>?)
-        -> Result<TopicPath, RecordProblem> {
+        -> Result<TopicPath, RecordProblem>
+    {
         if case .failure = parent { return parent! }
         return Result { () throws(RecordProblem) in
             let fields = JSONFields(object: node)
@@ -121,10 +128,11 @@ struct DocumentReader: RecordReader {
                 throw RecordProblem(.badTopic, #"the topic node at \#(path) has no "path" or "name""#)
             }
             if name.contains("/") {
-                throw RecordProblem(.badTopic, #"bad topic name "\#(name)": a name cannot contain "/" (use "path" for a full path)"#)
+                throw RecordProblem(
+                    .badTopic, #"bad topic name "\#(name)": a name cannot contain "/" (use "path" for a full path)"#)
             }
             let segment = try IngestRecord.topicPath(name, field: "topic name")
-            guard case let .success(parentPath) = parent else { return segment }
+            guard case .success(let parentPath) = parent else { return segment }
             return TopicPath(validSegments: parentPath.segments + segment.segments)
         }
     }

@@ -29,11 +29,15 @@ struct IngestPipeline {
 
     init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) throws {
         if let batchSize = options.batchSize, batchSize < 1 {
-            throw MnemoError.invalidInput(field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")
+            throw MnemoError.invalidInput(
+                field: "batchSize", reason: "\(batchSize) is not a number of records (at least 1)")
         }
         if options.namespacePolicy == .pinned, let other = options.defaultNamespace, other != knowledgeBase.namespace {
-            throw MnemoError.invalidInput(field: "defaultNamespace", reason:
-                "this ingest is pinned to namespace \"\(knowledgeBase.namespace)\" and cannot default to \"\(other)\": ingest through inNamespace(\"\(other)\") instead, or let records choose with NamespacePolicy.fromRecords")
+            throw MnemoError.invalidInput(
+                field: "defaultNamespace",
+                reason:
+                    "this ingest is pinned to namespace \"\(knowledgeBase.namespace)\" and cannot default to \"\(other)\": ingest through inNamespace(\"\(other)\") instead, or let records choose with NamespacePolicy.fromRecords"
+            )
         }
         self.knowledgeBase = knowledgeBase
         self.options = options
@@ -51,11 +55,14 @@ struct IngestPipeline {
         self.bytesRead = bytesRead
         report.records += 1
         switch item {
-        case let .rejected(rejection):
+        case .rejected(let rejection):
             report.reject(rejection, keepingAtMost: options.maximumReportedRejections)
-        case let .record(record, position, nodeTopic):
+        case .record(let record, let position, let nodeTopic):
             do {
-                batch.append(try record.pending(defaultNamespace: defaultNamespace, pinned: pinnedNamespace, nodeTopic: nodeTopic, topics: &topics))
+                batch.append(
+                    try record.pending(
+                        defaultNamespace: defaultNamespace, pinned: pinnedNamespace, nodeTopic: nodeTopic,
+                        topics: &topics))
             } catch {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }
@@ -158,9 +165,10 @@ struct IngestPipeline {
 
     private func sendProgress(isFinished: Bool) {
         guard let progress = options.progress else { return }
-        progress(IngestProgress(
-            bytesRead: bytesRead, totalBytes: totalBytes, recordsRead: report.records,
-            added: report.added, merged: report.merged, unchanged: report.unchanged,
-            rejected: report.rejectedCount, isFinished: isFinished))
+        progress(
+            IngestProgress(
+                bytesRead: bytesRead, totalBytes: totalBytes, recordsRead: report.records,
+                added: report.added, merged: report.merged, unchanged: report.unchanged,
+                rejected: report.rejectedCount, isFinished: isFinished))
     }
 }

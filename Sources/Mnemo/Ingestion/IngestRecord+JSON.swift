@@ -11,7 +11,8 @@ extension IngestRecord {
             throw RecordProblem(.missingContent, #"missing "content""#)
         }
         guard let content = rawContent as? String else {
-            throw RecordProblem(.wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
+            throw RecordProblem(
+                .wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
         }
         self.init(content: try Self.checked(content: content))
         topic = try fields.string("topic")
@@ -33,8 +34,9 @@ extension IngestRecord {
         }
         if let value = fields.value("confidence") {
             guard let number = JSONFields.number(value) else {
-                throw RecordProblem(.confidenceNotNumber,
-                                    "confidence must be a number from 0 to 1, got \(JSONFields.describe(value))")
+                throw RecordProblem(
+                    .confidenceNotNumber,
+                    "confidence must be a number from 0 to 1, got \(JSONFields.describe(value))")
             }
             try Self.check(confidence: number)
             confidence = number
@@ -42,7 +44,8 @@ extension IngestRecord {
         if let source = try fields.string("source") { sources.append(source) }
         if let list = fields.value("sources") {
             guard let items = list as? [Any], let strings = items as? [String] else {
-                throw RecordProblem(.wrongFieldType, #""sources" must be an array of strings, got \#(JSONFields.describe(list))"#)
+                throw RecordProblem(
+                    .wrongFieldType, #""sources" must be an array of strings, got \#(JSONFields.describe(list))"#)
             }
             sources.append(contentsOf: strings)
         }
@@ -111,14 +114,17 @@ struct JSONFields {
 
     func bool(_ key: String) throws(RecordProblem) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard let number = value as? NSNumber, Self.isBoolean(number) else { throw wrongType(key, "true or false", value) }
+        guard let number = value as? NSNumber, Self.isBoolean(number) else {
+            throw wrongType(key, "true or false", value)
+        }
         return number.boolValue
     }
 
     func integer(_ key: String) throws(RecordProblem) -> Int64? {
         guard let value = value(key) else { return nil }
         guard let number = Self.number(value), number.rounded() == number, abs(number) < 9e15,
-              let integer = (value as? NSNumber)?.int64Value else {
+            let integer = (value as? NSNumber)?.int64Value
+        else {
             throw wrongType(key, "an integer", value)
         }
         return integer
@@ -127,7 +133,8 @@ struct JSONFields {
     func date(_ key: String) throws(RecordProblem) -> Date? {
         guard let text = try string(key) else { return nil }
         guard let date = Timestamp.parse(text) else {
-            throw RecordProblem(.badDate, #"bad date "\#(text)" in "\#(key)" (expected ISO 8601, such as 2025-01-15T10:30:00Z)"#)
+            throw RecordProblem(
+                .badDate, #"bad date "\#(text)" in "\#(key)" (expected ISO 8601, such as 2025-01-15T10:30:00Z)"#)
         }
         return date
     }

@@ -14,8 +14,10 @@ extension IngestRecord {
     ///   - nodeTopic: in the `topics` format, the topic of the fact's tree node (or why it is bad);
     ///     it replaces the record's own topic and category.
     ///   - topics: the topic paths this ingest already resolved.
-    func pending(defaultNamespace: String, pinned: String? = nil, nodeTopic: Result<TopicPath, RecordProblem>? = nil,
-                 topics: inout TopicPathCache) throws(RecordProblem) -> PendingFact {
+    func pending(
+        defaultNamespace: String, pinned: String? = nil, nodeTopic: Result<TopicPath, RecordProblem>? = nil,
+        topics: inout TopicPathCache
+    ) throws(RecordProblem) -> PendingFact {
         let content = try Self.checked(content: content)
         if let confidence { try Self.check(confidence: confidence) }
         let topicPath = if let nodeTopic { try nodeTopic.get() } else { try topics.path(of: self) }
@@ -24,10 +26,15 @@ extension IngestRecord {
             throw RecordProblem(.wrongFieldType, #""namespace" must not be empty"#)
         }
         if let pinned, namespace != pinned {
-            throw RecordProblem(.foreignNamespace, #"namespace "\#(namespace)" is not this ingest's ("\#(pinned)"); records choose their namespace only when the ingest allows it"#)
+            throw RecordProblem(
+                .foreignNamespace,
+                #"namespace "\#(namespace)" is not this ingest's ("\#(pinned)"); records choose their namespace only when the ingest allows it"#
+            )
         }
         if let createdAt, let updatedAt, updatedAt < createdAt {
-            throw RecordProblem(.badDate, "updated_at \(Timestamp.format(updatedAt)) is before created_at \(Timestamp.format(createdAt))")
+            throw RecordProblem(
+                .badDate,
+                "updated_at \(Timestamp.format(updatedAt)) is before created_at \(Timestamp.format(createdAt))")
         }
         var fact = ValidatedFact(
             content: content, topicPath: topicPath, type: resolvedType, importance: resolvedImportance,
@@ -42,7 +49,9 @@ extension IngestRecord {
     /// The topic path: the topic, else the title-cased category, else ``defaultTopic``.
     func resolvedTopic() throws(RecordProblem) -> TopicPath {
         if let topic { return try Self.topicPath(topic, field: "topic") }
-        if let category { return try Self.topicPath(Self.topicName(forCategory: category), field: "category", given: category) }
+        if let category {
+            return try Self.topicPath(Self.topicName(forCategory: category), field: "category", given: category)
+        }
         return TopicPath(validSegments: [Self.defaultTopic])
     }
 
@@ -84,9 +93,9 @@ extension IngestRecord {
 
     static func topicPath(_ text: String, field: String, given: String? = nil) throws(RecordProblem) -> TopicPath {
         switch TopicPath.parse(text) {
-        case let .success(segments):
+        case .success(let segments):
             return TopicPath(validSegments: segments)
-        case let .failure(problem):
+        case .failure(let problem):
             throw RecordProblem(.badTopic, #"bad \#(field) "\#(given ?? text)": \#(problem.reason)"#)
         }
     }
@@ -94,8 +103,10 @@ extension IngestRecord {
 
 extension ValidatedFact {
     /// A fact whose values were already checked, as ingest does record by record.
-    init(content: String, topicPath: TopicPath, type: FactType, importance: Importance, confidence: Double,
-         sources: [String], createdAt: Date?, updatedAt: Date?, isActive: Bool) {
+    init(
+        content: String, topicPath: TopicPath, type: FactType, importance: Importance, confidence: Double,
+        sources: [String], createdAt: Date?, updatedAt: Date?, isActive: Bool
+    ) {
         self.content = content
         self.contentKey = TextNormalization.factKey(content)
         self.topicPath = topicPath
@@ -118,13 +129,14 @@ struct TopicPathCache {
     private let capacity = 10_000
 
     mutating func path(of record: IngestRecord) throws(RecordProblem) -> TopicPath {
-        let key = if let topic = record.topic {
-            "topic\u{1F}" + topic
-        } else if let category = record.category {
-            "category\u{1F}" + category
-        } else {
-            ""
-        }
+        let key =
+            if let topic = record.topic {
+                "topic\u{1F}" + topic
+            } else if let category = record.category {
+                "category\u{1F}" + category
+            } else {
+                ""
+            }
         if let path = paths[key] { return try path.get() }
         let path = Result { () throws(RecordProblem) in try record.resolvedTopic() }
         if paths.count < capacity { paths[key] = path }

@@ -29,12 +29,13 @@ struct JSONLReader: RecordReader {
         while let text = try nextLine() {
             line += 1
             switch text {
-            case let .tooLong(length):
+            case .tooLong(let length):
                 record += 1
-                return .rejected(IngestRejection(
-                    record: record, line: line, code: .recordTooLong,
-                    reason: "the line has \(length) bytes; the maximum is \(maximumLineLength)"))
-            case let .bytes(bytes):
+                return .rejected(
+                    IngestRejection(
+                        record: record, line: line, code: .recordTooLong,
+                        reason: "the line has \(length) bytes; the maximum is \(maximumLineLength)"))
+            case .bytes(let bytes):
                 let trimmed = Self.trimmed(bytes, isFirstLine: line == 1)
                 if trimmed.allSatisfy(Self.isBlank) { continue }
                 record += 1
@@ -53,8 +54,8 @@ struct JSONLReader: RecordReader {
             Result { () throws(RecordProblem) in try IngestRecord(json: object) }
         }
         switch record {
-        case let .success(record): return .record(record, position)
-        case let .failure(problem): return .rejected(position.rejection(problem))
+        case .success(let record): return .record(record, position)
+        case .failure(let problem): return .rejected(position.rejection(problem))
         }
     }
 

@@ -36,9 +36,9 @@ struct JSONLineIndex {
             switch stack.last {
             case nil:
                 return "$"
-            case let .object(path, key):
+            case .object(let path, let key):
                 return "\(path).\(key ?? "")"
-            case let .array(path, count, indexed):
+            case .array(let path, let count, let indexed):
                 stack[stack.count - 1] = .array(path: path, count: count + 1, indexed: indexed)
                 let elementPath = "\(path)[\(count)]"
                 if indexed { lines[elementPath] = line }
@@ -58,8 +58,9 @@ struct JSONLineIndex {
                     if bytes[index] == UInt8(ascii: "\\") { index += 1 }
                     index += 1
                 }
-                if expectingKey, case let .object(path, _) = stack.last {
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(index, bytes.count)]), as: UTF8.self)
+                if expectingKey, case .object(let path, _) = stack.last {
+                    let key = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(index, bytes.count)]), as: UTF8.self)
                     stack[stack.count - 1] = .object(path: path, key: key)
                     expectingKey = false
                 } else {
@@ -72,7 +73,8 @@ struct JSONLineIndex {
             case UInt8(ascii: "["):
                 let path = valueStarts()
                 let key = path.hasSuffix("]") ? nil : path.split(separator: ".").last.map(String.init)
-                stack.append(.array(path: path, count: 0, indexed: path == "$" || key.map(recordArrayKeys.contains) == true))
+                stack.append(
+                    .array(path: path, count: 0, indexed: path == "$" || key.map(recordArrayKeys.contains) == true))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 _ = stack.popLast()
                 expectingKey = false
@@ -91,7 +93,7 @@ struct JSONLineIndex {
     private static func endsLiteral(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), UInt8(ascii: "\n"),
-             UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+            UInt8(ascii: "\t"), UInt8(ascii: "\r"):
             true
         default:
             false

@@ -26,7 +26,9 @@ extension KnowledgeBase {
     /// The servers use this where a client needs the facts back: `ingest` only counts them.
     /// Rejections give the record's position from 1 and no line.
     package func storeAllOrNothing(_ records: [IngestRecord]) async throws -> StoreOutcome {
-        let items = records.enumerated().map { ReadItem.record($0.element, RecordPosition(record: $0.offset + 1, line: nil)) }
+        let items = records.enumerated().map {
+            ReadItem.record($0.element, RecordPosition(record: $0.offset + 1, line: nil))
+        }
         return try await storeAllOrNothing(items, completing: { _ in })
     }
 
@@ -40,7 +42,9 @@ extension KnowledgeBase {
         data: Data, format: IngestFormat, completing: (inout IngestRecord) throws -> Void
     ) async throws -> StoreOutcome {
         guard format.isWholeDocument else {
-            throw MnemoError.invalidInput(field: "format", reason: "storeAllOrNothing reads the extracted and topics formats, not \(format.rawValue)")
+            throw MnemoError.invalidInput(
+                field: "format",
+                reason: "storeAllOrNothing reads the extracted and topics formats, not \(format.rawValue)")
         }
         var reader = try DocumentReader(data: data, format: format)
         var items: [ReadItem] = []
@@ -56,12 +60,13 @@ extension KnowledgeBase {
         var topics = TopicPathCache()
         for item in items {
             switch item {
-            case let .rejected(rejection):
+            case .rejected(let rejection):
                 rejected.append(rejection)
             case .record(var record, let position, let nodeTopic):
                 try completing(&record)
                 do {
-                    pending.append(try record.pending(defaultNamespace: namespace, nodeTopic: nodeTopic, topics: &topics))
+                    pending.append(
+                        try record.pending(defaultNamespace: namespace, nodeTopic: nodeTopic, topics: &topics))
                 } catch {
                     rejected.append(position.rejection(error))
                 }
@@ -70,12 +75,13 @@ extension KnowledgeBase {
         guard rejected.isEmpty else { return .rejected(rejected) }
         guard !pending.isEmpty else { return .stored([]) }
         let outcomes = try await storeBatch(embedBatch(pending))
-        return .stored(outcomes.map { outcome in
-            switch outcome {
-            case let .added(fact): StoredRecord(fact: fact, disposition: .added)
-            case let .merged(fact): StoredRecord(fact: fact, disposition: .merged)
-            case let .unchanged(fact): StoredRecord(fact: fact, disposition: .unchanged)
-            }
-        })
+        return .stored(
+            outcomes.map { outcome in
+                switch outcome {
+                case .added(let fact): StoredRecord(fact: fact, disposition: .added)
+                case .merged(let fact): StoredRecord(fact: fact, disposition: .merged)
+                case .unchanged(let fact): StoredRecord(fact: fact, disposition: .unchanged)
+                }
+            })
     }
 }

@@ -55,7 +55,8 @@ enum JSONValue {
         text = text.prefix(1).lowercased() + text.dropFirst()
         // Linux's Foundation says "around character 8", a byte offset from 0.
         guard let range = text.range(of: " around character "),
-              let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) else { return text }
+            let offset = Int(text[range.upperBound...].prefix(while: \.isNumber))
+        else { return text }
         let before = data.prefix(offset)
         let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         let column = offset - (before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1

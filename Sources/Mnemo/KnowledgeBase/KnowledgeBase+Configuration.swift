@@ -56,9 +56,9 @@ extension KnowledgeBase {
         /// and visionOS.
         public static var defaultMmapSize: Int {
             #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            0
+                0
             #else
-            1 << 30
+                1 << 30
             #endif
         }
 

@@ -33,7 +33,9 @@ extension KnowledgeBase {
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first invalid fact's field
     ///   (nothing is stored), and what ``addFact(_:)`` throws.
     @discardableResult
-    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws -> [AddFactOutcome] {
+    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws
+        -> [AddFactOutcome]
+    {
         let validated = try facts.enumerated().map { index, fact in
             do {
                 return (namespace, try ValidatedFact(fact))
@@ -63,7 +65,8 @@ extension KnowledgeBase {
         let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            return try OperationLog.record(db, namespace: namespace, kind: .updateFact, summary: "updated fact #\(id)") {
+            return try OperationLog.record(db, namespace: namespace, kind: .updateFact, summary: "updated fact #\(id)")
+            {
                 try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
             }
         }
@@ -76,11 +79,12 @@ extension KnowledgeBase {
         let embedding = try await update.content.asyncMap { try await embed([$0])?.first } ?? nil
         return try await writer.write { db in
             let stored = try FactTable.require(db, namespace: namespace, id: id)
-            let (kind, verb): (OperationRecord.Kind, String) = switch (update.isEmpty, isActive) {
-            case (true, true?): (.reactivateFact, "reactivated")
-            case (true, false?): (.deactivateFact, "deactivated")
-            default: (.updateFact, "updated")
-            }
+            let (kind, verb): (OperationRecord.Kind, String) =
+                switch (update.isEmpty, isActive) {
+                case (true, true?): (.reactivateFact, "reactivated")
+                case (true, false?): (.deactivateFact, "deactivated")
+                default: (.updateFact, "updated")
+                }
             return try OperationLog.record(db, namespace: namespace, kind: kind, summary: "\(verb) fact #\(id)") {
                 var fact = stored
                 if !update.isEmpty {
@@ -117,7 +121,9 @@ extension KnowledgeBase {
         let namespace = namespace
         try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            try OperationLog.record(db, namespace: namespace, kind: .deleteFact, summary: "deleted fact #\(id): \(fact.content)") {
+            try OperationLog.record(
+                db, namespace: namespace, kind: .deleteFact, summary: "deleted fact #\(id): \(fact.content)"
+            ) {
                 try FactTable.delete(db, fact, now: Date())
             }
         }
@@ -125,7 +131,9 @@ extension KnowledgeBase {
 
     /// Lists facts that pass `filter`, most important and newest first.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative `limit` or `offset`.
-    public func facts(matching filter: FactFilter = FactFilter(), limit: Int = 100, offset: Int = 0) async throws -> [Fact] {
+    public func facts(matching filter: FactFilter = FactFilter(), limit: Int = 100, offset: Int = 0) async throws
+        -> [Fact]
+    {
         try Self.validatePage(limit: limit, offset: offset)
         let namespace = namespace
         return try await writer.read { db in
@@ -143,7 +151,8 @@ extension KnowledgeBase {
         return try await writer.read { db in
             let events = try HistoryTable.events(db, namespace: namespace, factID: id)
             if events.isEmpty, try FactTable.find(db, namespace: namespace, id: id) == nil,
-               try !FactEraser.isErased(db, namespace: namespace, id: id) {
+                try !FactEraser.isErased(db, namespace: namespace, id: id)
+            {
                 throw MnemoError.notFound(.fact(id))
             }
             return events
@@ -164,7 +173,8 @@ extension KnowledgeBase {
         let namespace = namespace
         return try await writer.write { db in
             let fact = try FactTable.require(db, namespace: namespace, id: id)
-            let (kind, verb): (OperationRecord.Kind, String) = isActive ? (.reactivateFact, "reactivated") : (.deactivateFact, "deactivated")
+            let (kind, verb): (OperationRecord.Kind, String) =
+                isActive ? (.reactivateFact, "reactivated") : (.deactivateFact, "deactivated")
             return try OperationLog.record(db, namespace: namespace, kind: kind, summary: "\(verb) fact #\(id)") {
                 try FactTable.setActive(db, fact, isActive, now: Date())
             }

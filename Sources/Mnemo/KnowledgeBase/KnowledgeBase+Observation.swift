@@ -19,7 +19,9 @@ extension KnowledgeBase {
     /// or `topic` tables (GRDB may coalesce several commits into one value, and may repeat an
     /// unchanged value). Iteration ends when the task is cancelled; a database failure ends it
     /// with a ``MnemoError``.
-    public func observeFacts(matching filter: FactFilter = FactFilter(), limit: Int = 100) -> AsyncThrowingStream<[Fact], any Error> {
+    public func observeFacts(matching filter: FactFilter = FactFilter(), limit: Int = 100) -> AsyncThrowingStream<
+        [Fact], any Error
+    > {
         stream(factsObservation(matching: filter, limit: limit))
     }
 
@@ -38,7 +40,9 @@ extension KnowledgeBase {
     /// The GRDB observation behind ``observeFacts(matching:limit:)``, for an app that already
     /// works with GRDB's observations (`ValueObservation.start(in:onError:onChange:)`, Combine
     /// publishers, GRDBQuery): start it in ``databaseWriter``.
-    public func factsObservation(matching filter: FactFilter = FactFilter(), limit: Int = 100) -> ValueObservation<ValueReducers.Fetch<[Fact]>> {
+    public func factsObservation(matching filter: FactFilter = FactFilter(), limit: Int = 100) -> ValueObservation<
+        ValueReducers.Fetch<[Fact]>
+    > {
         let namespace = namespace
         return ValueObservation.tracking { db in
             try FactTable.list(db, namespace: namespace, filter: filter, limit: max(0, limit), offset: 0)
@@ -51,7 +55,9 @@ extension KnowledgeBase {
     public var databaseWriter: any DatabaseWriter { writer.base }
 
     /// Bridges a GRDB observation to an `AsyncThrowingStream` whose errors are ``MnemoError``s.
-    private func stream<Value: Sendable>(_ observation: ValueObservation<ValueReducers.Fetch<Value>>) -> AsyncThrowingStream<Value, any Error> {
+    private func stream<Value: Sendable>(_ observation: ValueObservation<ValueReducers.Fetch<Value>>)
+        -> AsyncThrowingStream<Value, any Error>
+    {
         let values = observation.values(in: writer.base)
         return AsyncThrowingStream { continuation in
             // The stream's one producer; it ends with the stream (cancelled on termination).

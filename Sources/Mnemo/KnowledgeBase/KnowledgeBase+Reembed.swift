@@ -25,7 +25,9 @@ extension KnowledgeBase {
         guard vectors.count == texts.count, vectors.allSatisfy({ $0.count == dimension }) else {
             throw MnemoError.embedderFailure(
                 model: embedder.identity,
-                reason: "returned \(vectors.count) vectors of sizes \(Set(vectors.map(\.count)).sorted()) for \(texts.count) texts")
+                reason:
+                    "returned \(vectors.count) vectors of sizes \(Set(vectors.map(\.count)).sorted()) for \(texts.count) texts"
+            )
         }
         return vectors
     }
@@ -48,8 +50,12 @@ extension KnowledgeBase {
     ///   the database failed) after `stored` facts got their new vectors; else what the embedder
     ///   or the database throws.
     @discardableResult
-    public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int {
-        guard let embedder else { throw MnemoError.invalidInput(field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one") }
+    public func reembed(batchSize: Int = 64, progress: (@Sendable (ReembedProgress) -> Void)? = nil) async throws -> Int
+    {
+        guard let embedder else {
+            throw MnemoError.invalidInput(
+                field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one")
+        }
         let facts = try await writer.read { db in try FactTable.contents(db) }
         var done = 0
         progress?(ReembedProgress(done: 0, total: facts.count))

@@ -51,8 +51,9 @@ extension KnowledgeBase {
                 throw MnemoError.conflict(.topicExists(existing.path))
             }
             try TopicTable.relocate(db, topic: topic, newName: renamed.description, newParent: parent)
-            try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicRenamed,
-                                    details: ["from": topic.path, "to": target.description])
+            try HistoryTable.record(
+                db, namespace: namespace, topicID: topic.id, kind: .topicRenamed,
+                details: ["from": topic.path, "to": target.description])
             return try TopicTable.find(db, id: topic.id)!
         }
     }
@@ -65,7 +66,8 @@ extension KnowledgeBase {
         return try await writer.write { db in
             let topic = try TopicTable.require(db, namespace: namespace, path: path)
             if let newParentPath, newParentPath.key == path.key || newParentPath.key.hasPrefix(path.key + "/") {
-                throw MnemoError.invalidInput(field: "newParentPath", reason: "cannot move topic \"\(topic.path)\" into its own subtree")
+                throw MnemoError.invalidInput(
+                    field: "newParentPath", reason: "cannot move topic \"\(topic.path)\" into its own subtree")
             }
             let name = path.segments.last!
             let target = try newParentPath.map { try $0.appending(name) } ?? TopicPath(validSegments: [name])
@@ -74,8 +76,9 @@ extension KnowledgeBase {
             }
             let parent = try newParentPath.map { try TopicTable.ensure(db, namespace: namespace, path: $0) }
             try TopicTable.relocate(db, topic: topic, newName: topic.name, newParent: parent)
-            try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicMoved,
-                                    details: ["from": topic.path, "to": parent.map { "\($0.path)/\(topic.name)" } ?? topic.name])
+            try HistoryTable.record(
+                db, namespace: namespace, topicID: topic.id, kind: .topicMoved,
+                details: ["from": topic.path, "to": parent.map { "\($0.path)/\(topic.name)" } ?? topic.name])
             return try TopicTable.find(db, id: topic.id)!
         }
     }
@@ -98,10 +101,11 @@ extension KnowledgeBase {
             }
             let now = Date()
             for fact in facts { try FactTable.delete(db, fact, now: now) }
-            for topic in topics.reversed() {  // children before parents
+            for topic in topics.reversed() { // children before parents
                 try TopicTable.delete(db, id: topic.id)
-                try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicDeleted,
-                                        details: ["path": topic.path], at: now)
+                try HistoryTable.record(
+                    db, namespace: namespace, topicID: topic.id, kind: .topicDeleted,
+                    details: ["path": topic.path], at: now)
             }
             return facts.count
         }
@@ -124,9 +128,10 @@ struct TopicTreeBuilder {
         func node(_ topic: Topic) -> TopicNode {
             let children = (byParent[topic.id] ?? []).map(node)
             let own = factCounts[topic.id] ?? 0
-            return TopicNode(topic: topic, factCount: own,
-                             subtreeFactCount: own + children.reduce(0) { $0 + $1.subtreeFactCount },
-                             children: children)
+            return TopicNode(
+                topic: topic, factCount: own,
+                subtreeFactCount: own + children.reduce(0) { $0 + $1.subtreeFactCount },
+                children: children)
         }
         return (byParent[nil] ?? []).map(node)
     }

@@ -63,7 +63,8 @@ public final class KnowledgeBase: Sendable {
     public convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         let pool: DatabasePool
         do {
-            pool = try DatabaseFactory.openPool(atPath: url.path, configuration: configuration.preparedDatabaseConfiguration())
+            pool = try DatabaseFactory.openPool(
+                atPath: url.path, configuration: configuration.preparedDatabaseConfiguration())
         } catch {
             throw MnemoError(error)
         }
@@ -85,7 +86,8 @@ public final class KnowledgeBase: Sendable {
         } catch {
             throw MnemoError.invalidInput(
                 field: "writer",
-                reason: "its configuration was not prepared with KnowledgeBase.prepare(_:) before the writer was created")
+                reason:
+                    "its configuration was not prepared with KnowledgeBase.prepare(_:) before the writer was created")
         }
         try self.init(migrating: writer, configuration: configuration)
     }
@@ -94,7 +96,8 @@ public final class KnowledgeBase: Sendable {
     /// function, foreign keys, in-memory temporary tables, and the memory map of
     /// ``Configuration/mmapSize``. Call it before creating the writer you pass to
     /// ``init(writer:configuration:)``.
-    public static func prepare(_ configuration: inout GRDB.Configuration, mmapSize: Int = Configuration.defaultMmapSize) {
+    public static func prepare(_ configuration: inout GRDB.Configuration, mmapSize: Int = Configuration.defaultMmapSize)
+    {
         DatabaseFactory.prepare(&configuration, mmapSize: mmapSize)
     }
 
@@ -107,8 +110,9 @@ public final class KnowledgeBase: Sendable {
     public convenience init(
         path: String, namespace: String = KnowledgeBase.defaultNamespace, embedder: (any Embedder)? = nil
     ) throws {
-        try self.init(url: URL(fileURLWithPath: path),
-                      configuration: Configuration(namespace: namespace, embedder: embedder))
+        try self.init(
+            url: URL(fileURLWithPath: path),
+            configuration: Configuration(namespace: namespace, embedder: embedder))
     }
 
     /// Opens the knowledge base at `path` with a new embedder even though its stored vectors were
@@ -117,8 +121,9 @@ public final class KnowledgeBase: Sendable {
     public convenience init(
         path: String, namespace: String = KnowledgeBase.defaultNamespace, reembeddingWith embedder: any Embedder
     ) throws {
-        try self.init(url: URL(fileURLWithPath: path),
-                      configuration: Configuration(namespace: namespace, embedder: embedder, acceptsOtherEmbedder: true))
+        try self.init(
+            url: URL(fileURLWithPath: path),
+            configuration: Configuration(namespace: namespace, embedder: embedder, acceptsOtherEmbedder: true))
     }
 
     /// Creates a knowledge base that lives in memory only, for tests and previews.
@@ -140,8 +145,10 @@ public final class KnowledgeBase: Sendable {
     ///   - readOnly: the database is never written (see ``init(readingOnly:namespace:embedder:)``):
     ///     no migration runs, and the stored model identity is only compared.
     ///   - followsChanges: false when no other connection can change the database.
-    init(migrating writer: any DatabaseWriter, configuration: Configuration,
-         readOnly: Bool = false, followsChanges: Bool = true) throws {
+    init(
+        migrating writer: any DatabaseWriter, configuration: Configuration,
+        readOnly: Bool = false, followsChanges: Bool = true
+    ) throws {
         try Self.validate(namespace: configuration.namespace)
         if !readOnly {
             do {
@@ -183,11 +190,13 @@ public final class KnowledgeBase: Sendable {
 
     private static func validate(namespace: String) throws {
         guard !namespace.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw MnemoError.invalidInput(field: "namespace", reason: "\"\(namespace)\" is empty; a namespace names whose memory it is")
+            throw MnemoError.invalidInput(
+                field: "namespace", reason: "\"\(namespace)\" is empty; a namespace names whose memory it is")
         }
         // SQLite's text binding ends a string at NUL: "alice\0x" would read and write alice's memory.
         guard !namespace.utf8.contains(0) else {
-            throw MnemoError.invalidInput(field: "namespace", reason: "a namespace cannot hold a NUL character (U+0000)")
+            throw MnemoError.invalidInput(
+                field: "namespace", reason: "a namespace cannot hold a NUL character (U+0000)")
         }
     }
 

@@ -49,7 +49,9 @@ extension KnowledgeBase {
             }
             if !embeddedVectors.isEmpty {
                 for (id, vector) in embeddedVectors { try EmbeddingTable.write(db, factID: id, vector: vector) }
-                if let identity, try EmbeddingTable.storedIdentity(db) == nil { try EmbeddingTable.setIdentity(db, identity) }
+                if let identity, try EmbeddingTable.storedIdentity(db) == nil {
+                    try EmbeddingTable.setIdentity(db, identity)
+                }
                 done.append("embedded \(embeddedVectors.count) facts that had no vector")
             }
             if planned.erasedRemains > 0 {
@@ -59,16 +61,19 @@ extension KnowledgeBase {
             let audit = TopicTreeAudit(try DatabaseCheck.topicRows(db))
             if !audit.corrected.isEmpty {
                 try DatabaseCheck.writeTopics(db, audit.corrected)
-                done.append("rewrote the parent, path or keys of \(audit.corrected.count) topics"
-                            + (audit.orphans.isEmpty && audit.cycles.isEmpty ? "" :
-                                " (\(audit.orphans.count) orphans and \(audit.cycles.count) cycles made top-level)"))
+                done.append(
+                    "rewrote the parent, path or keys of \(audit.corrected.count) topics"
+                        + (audit.orphans.isEmpty && audit.cycles.isEmpty
+                            ? "" : " (\(audit.orphans.count) orphans and \(audit.cycles.count) cycles made top-level)"))
             }
             let badTopics = try DatabaseCheck.factsWithBadTopic(db)
             if !badTopics.isEmpty {
                 var recovered: [String: Topic] = [:]
                 for fact in badTopics {
-                    let topic = try recovered[fact.namespace]
-                        ?? TopicTable.ensure(db, namespace: fact.namespace, path: TopicPath(validSegments: ["Recovered"]))
+                    let topic =
+                        try recovered[fact.namespace]
+                        ?? TopicTable.ensure(
+                            db, namespace: fact.namespace, path: TopicPath(validSegments: ["Recovered"]))
                     recovered[fact.namespace] = topic
                     try DatabaseCheck.moveFact(db, id: fact.id, toTopic: topic.id)
                 }
@@ -102,8 +107,11 @@ extension KnowledgeBase {
             result.checked.append(.sqliteIntegrity)
             let damage = try DatabaseCheck.integrityProblems(db)
             if !damage.isEmpty {
-                add(.sqliteIntegrity, "SQLite reports damage: \(damage.prefix(3).joined(separator: "; "))"
-                    + (damage.count > 3 ? " (and \(damage.count - 3) more)" : "") + "; restore an export into a new database",
+                add(
+                    .sqliteIntegrity,
+                    "SQLite reports damage: \(damage.prefix(3).joined(separator: "; "))"
+                        + (damage.count > 3 ? " (and \(damage.count - 3) more)" : "")
+                        + "; restore an export into a new database",
                     count: damage.count)
             }
 
@@ -112,17 +120,23 @@ extension KnowledgeBase {
             let dimension = identity?.dimension ?? stored?.dimension
             result.checked.append(.modelIdentity)
             if vectorCount > 0, stored == nil {
-                add(.modelIdentity, "\(vectorCount) vectors are stored but no model identity is recorded; run `mnemo reembed`")
+                add(
+                    .modelIdentity,
+                    "\(vectorCount) vectors are stored but no model identity is recorded; run `mnemo reembed`")
                 result.identityMatches = false
             } else if let stored, let identity, stored != identity, vectorCount > 0 {
-                add(.modelIdentity, "the vectors were made with \(stored), not \(identity); run `mnemo reembed` with the model you use")
+                add(
+                    .modelIdentity,
+                    "the vectors were made with \(stored), not \(identity); run `mnemo reembed` with the model you use")
                 result.identityMatches = false
             }
             result.checked.append(.factsWithoutVectors)
             if vectorCount > 0 || stored != nil {
                 result.missingVectors = try DatabaseCheck.factsWithoutVectors(db)
                 if !result.missingVectors.isEmpty {
-                    add(.factsWithoutVectors, "\(result.missingVectors.count) facts have no vector: semantic search cannot find them",
+                    add(
+                        .factsWithoutVectors,
+                        "\(result.missingVectors.count) facts have no vector: semantic search cannot find them",
                         count: result.missingVectors.count)
                 }
             }
@@ -134,32 +148,44 @@ extension KnowledgeBase {
                 add(.strayVectors, "\(stray.orphans.count) vectors belong to no fact", count: stray.orphans.count)
             }
             if !stray.wrongSize.isEmpty {
-                add(.strayVectors, "\(stray.wrongSize.count) vectors do not have \(dimension ?? 0) components", count: stray.wrongSize.count)
+                add(
+                    .strayVectors, "\(stray.wrongSize.count) vectors do not have \(dimension ?? 0) components",
+                    count: stray.wrongSize.count)
             }
 
             result.checked += [.orphanTopic, .topicCycle, .topicPath, .factTopic]
             let audit = TopicTreeAudit(try DatabaseCheck.topicRows(db))
             if !audit.orphans.isEmpty {
-                add(.orphanTopic, "\(audit.orphans.count) topics have a missing parent or one in another namespace (ids \(Self.sample(audit.orphans)))",
+                add(
+                    .orphanTopic,
+                    "\(audit.orphans.count) topics have a missing parent or one in another namespace (ids \(Self.sample(audit.orphans)))",
                     count: audit.orphans.count)
             }
             if !audit.cycles.isEmpty {
-                add(.topicCycle, "\(audit.cycles.count) cycles of topics that are their own ancestors (ids \(Self.sample(audit.cycles.map { $0[0] })))",
+                add(
+                    .topicCycle,
+                    "\(audit.cycles.count) cycles of topics that are their own ancestors (ids \(Self.sample(audit.cycles.map { $0[0] })))",
                     count: audit.cycles.count)
             }
             let wrongPaths = audit.corrected.filter { !audit.orphans.contains($0.id) }
             if !wrongPaths.isEmpty {
-                add(.topicPath, "\(wrongPaths.count) topics have a path, key or depth that disagrees with their parents (ids \(Self.sample(wrongPaths.map(\.id))))",
+                add(
+                    .topicPath,
+                    "\(wrongPaths.count) topics have a path, key or depth that disagrees with their parents (ids \(Self.sample(wrongPaths.map(\.id))))",
                     count: wrongPaths.count)
             }
             let badTopics = try DatabaseCheck.factsWithBadTopic(db)
             if !badTopics.isEmpty {
-                add(.factTopic, "\(badTopics.count) facts have a missing topic or one in another namespace", count: badTopics.count)
+                add(
+                    .factTopic, "\(badTopics.count) facts have a missing topic or one in another namespace",
+                    count: badTopics.count)
             }
             result.checked.append(.erasedRemains)
             result.erasedRemains = try DatabaseCheck.erasedRemains(db)
             if result.erasedRemains > 0 {
-                add(.erasedRemains, "\(result.erasedRemains) fact rows, vectors or history events belong to erased facts",
+                add(
+                    .erasedRemains,
+                    "\(result.erasedRemains) fact rows, vectors or history events belong to erased facts",
                     count: result.erasedRemains)
             }
             return result
@@ -171,8 +197,10 @@ extension KnowledgeBase {
         result.checked.insert(.fullTextIndex, at: 1)
         if let fullTextProblem {
             result.fullTextDamaged = true
-            result.problems.insert(CheckReport.Problem(
-                code: .fullTextIndex, message: "the full-text index disagrees with the facts and topic paths (\(fullTextProblem))"),
+            result.problems.insert(
+                CheckReport.Problem(
+                    code: .fullTextIndex,
+                    message: "the full-text index disagrees with the facts and topic paths (\(fullTextProblem))"),
                 at: result.problems.firstIndex { $0.code != .sqliteIntegrity } ?? result.problems.endIndex)
         }
         return result

@@ -19,7 +19,9 @@ extension KnowledgeBase {
     ///   elsewhere); ``MnemoError/invalidInput(field:reason:)`` for a source that is the target
     ///   or one of its ancestors.
     @discardableResult
-    public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws -> TopicMergeReport {
+    public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws
+        -> TopicMergeReport
+    {
         let sourcePaths = sources
         let targetPath = target
         let namespace = namespace
@@ -33,7 +35,9 @@ extension KnowledgeBase {
             var alreadyMerged: [String] = []
             for path in sourcePaths {
                 if path == targetPath || targetPath.key.hasPrefix(path.key + "/") {
-                    throw MnemoError.invalidInput(field: "sources", reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
+                    throw MnemoError.invalidInput(
+                        field: "sources",
+                        reason: "cannot merge \"\(path)\" into itself or its own subtopic \"\(target)\"")
                 }
                 if let topic = try TopicTable.find(db, namespace: namespace, path: path) {
                     sourceTopics.append(topic)
@@ -43,9 +47,12 @@ extension KnowledgeBase {
                     throw MnemoError.notFound(.topic(path.description))
                 }
             }
-            if sourceTopics.isEmpty, !alreadyMerged.isEmpty, let targetTopic = try TopicTable.find(db, namespace: namespace, path: targetPath) {
-                return TopicMergeReport(target: targetTopic.path, mergedTopics: [], movedFacts: 0, factClusters: [],
-                                        alreadyMerged: alreadyMerged, dryRun: dryRun)
+            if sourceTopics.isEmpty, !alreadyMerged.isEmpty,
+                let targetTopic = try TopicTable.find(db, namespace: namespace, path: targetPath)
+            {
+                return TopicMergeReport(
+                    target: targetTopic.path, mergedTopics: [], movedFacts: 0, factClusters: [],
+                    alreadyMerged: alreadyMerged, dryRun: dryRun)
             }
             let summary = "merged \(sourceTopics.map(\.path).joined(separator: ", ")) into \(targetPath)"
             return try OperationLog.record(db, namespace: namespace, kind: .mergeTopics, summary: summary) {
@@ -55,12 +62,15 @@ extension KnowledgeBase {
                 for source in sourceTopics {
                     try merger.merge(source, into: targetTopic)
                 }
-                let clusters = try snapshot.map {
-                    try Self.mergeNearDuplicates(db, namespace: namespace, store: $0, under: targetTopic, rule: NearDuplicateRule())
-                } ?? []
-                return TopicMergeReport(target: targetTopic.path, mergedTopics: merger.mergedTopics,
-                                        movedFacts: merger.movedFacts, factClusters: clusters,
-                                        alreadyMerged: alreadyMerged, dryRun: dryRun)
+                let clusters =
+                    try snapshot.map {
+                        try Self.mergeNearDuplicates(
+                            db, namespace: namespace, store: $0, under: targetTopic, rule: NearDuplicateRule())
+                    } ?? []
+                return TopicMergeReport(
+                    target: targetTopic.path, mergedTopics: merger.mergedTopics,
+                    movedFacts: merger.movedFacts, factClusters: clusters,
+                    alreadyMerged: alreadyMerged, dryRun: dryRun)
             }
         }
         if dryRun {
@@ -86,7 +96,8 @@ extension KnowledgeBase {
     /// transaction; a dry run makes the same changes and rolls them back, so its report is
     /// exactly what the real run reports.
     @discardableResult
-    public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport {
+    public func dedupe(rule: NearDuplicateRule = NearDuplicateRule(), dryRun: Bool = false) async throws -> DedupeReport
+    {
         let topicGroups = try await topicVariantGroups()
         let snapshot = try await vectorIndex == nil ? nil : vectorSnapshot()
         let namespace = namespace
@@ -94,22 +105,29 @@ extension KnowledgeBase {
             let now = Date()
             var topicMergeClusters: [DuplicateCluster] = []
             for group in topicGroups {
-                guard let target = try TopicTable.find(db, namespace: namespace, path: TopicPath(group.target)) else { continue }
+                guard let target = try TopicTable.find(db, namespace: namespace, path: TopicPath(group.target)) else {
+                    continue
+                }
                 var merger = TopicMerger(db: db, namespace: namespace, now: now)
                 for variant in group.variants {
                     // A variant nested in an earlier group's topic has already been merged with it.
-                    guard let source = try TopicTable.find(db, namespace: namespace, path: TopicPath(variant)) else { continue }
+                    guard let source = try TopicTable.find(db, namespace: namespace, path: TopicPath(variant)) else {
+                        continue
+                    }
                     try merger.merge(source, into: target)
                 }
                 if let snapshot {
-                    topicMergeClusters += try Self.mergeNearDuplicates(db, namespace: namespace, store: snapshot, under: target, rule: rule)
+                    topicMergeClusters += try Self.mergeNearDuplicates(
+                        db, namespace: namespace, store: snapshot, under: target, rule: rule)
                 }
             }
             var clusters: [DuplicateCluster] = []
             if let snapshot, let code = snapshot.namespaceCode(namespace) {
-                let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
+                let facts = try FactTable.list(
+                    db, namespace: namespace, filter: FactFilter(activity: .all), limit: Int.max, offset: 0)
                 let byID = Dictionary(uniqueKeysWithValues: facts.map { ($0.id, $0) })
-                clusters = DuplicateFinder(rule: rule).clusters(in: snapshot, namespaceCode: code, facts: byID).map { ids in
+                clusters = DuplicateFinder(rule: rule).clusters(in: snapshot, namespaceCode: code, facts: byID).map {
+                    ids in
                     DuplicateCluster(survivor: byID[ids[0]]!, duplicates: ids.dropFirst().map { byID[$0]! })
                 }
                 for cluster in clusters {
@@ -119,13 +137,18 @@ extension KnowledgeBase {
                     }
                 }
             }
-            return DedupeReport(factClusters: clusters, topicGroups: topicGroups, topicMergeClusters: topicMergeClusters, dryRun: dryRun)
+            return DedupeReport(
+                factClusters: clusters, topicGroups: topicGroups, topicMergeClusters: topicMergeClusters, dryRun: dryRun
+            )
         }
         let work: @Sendable (Database) throws -> DedupeReport = { db in
             var report: DedupeReport?
-            return try OperationLog.record(db, namespace: namespace, kind: .dedupe, summary: """
-                dedupe: \(report?.mergedFacts ?? 0) facts merged, \(report?.topicGroups.count ?? 0) topic groups
-                """) {
+            return try OperationLog.record(
+                db, namespace: namespace, kind: .dedupe,
+                summary: """
+                    dedupe: \(report?.mergedFacts ?? 0) facts merged, \(report?.topicGroups.count ?? 0) topic groups
+                    """
+            ) {
                 report = try dedupe(db)
                 return report!
             }
@@ -148,9 +171,13 @@ extension KnowledgeBase {
         let tree = try await topicTree()
         var groups: [TopicVariantGroup] = []
         func visit(_ siblings: [TopicNode]) {
-            for variants in Dictionary(grouping: siblings, by: { TopicNameVariants.key($0.topic.name) }).values where variants.count > 1 {
-                let ordered = variants.sorted { ($0.subtreeFactCount, -$0.topic.id) > ($1.subtreeFactCount, -$1.topic.id) }
-                groups.append(TopicVariantGroup(target: ordered[0].topic.path, variants: ordered.dropFirst().map(\.topic.path)))
+            for variants in Dictionary(grouping: siblings, by: { TopicNameVariants.key($0.topic.name) }).values
+            where variants.count > 1 {
+                let ordered = variants.sorted {
+                    ($0.subtreeFactCount, -$0.topic.id) > ($1.subtreeFactCount, -$1.topic.id)
+                }
+                groups.append(
+                    TopicVariantGroup(target: ordered[0].topic.path, variants: ordered.dropFirst().map(\.topic.path)))
             }
             for node in siblings { visit(node.children) }
         }
@@ -177,15 +204,21 @@ extension KnowledgeBase {
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction, and
     /// returns the clusters merged (each survivor as it was before absorbing its duplicates).
-    static func mergeNearDuplicates(_ db: Database, namespace: String, store: VectorSnapshot, under root: Topic,
-                                    rule: NearDuplicateRule) throws -> [DuplicateCluster] {
-        let facts = try FactTable.list(db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
-                                       limit: Int.max, offset: 0)
+    static func mergeNearDuplicates(
+        _ db: Database, namespace: String, store: VectorSnapshot, under root: Topic,
+        rule: NearDuplicateRule
+    ) throws -> [DuplicateCluster] {
+        let facts = try FactTable.list(
+            db, namespace: namespace, filter: FactFilter(topicPath: TopicPath(root.path), activity: .all),
+            limit: Int.max, offset: 0)
         var local = VectorSnapshot(dimension: store.dimension)
         for fact in facts {
             if let vector = store.vector(of: fact.id) {
-                local.upsert(id: fact.id, vector: Array(vector), attributes: .init(
-                    namespace: namespace, topicID: fact.topicID, type: fact.type, importance: fact.importance, isActive: fact.isActive))
+                local.upsert(
+                    id: fact.id, vector: Array(vector),
+                    attributes: .init(
+                        namespace: namespace, topicID: fact.topicID, type: fact.type, importance: fact.importance,
+                        isActive: fact.isActive))
             }
         }
         guard let code = local.namespaceCode(namespace) else { return [] }

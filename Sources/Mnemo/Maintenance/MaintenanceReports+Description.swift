@@ -6,8 +6,10 @@ extension TopicMergeReport: CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if !mergedTopics.isEmpty {
-            parts.append("\(dryRun ? "would merge" : "merged") \(mergedTopics.joined(separator: ", ")) into \(target): "
-                + "\(TopicNode.count(movedFacts, "fact")) moved, \(TopicNode.count(mergedFacts, "duplicate fact")) merged")
+            parts.append(
+                "\(dryRun ? "would merge" : "merged") \(mergedTopics.joined(separator: ", ")) into \(target): "
+                    + "\(TopicNode.count(movedFacts, "fact")) moved, \(TopicNode.count(mergedFacts, "duplicate fact")) merged"
+            )
         }
         if !alreadyMerged.isEmpty {
             parts.append("\(alreadyMerged.joined(separator: ", ")) already merged into \(target)")
@@ -35,7 +37,8 @@ extension DedupeReport: CustomStringConvertible {
     public var description: String {
         let verb = dryRun ? "would be merged" : "merged"
         let byTopics = topicMergedFacts == 0 ? "" : " (\(topicMergedFacts) where merged topics met)"
-        let summary = "\(TopicNode.count(topicGroups.count, "topic group")) and "
+        let summary =
+            "\(TopicNode.count(topicGroups.count, "topic group")) and "
             + "\(TopicNode.count(mergedFacts, "duplicate fact")) \(verb)\(byTopics)"
         return ([summary] + topicGroups.map { "  topics: \($0)" } + allClusters.map { "  facts: \($0)" })
             .joined(separator: "\n")
@@ -45,7 +48,8 @@ extension DedupeReport: CustomStringConvertible {
 extension CheckReport: CustomStringConvertible {
     /// `clean (9 checks)`, or the problems left, one per line, and the repairs made.
     public var description: String {
-        let summary = isClean
+        let summary =
+            isClean
             ? "clean (\(TopicNode.count(checked.count, "check")))"
             : "\(TopicNode.count(problems.count, "problem")) (\(TopicNode.count(checked.count, "check")))"
         return ([summary] + problems.map { "  \($0)" } + repairs.map { "  repaired: \($0)" }).joined(separator: "\n")

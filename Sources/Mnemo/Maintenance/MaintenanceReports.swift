@@ -17,8 +17,10 @@ public struct TopicMergeReport: Hashable, Sendable, Codable {
     /// ``factClusters``.
     public var mergedFacts: Int { factClusters.reduce(0) { $0 + $1.duplicates.count } }
 
-    package init(target: String, mergedTopics: [String], movedFacts: Int, factClusters: [DuplicateCluster],
-                 alreadyMerged: [String] = [], dryRun: Bool) {
+    package init(
+        target: String, mergedTopics: [String], movedFacts: Int, factClusters: [DuplicateCluster],
+        alreadyMerged: [String] = [], dryRun: Bool
+    ) {
         self.target = target
         self.mergedTopics = mergedTopics
         self.movedFacts = movedFacts
@@ -33,12 +35,13 @@ public struct TopicMergeReport: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(target: container.decode(String.self, forKey: .target),
-                      mergedTopics: container.decode([String].self, forKey: .mergedTopics),
-                      movedFacts: container.decode(Int.self, forKey: .movedFacts),
-                      factClusters: container.decodeIfPresent([DuplicateCluster].self, forKey: .factClusters) ?? [],
-                      alreadyMerged: container.decodeIfPresent([String].self, forKey: .alreadyMerged) ?? [],
-                      dryRun: container.decode(Bool.self, forKey: .dryRun))
+        try self.init(
+            target: container.decode(String.self, forKey: .target),
+            mergedTopics: container.decode([String].self, forKey: .mergedTopics),
+            movedFacts: container.decode(Int.self, forKey: .movedFacts),
+            factClusters: container.decodeIfPresent([DuplicateCluster].self, forKey: .factClusters) ?? [],
+            alreadyMerged: container.decodeIfPresent([String].self, forKey: .alreadyMerged) ?? [],
+            dryRun: container.decode(Bool.self, forKey: .dryRun))
     }
 
     /// Encodes the stored properties and ``mergedFacts``, the total a script wants.
@@ -89,8 +92,10 @@ public struct DedupeReport: Hashable, Sendable, Codable {
     /// Every cluster merged, those of the topic merges first.
     public var allClusters: [DuplicateCluster] { topicMergeClusters + factClusters }
 
-    package init(factClusters: [DuplicateCluster], topicGroups: [TopicVariantGroup], topicMergeClusters: [DuplicateCluster] = [],
-                 dryRun: Bool) {
+    package init(
+        factClusters: [DuplicateCluster], topicGroups: [TopicVariantGroup], topicMergeClusters: [DuplicateCluster] = [],
+        dryRun: Bool
+    ) {
         self.factClusters = factClusters
         self.topicGroups = topicGroups
         self.topicMergeClusters = topicMergeClusters
@@ -103,10 +108,11 @@ public struct DedupeReport: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(factClusters: container.decode([DuplicateCluster].self, forKey: .factClusters),
-                      topicGroups: container.decode([TopicVariantGroup].self, forKey: .topicGroups),
-                      topicMergeClusters: container.decodeIfPresent([DuplicateCluster].self, forKey: .topicMergeClusters) ?? [],
-                      dryRun: container.decode(Bool.self, forKey: .dryRun))
+        try self.init(
+            factClusters: container.decode([DuplicateCluster].self, forKey: .factClusters),
+            topicGroups: container.decode([TopicVariantGroup].self, forKey: .topicGroups),
+            topicMergeClusters: container.decodeIfPresent([DuplicateCluster].self, forKey: .topicMergeClusters) ?? [],
+            dryRun: container.decode(Bool.self, forKey: .dryRun))
     }
 
     /// Encodes the stored properties, ``topicMergedFacts`` and ``mergedFacts``, the totals a

@@ -22,7 +22,8 @@ struct TopicMerger {
         for child in try TopicTable.children(db, namespace: namespace, of: source.id) {
             let childKey = TopicPath.key(ofSegment: child.name)
             if let twin = try TopicTable.children(db, namespace: namespace, of: target.id)
-                .first(where: { TopicPath.key(ofSegment: $0.name) == childKey }) {
+                .first(where: { TopicPath.key(ofSegment: $0.name) == childKey })
+            {
                 try merge(child, into: twin)
             } else {
                 // The child's whole subtree moves with it: its facts are moved facts too.
@@ -35,10 +36,12 @@ struct TopicMerger {
         movedFacts += try TopicTable.factCount(db, topicID: source.id)
         try TopicTable.moveFacts(db, from: source.id, to: target.id)
         try TopicTable.delete(db, id: source.id)
-        try HistoryTable.record(db, namespace: namespace, topicID: target.id, kind: .topicMerged,
-                                details: ["merged_from": source.path], at: now)
-        try HistoryTable.record(db, namespace: namespace, topicID: source.id, kind: .topicMerged,
-                                details: ["into": target.path], at: now)
+        try HistoryTable.record(
+            db, namespace: namespace, topicID: target.id, kind: .topicMerged,
+            details: ["merged_from": source.path], at: now)
+        try HistoryTable.record(
+            db, namespace: namespace, topicID: source.id, kind: .topicMerged,
+            details: ["into": target.path], at: now)
         mergedTopics.append(source.path)
     }
 }

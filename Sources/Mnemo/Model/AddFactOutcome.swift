@@ -21,7 +21,7 @@ public enum AddFactOutcome: Hashable, Sendable {
     /// The stored fact: the new one, or the one it was merged into or matched.
     public var fact: Fact {
         switch self {
-        case let .added(fact), let .merged(into: fact), let .unchanged(fact): fact
+        case .added(let fact), .merged(into: let fact), .unchanged(let fact): fact
         }
     }
 

@@ -13,8 +13,9 @@ enum FactContent {
             switch self {
             case .empty: #""content" is empty"#
             case .nulCharacter: "content has a NUL character (U+0000), which the database cannot store"
-            case let .tooLong(characters): "content has \(characters) characters; the maximum is \(Fact.maximumContentLength)"
-            case let .confidenceOutOfRange(value): "confidence \(value) is outside 0…1"
+            case .tooLong(let characters):
+                "content has \(characters) characters; the maximum is \(Fact.maximumContentLength)"
+            case .confidenceOutOfRange(let value): "confidence \(value) is outside 0…1"
             }
         }
 

@@ -59,13 +59,16 @@ extension HistoryEvent {
         case .added: return .added(topicPath: text("topic"), source: details["source"])
         case .mentioned: return .mentioned(source: details["source"])
         case .merged:
-            return .merged(content: text("content"), mergedFactID: details["merged_from"].flatMap { Int64($0) },
-                           similarity: details["similarity"].flatMap { Double($0) }, source: details["source"])
-        case .mergedInto: return .mergedInto(survivorID: details["into"].flatMap { Int64($0) }, content: text("content"))
+            return .merged(
+                content: text("content"), mergedFactID: details["merged_from"].flatMap { Int64($0) },
+                similarity: details["similarity"].flatMap { Double($0) }, source: details["source"])
+        case .mergedInto:
+            return .mergedInto(survivorID: details["into"].flatMap { Int64($0) }, content: text("content"))
         case .updated:
-            return .updated(details.sorted { $0.key < $1.key }.map { field, value in
-                Self.fieldChange(field, value)
-            })
+            return .updated(
+                details.sorted { $0.key < $1.key }.map { field, value in
+                    Self.fieldChange(field, value)
+                })
         case .deactivated: return .deactivated
         case .reactivated: return .reactivated
         case .deleted: return .deleted(content: text("content"))

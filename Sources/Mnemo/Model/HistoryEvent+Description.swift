@@ -20,39 +20,40 @@ extension HistoryEvent.Change: CustomStringConvertible {
     /// `merged into fact #3`, `topic renamed "Sport" → "Sports"`.
     public var description: String {
         switch self {
-        case let .added(topicPath, source):
+        case .added(let topicPath, let source):
             "added to \(Self.quoted(topicPath))" + Self.from(source)
-        case let .mentioned(source):
+        case .mentioned(let source):
             "mentioned again" + Self.from(source)
-        case let .merged(content, mergedFactID, similarity, source):
-            "absorbed \(Self.quoted(content))" + Self.details([
-                mergedFactID.map { "fact #\($0)" },
-                similarity.map { "similarity \(Self.rounded($0))" },
-                source.map { "from \($0)" },
-            ])
-        case let .mergedInto(survivorID, content):
+        case .merged(let content, let mergedFactID, let similarity, let source):
+            "absorbed \(Self.quoted(content))"
+                + Self.details([
+                    mergedFactID.map { "fact #\($0)" },
+                    similarity.map { "similarity \(Self.rounded($0))" },
+                    source.map { "from \($0)" },
+                ])
+        case .mergedInto(let survivorID, let content):
             "merged \(Self.quoted(content)) into " + (survivorID.map { "fact #\($0)" } ?? "another fact")
-        case let .updated(changes):
+        case .updated(let changes):
             "updated " + (changes.isEmpty ? "nothing" : changes.map(\.description).joined(separator: "; "))
         case .deactivated:
             "deactivated"
         case .reactivated:
             "reactivated"
-        case let .deleted(content):
+        case .deleted(let content):
             "deleted \(Self.quoted(content))"
-        case let .topicCreated(path):
+        case .topicCreated(let path):
             "topic \(Self.quoted(path)) created"
-        case let .topicRenamed(from, to):
+        case .topicRenamed(let from, let to):
             "topic renamed \(Self.quoted(from)) → \(Self.quoted(to))"
-        case let .topicMoved(from, to):
+        case .topicMoved(let from, let to):
             "topic moved \(Self.quoted(from)) → \(Self.quoted(to))"
-        case let .topicMerged(mergedFrom?, _):
+        case .topicMerged(let mergedFrom?, _):
             "topic \(Self.quoted(mergedFrom)) merged into this one"
-        case let .topicMerged(nil, into?):
+        case .topicMerged(nil, let into?):
             "topic merged into \(Self.quoted(into))"
         case .topicMerged(nil, nil):
             "topic merged"
-        case let .topicDeleted(path):
+        case .topicDeleted(let path):
             "topic \(Self.quoted(path)) deleted"
         }
     }

@@ -28,6 +28,7 @@ enum JSONText {
 
     /// `{"a":"1","b":"2"}`, keys sorted so equal dictionaries give equal text.
     static func object(_ fields: [String: String]) -> String {
-        "{" + fields.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + quoted($0.value) }.joined(separator: ",") + "}"
+        "{" + fields.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + quoted($0.value) }.joined(separator: ",")
+            + "}"
     }
 }

@@ -84,41 +84,41 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
 
     public var description: String {
         switch self {
-        case let .notFound(.fact(id)):
+        case .notFound(.fact(let id)):
             "no fact with id \(id)"
-        case let .notFound(.topic(path)):
+        case .notFound(.topic(let path)):
             "no topic at \(Self.quoted(path))"
-        case let .notFound(.operation(id)):
+        case .notFound(.operation(let id)):
             "no operation #\(id)"
         case .notFound(.undoableOperation):
             "nothing to undo"
-        case let .invalidInput(field, reason):
+        case .invalidInput(let field, let reason):
             "invalid \(field): \(reason)"
-        case let .conflict(.duplicateFact(existingID)):
+        case .conflict(.duplicateFact(let existingID)):
             "the same fact is already stored (id \(existingID))"
-        case let .conflict(.topicExists(path)):
+        case .conflict(.topicExists(let path)):
             "a topic already exists at \(Self.quoted(path))"
-        case let .conflict(.topicNotEmpty(path, facts, children)):
+        case .conflict(.topicNotEmpty(let path, let facts, let children)):
             "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
-        case let .conflict(.embedderMismatch(stored, given)):
+        case .conflict(.embedderMismatch(let stored, let given)):
             "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
-        case let .conflict(.alreadyUndone(operation, undo)):
+        case .conflict(.alreadyUndone(let operation, let undo)):
             "operation #\(operation) was already undone by #\(undo); `mnemo undo \(undo)` redoes it"
-        case let .conflict(.changedSince(operation, table, row)):
+        case .conflict(.changedSince(let operation, let table, let row)):
             "cannot undo #\(operation): \(table) row \(row) has changed since; undo the later operations first"
-        case let .storageFailure(failure):
+        case .storageFailure(let failure):
             failure.explanation.map { "database error: \($0)" } ?? "database error: \(failure)"
-        case let .embedderFailure(model, reason):
+        case .embedderFailure(let model, let reason):
             "embedder \(model) failed: \(reason)"
-        case let .unreadableInput(reason):
+        case .unreadableInput(let reason):
             "cannot read the input: \(reason)"
-        case let .interrupted(stored, .cancelled):
+        case .interrupted(let stored, .cancelled):
             "cancelled after \(stored) records were stored; the batch in progress was rolled back"
-        case let .interrupted(stored, cause):
+        case .interrupted(let stored, let cause):
             "stopped after \(stored) records were stored; the failing batch was rolled back: \(cause)"
         case .cancelled:
             "cancelled"
-        case let .databaseUnusable(path, reason):
+        case .databaseUnusable(let path, let reason):
             "cannot use the database \(Self.quoted(path)): \(reason)"
         }
     }

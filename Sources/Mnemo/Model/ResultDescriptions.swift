@@ -46,9 +46,9 @@ extension AddFactOutcome: CustomStringConvertible {
     /// stored fact's ``Fact/description``.
     public var description: String {
         switch self {
-        case let .added(fact): "added \(fact)"
-        case let .merged(into: fact): "merged into \(fact)"
-        case let .unchanged(fact): "unchanged: already \(fact), seen \(TopicNode.count(fact.mentionCount, "time"))"
+        case .added(let fact): "added \(fact)"
+        case .merged(into: let fact): "merged into \(fact)"
+        case .unchanged(let fact): "unchanged: already \(fact), seen \(TopicNode.count(fact.mentionCount, "time"))"
         }
     }
 }
@@ -61,8 +61,11 @@ extension SearchHit: CustomStringConvertible {
         var parts: [String] = []
         if let textScore { parts.append("text " + String(format: "%.2f", textScore)) }
         if let similarity { parts.append("similarity " + String(format: "%.2f", similarity)) }
-        if !conflictsWith.isEmpty { parts.append("conflicts with " + conflictsWith.map { "#\($0)" }.joined(separator: ", ")) }
-        return String(format: "%.3f ", score) + fact.description + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+        if !conflictsWith.isEmpty {
+            parts.append("conflicts with " + conflictsWith.map { "#\($0)" }.joined(separator: ", "))
+        }
+        return String(format: "%.3f ", score) + fact.description
+            + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
     }
 }
 

@@ -21,7 +21,8 @@ enum SourceList {
     static func decodePlain(_ text: String) -> [String]? {
         let bytes = Array(text.utf8)
         guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"),
-              !bytes.contains(UInt8(ascii: "\\")) else { return nil }
+            !bytes.contains(UInt8(ascii: "\\"))
+        else { return nil }
         var strings: [String] = []
         var start: Int?
         for index in 1..<(bytes.count - 1) {

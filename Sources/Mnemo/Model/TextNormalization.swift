@@ -88,7 +88,7 @@ enum TextNormalization {
     /// Whether the text is ASCII without tabs or newlines, without leading or trailing spaces,
     /// and without two spaces in a row: collapsing it would change nothing.
     private static func isCollapsedASCII(_ text: String) -> Bool {
-        var afterSpace = true  // a leading space is not collapsed
+        var afterSpace = true // a leading space is not collapsed
         for byte in text.utf8 {
             if byte >= 0x80 || (0x09...0x0D).contains(byte) { return false }
             let isSpace = byte == 0x20

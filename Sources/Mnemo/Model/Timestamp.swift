@@ -38,9 +38,11 @@ package enum Timestamp {
         let (year, month, day) = civilDate(daysSinceEpoch: Int(secondOfDay < 0 ? days - 1 : days))
         let second = Int(secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay)
         let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: max(0, 4 - "\(year)".count)) + "\(year)"
-        return (yearText + "-" + twoDigits(month) + "-" + twoDigits(day),
-                twoDigits(second / 3600) + ":" + twoDigits(second / 60 % 60) + ":" + twoDigits(second % 60),
-                Int(milliseconds < 0 ? milliseconds + 1000 : milliseconds))
+        return (
+            yearText + "-" + twoDigits(month) + "-" + twoDigits(day),
+            twoDigits(second / 3600) + ":" + twoDigits(second / 60 % 60) + ":" + twoDigits(second % 60),
+            Int(milliseconds < 0 ? milliseconds + 1000 : milliseconds)
+        )
     }
 
     private static func twoDigits(_ value: Int) -> String {
@@ -71,14 +73,15 @@ package enum Timestamp {
             return true
         }
         guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")),
-              let day = digits(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            let day = digits(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         if index == bytes.count { return Date(timeIntervalSince1970: Double(days * 86_400)) }
 
         guard skip(UInt8(ascii: "T")) || skip(UInt8(ascii: "t")) || skip(UInt8(ascii: " ")),
-              let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2), skip(UInt8(ascii: ":")),
-              let second = digits(2), hour < 24, minute < 60, second < 60 else { return nil }
+            let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2), skip(UInt8(ascii: ":")),
+            let second = digits(2), hour < 24, minute < 60, second < 60
+        else { return nil }
         var fraction = 0.0
         if skip(UInt8(ascii: ".")) {
             // Up to nanoseconds, as one integer, so that ".787" is the double nearest 0.787.

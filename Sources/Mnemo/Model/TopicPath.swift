@@ -43,9 +43,9 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
     /// ``init(validating:)`` to check a path at run time instead.
     public init(stringLiteral text: String) {
         switch Self.parse(text) {
-        case let .success(segments):
+        case .success(let segments):
             self.segments = segments
-        case let .failure(problem):
+        case .failure(let problem):
             // `fatalError`, not `precondition`: an optimised build drops a precondition's message
             // and would stop with no reason.
             fatalError(Self.invalidLiteralMessage(text, problem))
@@ -90,8 +90,9 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
     ///   is empty or has an empty segment (`a//b`, a leading or trailing `/`).
     public init(validating text: String) throws(MnemoError) {
         switch Self.parse(text) {
-        case let .success(segments): self.segments = segments
-        case let .failure(problem): throw MnemoError.invalidInput(field: "topicPath", reason: "\"\(text)\": \(problem.reason)")
+        case .success(let segments): self.segments = segments
+        case .failure(let problem):
+            throw MnemoError.invalidInput(field: "topicPath", reason: "\"\(text)\": \(problem.reason)")
         }
     }
 

@@ -17,21 +17,22 @@ enum ChangeLog {
         let record = { (id: String) in
             "DELETE FROM fact_change WHERE fact_id = \(id); INSERT INTO fact_change (fact_id) VALUES (\(id));"
         }
-        try db.execute(sql: """
-            CREATE TABLE fact_change (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                fact_id INTEGER NOT NULL UNIQUE
-            );
-            CREATE TRIGGER fact_change_after_insert AFTER INSERT ON fact BEGIN \(record("new.id")) END;
-            CREATE TRIGGER fact_change_after_update
-                AFTER UPDATE OF id, namespace, topic_id, type, importance, is_active ON fact
-            BEGIN \(record("old.id")) \(record("new.id")) END;
-            CREATE TRIGGER fact_change_after_delete AFTER DELETE ON fact BEGIN \(record("old.id")) END;
-            CREATE TRIGGER fact_embedding_change_after_insert AFTER INSERT ON fact_embedding BEGIN \(record("new.fact_id")) END;
-            CREATE TRIGGER fact_embedding_change_after_update AFTER UPDATE ON fact_embedding
-            BEGIN \(record("old.fact_id")) \(record("new.fact_id")) END;
-            CREATE TRIGGER fact_embedding_change_after_delete AFTER DELETE ON fact_embedding BEGIN \(record("old.fact_id")) END;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE fact_change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    fact_id INTEGER NOT NULL UNIQUE
+                );
+                CREATE TRIGGER fact_change_after_insert AFTER INSERT ON fact BEGIN \(record("new.id")) END;
+                CREATE TRIGGER fact_change_after_update
+                    AFTER UPDATE OF id, namespace, topic_id, type, importance, is_active ON fact
+                BEGIN \(record("old.id")) \(record("new.id")) END;
+                CREATE TRIGGER fact_change_after_delete AFTER DELETE ON fact BEGIN \(record("old.id")) END;
+                CREATE TRIGGER fact_embedding_change_after_insert AFTER INSERT ON fact_embedding BEGIN \(record("new.fact_id")) END;
+                CREATE TRIGGER fact_embedding_change_after_update AFTER UPDATE ON fact_embedding
+                BEGIN \(record("old.fact_id")) \(record("new.fact_id")) END;
+                CREATE TRIGGER fact_embedding_change_after_delete AFTER DELETE ON fact_embedding BEGIN \(record("old.fact_id")) END;
+                """)
     }
 
     /// The number of the latest change, 0 when none was logged. One B-tree descent.
@@ -47,7 +48,8 @@ enum ChangeLog {
 
     /// The facts changed after change `sequence`, up to `limit` of them (oldest change first).
     static func factsChanged(_ db: Database, after sequence: Int64, limit: Int) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: "SELECT fact_id FROM fact_change WHERE seq > ? ORDER BY seq LIMIT ?"),
-                           arguments: [sequence, limit])
+        try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT fact_id FROM fact_change WHERE seq > ? ORDER BY seq LIMIT ?"),
+            arguments: [sequence, limit])
     }
 }

@@ -11,31 +11,41 @@ enum ConflictTable {
 
     /// Links two facts as a conflict, once. The older is the one stated first (``Fact/createdAt``,
     /// then the lower id): a fact ingested today may have been stated before one stored last week.
-    static func link(_ db: Database, namespace: String, _ a: Member, _ b: Member, reason: String, similarity: Double, now: Date) throws {
+    static func link(
+        _ db: Database, namespace: String, _ a: Member, _ b: Member, reason: String, similarity: Double, now: Date
+    ) throws {
         guard a.id != b.id else { return }
         let (older, newer) = (a.createdAt, a.id) <= (b.createdAt, b.id) ? (a, b) : (b, a)
         // Either order was linked at most once (a pair is judged when its second fact arrives).
-        let linked = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ?)
-            """, arguments: [newer.id, older.id]) ?? false
+        let linked =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ?)
+                    """, arguments: [newer.id, older.id]) ?? false
         guard !linked else { return }
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO fact_conflict (namespace, older_fact_id, newer_fact_id, reason, similarity, created_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [namespace, older.id, newer.id, reason, similarity, now])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO fact_conflict (namespace, older_fact_id, newer_fact_id, reason, similarity, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [namespace, older.id, newer.id, reason, similarity, now])
     }
 
     /// The namespace's conflicts, newest first.
     static func list(_ db: Database, namespace: String, limit: Int, offset: Int) throws -> [FactConflict] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, older_fact_id, newer_fact_id, reason, similarity, created_at FROM fact_conflict
-            WHERE namespace = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
-            """, arguments: [namespace, limit, offset])
-        let facts = try FactTable.facts(db, namespace: namespace, ids: rows.flatMap { [$0["older_fact_id"], $0["newer_fact_id"]] })
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, older_fact_id, newer_fact_id, reason, similarity, created_at FROM fact_conflict
+                WHERE namespace = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
+                """, arguments: [namespace, limit, offset])
+        let facts = try FactTable.facts(
+            db, namespace: namespace, ids: rows.flatMap { [$0["older_fact_id"], $0["newer_fact_id"]] })
         return rows.compactMap { row in
             guard let older = facts[row["older_fact_id"]], let newer = facts[row["newer_fact_id"]] else { return nil }
-            return FactConflict(id: row["id"], older: older, newer: newer, reason: row["reason"],
-                                similarity: row["similarity"], detectedAt: row["created_at"])
+            return FactConflict(
+                id: row["id"], older: older, newer: newer, reason: row["reason"],
+                similarity: row["similarity"], detectedAt: row["created_at"])
         }
     }
 
@@ -45,10 +55,12 @@ enum ConflictTable {
         var partners: [Int64: [Int64]] = [:]
         let wanted = Set(ids)
         let list = FactTable.idList(ids)
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT older_fact_id, newer_fact_id FROM fact_conflict
-            WHERE older_fact_id IN (SELECT value FROM json_each(?1)) OR newer_fact_id IN (SELECT value FROM json_each(?1))
-            """), arguments: [list])
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT older_fact_id, newer_fact_id FROM fact_conflict
+                    WHERE older_fact_id IN (SELECT value FROM json_each(?1)) OR newer_fact_id IN (SELECT value FROM json_each(?1))
+                    """), arguments: [list])
         for row in rows {
             let (older, newer): (Int64, Int64) = (row[0], row[1])
             if wanted.contains(older) { partners[older, default: []].append(newer) }

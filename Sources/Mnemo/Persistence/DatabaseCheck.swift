@@ -29,45 +29,57 @@ enum DatabaseCheck {
 
     /// The facts that have no vector.
     static func factsWithoutVectors(_ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
-            SELECT fact.id FROM fact LEFT JOIN fact_embedding ON fact_embedding.fact_id = fact.id
-            WHERE fact_embedding.fact_id IS NULL ORDER BY fact.id
-            """)
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT fact.id FROM fact LEFT JOIN fact_embedding ON fact_embedding.fact_id = fact.id
+                WHERE fact_embedding.fact_id IS NULL ORDER BY fact.id
+                """)
     }
 
     /// Vectors whose fact is gone, and vectors whose size is not `dimension` floats.
     static func strayVectors(_ db: Database, dimension: Int?) throws -> (orphans: [Int64], wrongSize: [Int64]) {
-        let orphans = try Int64.fetchAll(db, sql: """
-            SELECT fact_id FROM fact_embedding WHERE fact_id NOT IN (SELECT id FROM fact) ORDER BY fact_id
-            """)
+        let orphans = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT fact_id FROM fact_embedding WHERE fact_id NOT IN (SELECT id FROM fact) ORDER BY fact_id
+                """)
         guard let dimension else { return (orphans, []) }
-        let wrongSize = try Int64.fetchAll(db, sql: """
-            SELECT fact_id FROM fact_embedding WHERE length(vector) != ? AND fact_id IN (SELECT id FROM fact) ORDER BY fact_id
-            """, arguments: [dimension * MemoryLayout<Float>.size])
+        let wrongSize = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT fact_id FROM fact_embedding WHERE length(vector) != ? AND fact_id IN (SELECT id FROM fact) ORDER BY fact_id
+                """, arguments: [dimension * MemoryLayout<Float>.size])
         return (orphans, wrongSize)
     }
 
     static func deleteVectors(_ db: Database, factIDs: [Int64]) throws {
         for chunk in factIDs.chunked(into: 500) {
-            try db.execute(sql: "DELETE FROM fact_embedding WHERE fact_id IN (\(chunk.map(String.init).joined(separator: ",")))")
+            try db.execute(
+                sql: "DELETE FROM fact_embedding WHERE fact_id IN (\(chunk.map(String.init).joined(separator: ",")))")
         }
     }
 
     static func contents(_ db: Database, factIDs: [Int64]) throws -> [(id: Int64, content: String)] {
         var result: [(id: Int64, content: String)] = []
         for chunk in factIDs.chunked(into: 500) {
-            result += try Row.fetchAll(db, sql: "SELECT id, content FROM fact WHERE id IN (\(chunk.map(String.init).joined(separator: ",")))")
-                .map { ($0["id"], $0["content"]) }
+            result += try Row.fetchAll(
+                db, sql: "SELECT id, content FROM fact WHERE id IN (\(chunk.map(String.init).joined(separator: ",")))"
+            )
+            .map { ($0["id"], $0["content"]) }
         }
         return result
     }
 
     /// Facts whose topic is missing or belongs to another namespace, with the fact's namespace.
     static func factsWithBadTopic(_ db: Database) throws -> [(id: Int64, namespace: String)] {
-        try Row.fetchAll(db, sql: """
-            SELECT fact.id, fact.namespace FROM fact LEFT JOIN topic ON topic.id = fact.topic_id
-            WHERE topic.id IS NULL OR topic.namespace != fact.namespace ORDER BY fact.id
-            """).map { ($0["id"], $0["namespace"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT fact.id, fact.namespace FROM fact LEFT JOIN topic ON topic.id = fact.topic_id
+                WHERE topic.id IS NULL OR topic.namespace != fact.namespace ORDER BY fact.id
+                """
+        ).map { ($0["id"], $0["namespace"]) }
     }
 
     static func moveFact(_ db: Database, id: Int64, toTopic topicID: Int64) throws {
@@ -78,41 +90,49 @@ enum DatabaseCheck {
     /// an erase removes in the transaction that writes the tombstone.
     static func erasedRemains(_ db: Database) throws -> Int {
         guard try db.tableExists("fact_tombstone") else { return 0 }
-        return try Int.fetchOne(db, sql: """
-            SELECT (SELECT COUNT(*) FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone))
-                 + (SELECT COUNT(*) FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
-                 + (SELECT COUNT(*) FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
-            """) ?? 0
+        return try Int.fetchOne(
+            db,
+            sql: """
+                SELECT (SELECT COUNT(*) FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone))
+                     + (SELECT COUNT(*) FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
+                     + (SELECT COUNT(*) FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone))
+                """) ?? 0
     }
 
     static func deleteErasedRemains(_ db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
-            DELETE FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
-            DELETE FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone);
-            """)
+        try db.execute(
+            sql: """
+                DELETE FROM history WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
+                DELETE FROM fact_embedding WHERE fact_id IN (SELECT fact_id FROM fact_tombstone);
+                DELETE FROM fact WHERE id IN (SELECT fact_id FROM fact_tombstone);
+                """)
         try FactEraser.rewriteFullTextIndex(db)
     }
 
     /// Every topic row as stored.
     static func topicRows(_ db: Database) throws -> [TopicTreeAudit.Row] {
-        try Row.fetchAll(db, sql: "SELECT id, namespace, parent_id, name, name_key, path, path_key, depth FROM topic ORDER BY id")
-            .map { row in
-                TopicTreeAudit.Row(id: row["id"], namespace: row["namespace"], parentID: row["parent_id"], name: row["name"],
-                                   nameKey: row["name_key"], path: row["path"], pathKey: row["path_key"], depth: row["depth"])
-            }
+        try Row.fetchAll(
+            db, sql: "SELECT id, namespace, parent_id, name, name_key, path, path_key, depth FROM topic ORDER BY id"
+        )
+        .map { row in
+            TopicTreeAudit.Row(
+                id: row["id"], namespace: row["namespace"], parentID: row["parent_id"], name: row["name"],
+                nameKey: row["name_key"], path: row["path"], pathKey: row["path_key"], depth: row["depth"])
+        }
     }
 
     /// Writes the repaired parent, name and path columns of topics. Keys are first moved out of
     /// the way, so that topics exchanging paths never collide on the unique path key.
     static func writeTopics(_ db: Database, _ rows: [TopicTreeAudit.Row]) throws {
         for row in rows {
-            try db.execute(sql: "UPDATE topic SET path_key = ? WHERE id = ?", arguments: ["\u{1F}repair\u{1F}\(row.id)", row.id])
+            try db.execute(
+                sql: "UPDATE topic SET path_key = ? WHERE id = ?", arguments: ["\u{1F}repair\u{1F}\(row.id)", row.id])
         }
         for row in rows {
-            try db.execute(sql: """
-                UPDATE topic SET parent_id = ?, name = ?, name_key = ?, path = ?, path_key = ?, depth = ? WHERE id = ?
-                """, arguments: [row.parentID, row.name, row.nameKey, row.path, row.pathKey, row.depth, row.id])
+            try db.execute(
+                sql: """
+                    UPDATE topic SET parent_id = ?, name = ?, name_key = ?, path = ?, path_key = ?, depth = ? WHERE id = ?
+                    """, arguments: [row.parentID, row.name, row.nameKey, row.path, row.pathKey, row.depth, row.id])
         }
     }
 }

@@ -10,11 +10,14 @@ extension DatabaseFactory {
         guard let error = error as? DatabaseError else { return "\(error)" }
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return "the database is locked: another process held its write lock for more than \(Int(busyTimeout)) s; nothing was written, try again"
+            return
+                "the database is locked: another process held its write lock for more than \(Int(busyTimeout)) s; nothing was written, try again"
         case .SQLITE_FULL:
-            return "the disk is full (or the file reached its size limit); nothing of the failing transaction was written"
+            return
+                "the disk is full (or the file reached its size limit); nothing of the failing transaction was written"
         case .SQLITE_IOERR:
-            return "writing to the disk failed (a full disk, a file size limit or a failing device: \(error.message ?? "I/O error")); nothing of the failing transaction was written"
+            return
+                "writing to the disk failed (a full disk, a file size limit or a failing device: \(error.message ?? "I/O error")); nothing of the failing transaction was written"
         case .SQLITE_READONLY:
             return "the database is read-only here; nothing was written"
         default:

@@ -11,7 +11,9 @@ extension DatabaseFactory {
     /// immutable file must not change while open. Where SQLite was built without URI file
     /// names, it falls back to a plain read-only open.
     /// - Returns: the connection, and whether the file is immutable (no change can appear).
-    static func openReadOnly(atPath path: String, configuration: Configuration) throws -> (queue: DatabaseQueue, immutable: Bool) {
+    static func openReadOnly(atPath path: String, configuration: Configuration) throws -> (
+        queue: DatabaseQueue, immutable: Bool
+    ) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw MnemoError.databaseUnusable(path: path, reason: "no such file")
         }
@@ -22,11 +24,14 @@ extension DatabaseFactory {
         // temporary view, which a read-only connection may create, shows its facts with the
         // column every fact query reads, as facts that never expire.
         configuration.prepareDatabase { db in
-            guard try db.tableExists("fact"), try !db.columns(in: "fact").contains(where: { $0.name == "expires_at" }) else { return }
+            guard try db.tableExists("fact"), try !db.columns(in: "fact").contains(where: { $0.name == "expires_at" })
+            else { return }
             try db.execute(sql: "CREATE TEMP VIEW fact AS SELECT *, NULL AS expires_at FROM main.fact")
         }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: uriPathAllowed) ?? absolute) + "?immutable=1"
+        let uri =
+            "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: uriPathAllowed) ?? absolute)
+            + "?immutable=1"
         let opened: (DatabaseQueue, Bool)
         do {
             let queue = try DatabaseQueue(path: uri, configuration: configuration)

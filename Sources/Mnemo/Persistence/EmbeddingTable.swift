@@ -12,7 +12,9 @@ enum EmbeddingTable {
 
     static func decode(_ data: Data, dimension: Int) -> [Float]? {
         guard data.count == dimension * MemoryLayout<Float>.size else { return nil }
-        return data.withUnsafeBytes { raw in (0..<dimension).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+        return data.withUnsafeBytes { raw in
+            (0..<dimension).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+        }
     }
 
     static func write(_ db: Database, factID: Int64, vector: [Float]) throws {
@@ -21,7 +23,8 @@ enum EmbeddingTable {
     }
 
     static func storedIdentity(_ db: Database) throws -> EmbeddingModelIdentity? {
-        guard let json = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [identityKey]) else {
+        guard let json = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [identityKey])
+        else {
             return nil
         }
         return try? JSONDecoder().decode(EmbeddingModelIdentity.self, from: Data(json.utf8))
@@ -51,7 +54,9 @@ enum EmbeddingTable {
     }
 
     /// Reads the index rows of the given facts; facts without a vector are left out.
-    static func indexRows(_ db: Database, ids: some Collection<Int64>, dimension: Int) throws -> [Int64: (vector: [Float], attributes: VectorSnapshot.Attributes)] {
+    static func indexRows(_ db: Database, ids: some Collection<Int64>, dimension: Int) throws -> [Int64: (
+        vector: [Float], attributes: VectorSnapshot.Attributes
+    )] {
         var rows: [Int64: (vector: [Float], attributes: VectorSnapshot.Attributes)] = [:]
         for chunk in Array(ids).chunked(into: 500) {
             let sql = "\(indexSelection) WHERE fact.id IN (\(chunk.map(String.init).joined(separator: ",")))"
@@ -63,7 +68,9 @@ enum EmbeddingTable {
     }
 
     /// Calls `body` with every stored vector and its attributes, streaming rows from the database.
-    static func forEachIndexRow(_ db: Database, dimension: Int, _ body: (Int64, [Float], VectorSnapshot.Attributes) -> Void) throws {
+    static func forEachIndexRow(
+        _ db: Database, dimension: Int, _ body: (Int64, [Float], VectorSnapshot.Attributes) -> Void
+    ) throws {
         let cursor = try Row.fetchCursor(db, sql: "\(indexSelection) ORDER BY fact.id")
         while let row = try cursor.next() {
             if let entry = indexEntry(row, dimension: dimension) { body(row["id"], entry.vector, entry.attributes) }
@@ -75,12 +82,17 @@ enum EmbeddingTable {
         FROM fact JOIN fact_embedding ON fact_embedding.fact_id = fact.id
         """
 
-    private static func indexEntry(_ row: Row, dimension: Int) -> (vector: [Float], attributes: VectorSnapshot.Attributes)? {
+    private static func indexEntry(_ row: Row, dimension: Int) -> (
+        vector: [Float], attributes: VectorSnapshot.Attributes
+    )? {
         guard let vector = decode(row["vector"], dimension: dimension) else { return nil }
-        return (vector, VectorSnapshot.Attributes(
-            namespace: row["namespace"], topicID: row["topic_id"],
-            type: FactType(rawValue: row["type"]) ?? .fact,
-            importance: Importance(rank: row["importance"]) ?? .negligible, isActive: row["is_active"],
-            createdAt: row["created_at"]))
+        return (
+            vector,
+            VectorSnapshot.Attributes(
+                namespace: row["namespace"], topicID: row["topic_id"],
+                type: FactType(rawValue: row["type"]) ?? .fact,
+                importance: Importance(rank: row["importance"]) ?? .negligible, isActive: row["is_active"],
+                createdAt: row["created_at"])
+        )
     }
 }

@@ -17,8 +17,10 @@ enum FactEraser {
     /// Erases the namespace's facts `ids`, stored or deleted (a deleted fact's history is what
     /// is left of it). Ids already erased in the namespace are skipped.
     /// - Throws: ``MnemoError/notFound(_:)`` for an id the namespace never had (nothing is erased).
-    static func erase(_ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason,
-                      now: Date) throws -> ErasureReceipt {
+    static func erase(
+        _ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason,
+        now: Date
+    ) throws -> ErasureReceipt {
         var receipt = ErasureReceipt(namespace: namespace, reason: reason, erasedAt: now)
         var requested: [Int64] = []
         for id in Set(ids).sorted() {
@@ -34,16 +36,22 @@ enum FactEraser {
             try db.execute(sql: "INSERT INTO erasing (id) VALUES \(chunk.map { "(\($0))" }.joined(separator: ", "))")
         }
         receipt.undoRecords = try deleteOperations(db, ids: try operationsHolding(db, namespace: namespace))
-        try db.execute(sql: """
-            DELETE FROM fact_conflict WHERE older_fact_id IN (SELECT id FROM erasing) OR newer_fact_id IN (SELECT id FROM erasing)
-            """)
+        try db.execute(
+            sql: """
+                DELETE FROM fact_conflict WHERE older_fact_id IN (SELECT id FROM erasing) OR newer_fact_id IN (SELECT id FROM erasing)
+                """)
         receipt.conflictLinks = db.changesCount
-        try db.execute(sql: "DELETE FROM history WHERE namespace = ? AND fact_id IN (SELECT id FROM erasing)", arguments: [namespace])
+        try db.execute(
+            sql: "DELETE FROM history WHERE namespace = ? AND fact_id IN (SELECT id FROM erasing)",
+            arguments: [namespace])
         receipt.historyRows = db.changesCount
-        try db.execute(sql: "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing))",
-                       arguments: [namespace])
+        try db.execute(
+            sql:
+                "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing))",
+            arguments: [namespace])
         receipt.vectors = db.changesCount
-        try db.execute(sql: "DELETE FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing)", arguments: [namespace])
+        try db.execute(
+            sql: "DELETE FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing)", arguments: [namespace])
         receipt.facts = db.changesCount
         try tombstone(db, namespace: namespace, ids: erased, reason: reason, now: now)
         try rewriteFullTextIndex(db)
@@ -54,25 +62,31 @@ enum FactEraser {
     /// Erases everything the namespace holds: facts, topics, history, conflicts, undo records.
     static func eraseNamespace(_ db: Database, namespace: String, now: Date) throws -> ErasureReceipt {
         var receipt = ErasureReceipt(namespace: namespace, reason: .namespaceErased, erasedAt: now)
-        let ids = try Int64.fetchAll(db, sql: """
-            SELECT id FROM fact WHERE namespace = ?1
-            UNION SELECT fact_id FROM history WHERE namespace = ?1 AND fact_id IS NOT NULL
-            EXCEPT SELECT fact_id FROM fact_tombstone
-            ORDER BY 1
-            """, arguments: [namespace])
+        let ids = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM fact WHERE namespace = ?1
+                UNION SELECT fact_id FROM history WHERE namespace = ?1 AND fact_id IS NOT NULL
+                EXCEPT SELECT fact_id FROM fact_tombstone
+                ORDER BY 1
+                """, arguments: [namespace])
         try db.execute(sql: "DELETE FROM operation WHERE namespace = ?", arguments: [namespace])
         receipt.undoRecords = db.changesCount
         try db.execute(sql: "DELETE FROM fact_conflict WHERE namespace = ?", arguments: [namespace])
         receipt.conflictLinks = db.changesCount
         try db.execute(sql: "DELETE FROM history WHERE namespace = ?", arguments: [namespace])
         receipt.historyRows = db.changesCount
-        try db.execute(sql: "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ?)", arguments: [namespace])
+        try db.execute(
+            sql: "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ?)",
+            arguments: [namespace])
         receipt.vectors = db.changesCount
         // Facts before topics: the full-text trigger reads a deleted fact's topic path.
         try db.execute(sql: "DELETE FROM fact WHERE namespace = ?", arguments: [namespace])
         receipt.facts = db.changesCount
         // A parent may not go before its children (the key restricts it): cut the links first.
-        try db.execute(sql: "UPDATE topic SET parent_id = NULL WHERE namespace = ? AND parent_id IS NOT NULL", arguments: [namespace])
+        try db.execute(
+            sql: "UPDATE topic SET parent_id = NULL WHERE namespace = ? AND parent_id IS NOT NULL",
+            arguments: [namespace])
         try db.execute(sql: "DELETE FROM topic WHERE namespace = ?", arguments: [namespace])
         receipt.topics = db.changesCount
         try tombstone(db, namespace: namespace, ids: ids, reason: .namespaceErased, now: now)
@@ -85,16 +99,19 @@ enum FactEraser {
 
     /// Whether the namespace erased fact `id` before.
     static func isTombstoned(_ db: Database, namespace: String, id: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ? AND namespace = ?)",
-                          arguments: [id, namespace]) ?? false
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ? AND namespace = ?)",
+            arguments: [id, namespace]) ?? false
     }
 
     /// Whether the namespace has the fact, or had it and kept its history.
     private static func isKnown(_ db: Database, namespace: String, id: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM fact WHERE id = ?1 AND namespace = ?2)
-                OR EXISTS (SELECT 1 FROM history WHERE fact_id = ?1 AND namespace = ?2)
-            """, arguments: [id, namespace]) ?? false
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM fact WHERE id = ?1 AND namespace = ?2)
+                    OR EXISTS (SELECT 1 FROM history WHERE fact_id = ?1 AND namespace = ?2)
+                """, arguments: [id, namespace]) ?? false
     }
 
     /// `ids` and every fact merged into them, directly or through another merged fact.
@@ -104,11 +121,13 @@ enum FactEraser {
         while !frontier.isEmpty {
             var next: [Int64] = []
             for chunk in frontier.chunked(into: 500) {
-                let absorbed = try Int64.fetchAll(db, sql: """
-                    SELECT CAST(json_extract(details, '$.merged_from') AS INTEGER) FROM history
-                    WHERE namespace = ? AND event = ? AND json_extract(details, '$.merged_from') IS NOT NULL
-                      AND fact_id IN (\(chunk.map(String.init).joined(separator: ",")))
-                    """, arguments: [namespace, HistoryEvent.Kind.merged.rawValue])
+                let absorbed = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT CAST(json_extract(details, '$.merged_from') AS INTEGER) FROM history
+                        WHERE namespace = ? AND event = ? AND json_extract(details, '$.merged_from') IS NOT NULL
+                          AND fact_id IN (\(chunk.map(String.init).joined(separator: ",")))
+                        """, arguments: [namespace, HistoryEvent.Kind.merged.rawValue])
                 next += absorbed.filter { all.insert($0).inserted }
             }
             frontier = next
@@ -122,16 +141,18 @@ enum FactEraser {
         let image = { (side: String, key: String) in
             "CAST(json_extract(json_extract(change.value, '$.\(side)'), '$.\(key)') AS INTEGER) IN (SELECT id FROM erasing)"
         }
-        return try Int64.fetchAll(db, sql: """
-            SELECT DISTINCT operation.id FROM operation, json_each(operation.changes) AS change
-            WHERE operation.namespace = ? AND CASE json_extract(change.value, '$.table')
-                WHEN 'fact' THEN json_extract(change.value, '$.row') IN (SELECT id FROM erasing)
-                WHEN 'fact_embedding' THEN json_extract(change.value, '$.row') IN (SELECT id FROM erasing)
-                WHEN 'history' THEN \(image("before", "fact_id")) OR \(image("after", "fact_id"))
-                WHEN 'fact_conflict' THEN \(image("before", "older_fact_id")) OR \(image("before", "newer_fact_id"))
-                                       OR \(image("after", "older_fact_id")) OR \(image("after", "newer_fact_id"))
-                ELSE 0 END
-            """, arguments: [namespace])
+        return try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT operation.id FROM operation, json_each(operation.changes) AS change
+                WHERE operation.namespace = ? AND CASE json_extract(change.value, '$.table')
+                    WHEN 'fact' THEN json_extract(change.value, '$.row') IN (SELECT id FROM erasing)
+                    WHEN 'fact_embedding' THEN json_extract(change.value, '$.row') IN (SELECT id FROM erasing)
+                    WHEN 'history' THEN \(image("before", "fact_id")) OR \(image("after", "fact_id"))
+                    WHEN 'fact_conflict' THEN \(image("before", "older_fact_id")) OR \(image("before", "newer_fact_id"))
+                                           OR \(image("after", "older_fact_id")) OR \(image("after", "newer_fact_id"))
+                    ELSE 0 END
+                """, arguments: [namespace])
     }
 
     /// Deletes operations and, with them, the undos that revert them and the operations they
@@ -144,10 +165,12 @@ enum FactEraser {
             var next: [Int64] = []
             for chunk in frontier.chunked(into: 500) {
                 let list = chunk.map(String.init).joined(separator: ",")
-                let linked = try Int64.fetchAll(db, sql: """
-                    SELECT id FROM operation WHERE reverts IN (\(list))
-                    UNION SELECT reverts FROM operation WHERE id IN (\(list)) AND reverts IS NOT NULL
-                    """)
+                let linked = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM operation WHERE reverts IN (\(list))
+                        UNION SELECT reverts FROM operation WHERE id IN (\(list)) AND reverts IS NOT NULL
+                        """)
                 next += linked.filter { all.insert($0).inserted }
             }
             frontier = next
@@ -167,8 +190,10 @@ enum FactEraser {
     static func tombstone(_ db: Database, namespace: String, id: Int64) throws
         -> (erasedAt: Date, reason: ErasureReceipt.Reason)?
     {
-        try Row.fetchOne(db, sql: "SELECT reason, erased_at FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
-                         arguments: [id, namespace]).map { row in
+        try Row.fetchOne(
+            db, sql: "SELECT reason, erased_at FROM fact_tombstone WHERE fact_id = ? AND namespace = ?",
+            arguments: [id, namespace]
+        ).map { row in
             (erasedAt: row["erased_at"], reason: ErasureReceipt.Reason(rawValue: row["reason"]) ?? .requested)
         }
     }
@@ -178,13 +203,18 @@ enum FactEraser {
         try tombstone(db, namespace: namespace, id: id) != nil
     }
 
-    private static func tombstone(_ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason, now: Date) throws {
+    private static func tombstone(
+        _ db: Database, namespace: String, ids: [Int64], reason: ErasureReceipt.Reason, now: Date
+    ) throws {
         let date = Timestamp.databaseText(now)
         for chunk in ids.chunked(into: 200) {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO fact_tombstone (fact_id, namespace, reason, erased_at)
-                VALUES \(Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
-                """, arguments: StatementArguments(chunk.flatMap { [$0, namespace, reason.rawValue, date] as [any DatabaseValueConvertible] }))
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO fact_tombstone (fact_id, namespace, reason, erased_at)
+                    VALUES \(Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    """,
+                arguments: StatementArguments(
+                    chunk.flatMap { [$0, namespace, reason.rawValue, date] as [any DatabaseValueConvertible] }))
         }
     }
 

@@ -4,11 +4,13 @@ import GRDB
 extension FactFilter {
     /// SQL conditions on `fact` and `topic` (as joined by ``Fact/source``) for this filter.
     /// Facts that expired by `now` never pass (see ``Fact/expiresAt``).
-    func sqlConditions(_ db: Database, namespace: String, now: Date = Date()) throws -> (sql: String, arguments: StatementArguments) {
+    func sqlConditions(_ db: Database, namespace: String, now: Date = Date()) throws -> (
+        sql: String, arguments: StatementArguments
+    ) {
         var clauses = ["fact.namespace = ?", "(fact.expires_at IS NULL OR fact.expires_at > ?)"]
         var arguments: StatementArguments = [namespace, Timestamp.databaseText(now)]
         if types?.isEmpty == true || importances?.isEmpty == true {
-            clauses.append("0")  // An empty set lets nothing through.
+            clauses.append("0") // An empty set lets nothing through.
         }
         if let types, !types.isEmpty {
             clauses.append("fact.type IN (\(Self.placeholders(types.count)))")

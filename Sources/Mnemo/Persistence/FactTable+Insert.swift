@@ -27,11 +27,16 @@ extension FactTable {
         }
 
         /// Queues a validated fact under `topic`, and returns it as it will be stored.
-        mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date) throws -> Fact {
-            var largest = try largestID ?? Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0),
-                           COALESCE((SELECT MAX(fact_id) FROM fact_tombstone), 0))
-                """)) ?? 0
+        mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date)
+            throws -> Fact
+        {
+            var largest =
+                try largestID ?? Int64.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0),
+                                       COALESCE((SELECT MAX(fact_id) FROM fact_tombstone), 0))
+                            """)) ?? 0
             let id: Int64
             if let preferred = new.preferredID, !assignedIDs.contains(preferred), try isUnused(db, id: preferred) {
                 id = preferred
@@ -72,7 +77,8 @@ extension FactTable {
                     ]
                 }
                 // Full statements are cached; the one remainder of a batch is prepared once.
-                let statement = try rows.count == rowsPerInsert
+                let statement =
+                    try rows.count == rowsPerInsert
                     ? db.cachedStatement(sql: FactTable.insertSQL(rows: rows.count))
                     : db.makeStatement(sql: FactTable.insertSQL(rows: rows.count))
                 // The arguments match the placeholders by construction: skip GRDB's validation pass.
@@ -82,12 +88,15 @@ extension FactTable {
             for (fact, _, embedding) in queued {
                 if let embedding { try EmbeddingTable.write(db, factID: fact.id, vector: embedding) }
             }
-            try HistoryTable.recordFactEvents(db, queued.map { fact, _, _ in
-                // What `HistoryTable.record` would write for ["source": …, "topic": …], keys sorted.
-                let source = fact.sources.first.map { #""source":"# + JSONText.quoted($0) + "," } ?? ""
-                let details = "{" + source + #""topic":"# + JSONText.quoted(fact.topicPath) + "}"
-                return HistoryTable.FactEvent(namespace: fact.namespace, factID: fact.id, kind: .added, detailsJSON: details)
-            }, at: now)
+            try HistoryTable.recordFactEvents(
+                db,
+                queued.map { fact, _, _ in
+                    // What `HistoryTable.record` would write for ["source": …, "topic": …], keys sorted.
+                    let source = fact.sources.first.map { #""source":"# + JSONText.quoted($0) + "," } ?? ""
+                    let details = "{" + source + #""topic":"# + JSONText.quoted(fact.topicPath) + "}"
+                    return HistoryTable.FactEvent(
+                        namespace: fact.namespace, factID: fact.id, kind: .added, detailsJSON: details)
+                }, at: now)
             queued.removeAll(keepingCapacity: true)
             queuedIDs.removeAll(keepingCapacity: true)
         }
@@ -108,9 +117,11 @@ extension FactTable {
         for start in stride(from: 0, to: keys.count, by: chunkSize) {
             let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT content_key, id FROM fact WHERE namespace = ? AND content_key IN (\(placeholders))
-                """), arguments: StatementArguments([namespace] + chunk))
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT content_key, id FROM fact WHERE namespace = ? AND content_key IN (\(placeholders))
+                        """), arguments: StatementArguments([namespace] + chunk))
             while let row = try rows.next() { ids[row[0]] = row[1] }
         }
         return ids
@@ -118,10 +129,12 @@ extension FactTable {
 
     /// Whether no fact has this id and none ever had (its history would say so).
     static func isUnused(_ db: Database, id: Int64) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
-               AND NOT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ?)
-            """), arguments: [id, id, id]) ?? false
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT NOT EXISTS (SELECT 1 FROM fact WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM history WHERE fact_id = ?)
+                       AND NOT EXISTS (SELECT 1 FROM fact_tombstone WHERE fact_id = ?)
+                    """), arguments: [id, id, id]) ?? false
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {

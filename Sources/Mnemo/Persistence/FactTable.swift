@@ -8,9 +8,12 @@ import GRDB
 /// the same text an ingest would, or an export after it would differ by a millisecond.
 enum FactTable {
     static func find(_ db: Database, namespace: String, id: Int64) throws -> Fact? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.id = ?
-            """), arguments: [namespace, id]).map(Fact.init(row:))
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.id = ?
+                    """), arguments: [namespace, id]
+        ).map(Fact.init(row:))
     }
 
     static func require(_ db: Database, namespace: String, id: Int64) throws -> Fact {
@@ -20,36 +23,46 @@ enum FactTable {
 
     /// The stored fact with the same normalized content, if any.
     static func find(_ db: Database, namespace: String, contentKey: String) throws -> Fact? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.content_key = ?
-            """), arguments: [namespace, contentKey]).map(Fact.init(row:))
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.content_key = ?
+                    """), arguments: [namespace, contentKey]
+        ).map(Fact.init(row:))
     }
 
     /// Counts another sighting of an exact duplicate: raises the mention count and adds sources.
     static func recordMention(_ db: Database, of fact: Fact, sources: [String], now: Date) throws {
         let merged = SourceList.merging(fact.sources, sources)
-        try db.cachedStatement(sql: """
-            UPDATE fact SET mention_count = mention_count + 1, sources = ? WHERE id = ?
-            """).execute(arguments: [SourceList.encode(merged), fact.id])
+        try db.cachedStatement(
+            sql: """
+                UPDATE fact SET mention_count = mention_count + 1, sources = ? WHERE id = ?
+                """
+        ).execute(arguments: [SourceList.encode(merged), fact.id])
         var details: [String: String] = [:]
         if let source = sources.first { details["source"] = source }
-        try HistoryTable.record(db, namespace: fact.namespace, factID: fact.id, kind: .mentioned, details: details, at: now)
+        try HistoryTable.record(
+            db, namespace: fact.namespace, factID: fact.id, kind: .mentioned, details: details, at: now)
     }
 
     static func setActive(_ db: Database, _ fact: Fact, _ isActive: Bool, now: Date) throws -> Fact {
         guard fact.isActive != isActive else { return fact }
-        try db.execute(sql: "UPDATE fact SET is_active = ?, updated_at = ? WHERE id = ?",
-                       arguments: [isActive, Timestamp.databaseText(now), fact.id])
-        try HistoryTable.record(db, namespace: fact.namespace, factID: fact.id,
-                                kind: isActive ? .reactivated : .deactivated, at: now)
+        try db.execute(
+            sql: "UPDATE fact SET is_active = ?, updated_at = ? WHERE id = ?",
+            arguments: [isActive, Timestamp.databaseText(now), fact.id])
+        try HistoryTable.record(
+            db, namespace: fact.namespace, factID: fact.id,
+            kind: isActive ? .reactivated : .deactivated, at: now)
         var updated = fact
         updated.isActive = isActive
         updated.updatedAt = now
         return updated
     }
 
-    static func delete(_ db: Database, _ fact: Fact, now: Date, recording kind: HistoryEvent.Kind = .deleted,
-                       details: [String: String] = [:]) throws {
+    static func delete(
+        _ db: Database, _ fact: Fact, now: Date, recording kind: HistoryEvent.Kind = .deleted,
+        details: [String: String] = [:]
+    ) throws {
         try db.execute(sql: "DELETE FROM fact WHERE id = ?", arguments: [fact.id])
         var details = details
         details["content"] = fact.content
@@ -58,40 +71,53 @@ enum FactTable {
 
     /// Writes the fields a merge changes (see `FactMerger`).
     static func saveMerged(_ db: Database, _ merged: Fact) throws {
-        try db.execute(sql: """
-            UPDATE fact SET importance = ?, confidence = ?, sources = ?, mention_count = ?, created_at = ?,
-                            is_active = ?, updated_at = ?
-            WHERE id = ?
-            """, arguments: [merged.importance.rank, merged.confidence, SourceList.encode(merged.sources),
-                             merged.mentionCount, Timestamp.databaseText(merged.createdAt), merged.isActive,
-                             Timestamp.databaseText(merged.updatedAt), merged.id])
+        try db.execute(
+            sql: """
+                UPDATE fact SET importance = ?, confidence = ?, sources = ?, mention_count = ?, created_at = ?,
+                                is_active = ?, updated_at = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                merged.importance.rank, merged.confidence, SourceList.encode(merged.sources),
+                merged.mentionCount, Timestamp.databaseText(merged.createdAt), merged.isActive,
+                Timestamp.databaseText(merged.updatedAt), merged.id,
+            ])
     }
 
     /// The namespace's facts whose expiry has passed by `now`.
     static func expiredIDs(_ db: Database, namespace: String, now: Date) throws -> Set<Int64> {
-        Set(try Int64.fetchAll(db.cachedStatement(sql: """
-            SELECT id FROM fact WHERE namespace = ? AND expires_at IS NOT NULL AND expires_at <= ?
-            """), arguments: [namespace, Timestamp.databaseText(now)]))
+        Set(
+            try Int64.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id FROM fact WHERE namespace = ? AND expires_at IS NOT NULL AND expires_at <= ?
+                        """), arguments: [namespace, Timestamp.databaseText(now)]))
     }
 
     static func list(_ db: Database, namespace: String, filter: FactFilter, limit: Int, offset: Int) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
-        return try Row.fetchAll(db, sql: """
-            SELECT \(Fact.selection) FROM \(Fact.source)
-            WHERE \(conditions.sql)
-            ORDER BY fact.importance DESC, fact.created_at DESC, fact.id
-            LIMIT ? OFFSET ?
-            """, arguments: conditions.arguments + [limit, offset]).map(Fact.init(row:))
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Fact.selection) FROM \(Fact.source)
+                WHERE \(conditions.sql)
+                ORDER BY fact.importance DESC, fact.created_at DESC, fact.id
+                LIMIT ? OFFSET ?
+                """, arguments: conditions.arguments + [limit, offset]
+        ).map(Fact.init(row:))
     }
 
     /// Up to `limit` facts passing `filter`, most recently stated first.
     static func recent(_ db: Database, namespace: String, filter: FactFilter, limit: Int) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
-        return try Row.fetchAll(db, sql: """
-            SELECT \(Fact.selection) FROM \(Fact.source)
-            WHERE \(conditions.sql)
-            ORDER BY fact.created_at DESC, fact.id DESC
-            LIMIT ?
-            """, arguments: conditions.arguments + [limit]).map(Fact.init(row:))
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Fact.selection) FROM \(Fact.source)
+                WHERE \(conditions.sql)
+                ORDER BY fact.created_at DESC, fact.id DESC
+                LIMIT ?
+                """, arguments: conditions.arguments + [limit]
+        ).map(Fact.init(row:))
     }
 }

@@ -38,7 +38,9 @@ struct FactUpdater {
             change("type", "type", old: fact.type.rawValue, new: type.rawValue, value: type.rawValue)
         }
         if let importance = update.importance {
-            change("importance", "importance", old: fact.importance.rawValue, new: importance.rawValue, value: importance.rank)
+            change(
+                "importance", "importance", old: fact.importance.rawValue, new: importance.rawValue,
+                value: importance.rank)
         }
         if let confidence = update.confidence {
             try ValidatedFact.validate(confidence: confidence)
@@ -50,14 +52,16 @@ struct FactUpdater {
         }
         if let expiresAt = update.expiresAt {
             let show = { (date: Date?) in date.map(Timestamp.format) ?? "never" }
-            change("expires_at", "expires_at", old: show(fact.expiresAt), new: show(expiresAt),
-                   value: expiresAt.map(Timestamp.databaseText))
+            change(
+                "expires_at", "expires_at", old: show(fact.expiresAt), new: show(expiresAt),
+                value: expiresAt.map(Timestamp.databaseText))
         }
         guard !assignments.isEmpty else { return fact }
         assignments.append("updated_at = ?")
         arguments += [Timestamp.databaseText(now), fact.id]
         try db.execute(sql: "UPDATE fact SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
-        try HistoryTable.record(db, namespace: fact.namespace, factID: fact.id, kind: .updated, details: details, at: now)
+        try HistoryTable.record(
+            db, namespace: fact.namespace, factID: fact.id, kind: .updated, details: details, at: now)
         return try FactTable.require(db, namespace: fact.namespace, id: fact.id)
     }
 }

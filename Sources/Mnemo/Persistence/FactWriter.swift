@@ -40,9 +40,11 @@ enum FactWriter {
                 if queue.contains(match.id) { try queue.flush(db, now: now) }
                 let survivor = try FactTable.require(db, namespace: namespace, id: match.id)
                 let summary = "merged \"\(fact.content)\" into fact #\(survivor.id)"
-                outcomes.append(.merged(into: try OperationLog.record(db, namespace: namespace, kind: .ingestMerge, summary: summary) {
-                    try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)
-                }))
+                outcomes.append(
+                    .merged(
+                        into: try OperationLog.record(db, namespace: namespace, kind: .ingestMerge, summary: summary) {
+                            try FactMerger.absorb(db, fact, into: survivor, similarity: similarity, now: now)
+                        }))
                 continue
             }
             let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
@@ -74,9 +76,12 @@ extension KnowledgeBase {
     /// Writes a batch of validated facts in one transaction: the single write path of `addFact`
     /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
     /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
-    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule()) async throws -> [FactWriter.Outcome] {
+    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule())
+        async throws -> [FactWriter.Outcome]
+    {
         try Task.checkCancellation()
-        let vectorIndex = rule == nil ? nil : vectorIndex, now = now
+        let vectorIndex = rule == nil ? nil : vectorIndex
+        let now = now
         return try await writer.write { db in
             // The near-duplicate check reads the index as of this transaction, so that a fact
             // committed by another task or process just before is found as a sequential add would.
@@ -88,7 +93,9 @@ extension KnowledgeBase {
     /// Adds embeddings to facts that lack one, ``embeddingChunkSize`` texts per call to the
     /// embedder, checking between calls whether the task was cancelled (then it throws
     /// `CancellationError` rather than encode texts nobody will store).
-    func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(namespace: String, fact: ValidatedFact)] {
+    func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(
+        namespace: String, fact: ValidatedFact
+    )] {
         guard embedder != nil else { return facts }
         let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
         var embedded = facts

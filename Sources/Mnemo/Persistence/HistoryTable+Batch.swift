@@ -26,9 +26,10 @@ extension HistoryTable {
                 arguments += [event.namespace, event.factID, nil, event.kind.rawValue, event.detailsJSON, dateText]
             }
             let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at) VALUES \(values)
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at) VALUES \(values)
+                    """)
             // The arguments match the placeholders by construction: skip GRDB's validation pass.
             statement.setUncheckedArguments(StatementArguments(arguments))
             try statement.execute()

@@ -13,22 +13,30 @@ enum HistoryTable {
         at date: Date = Date()
     ) throws {
         let detailsJSON = JSONText.object(details)
-        try db.cachedStatement(sql: """
-            INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [namespace, factID, topicID, kind.rawValue, detailsJSON, Timestamp.databaseText(date)])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [namespace, factID, topicID, kind.rawValue, detailsJSON, Timestamp.databaseText(date)])
     }
 
     static func events(_ db: Database, namespace: String, factID: Int64) throws -> [HistoryEvent] {
-        try Row.fetchAll(db, sql: """
-            SELECT * FROM history WHERE namespace = ? AND fact_id = ? ORDER BY id
-            """, arguments: [namespace, factID]).map(HistoryEvent.init(row:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM history WHERE namespace = ? AND fact_id = ? ORDER BY id
+                """, arguments: [namespace, factID]
+        ).map(HistoryEvent.init(row:))
     }
 
     static func events(_ db: Database, namespace: String, topicID: Int64) throws -> [HistoryEvent] {
-        try Row.fetchAll(db, sql: """
-            SELECT * FROM history WHERE namespace = ? AND topic_id = ? AND fact_id IS NULL ORDER BY id
-            """, arguments: [namespace, topicID]).map(HistoryEvent.init(row:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM history WHERE namespace = ? AND topic_id = ? AND fact_id IS NULL ORDER BY id
+                """, arguments: [namespace, topicID]
+        ).map(HistoryEvent.init(row:))
     }
 }
 

@@ -3,20 +3,27 @@ import GRDB
 
 /// Conflicts found while a batch is written, kept until its new facts are all inserted.
 struct PendingConflicts {
-    private var links: [(namespace: String, added: ConflictTable.Member, stored: ConflictTable.Member, reason: String,
-                         similarity: Double)] = []
+    private var links:
+        [(
+            namespace: String, added: ConflictTable.Member, stored: ConflictTable.Member, reason: String,
+            similarity: Double
+        )] = []
 
     mutating func note(_ added: Fact, _ judgement: NearDuplicateMatcher.Judgement?) {
         for conflict in judgement?.conflicts ?? [] {
-            links.append((added.namespace, .init(id: added.id, createdAt: added.createdAt),
-                          .init(id: conflict.id, createdAt: conflict.createdAt), conflict.reason, conflict.similarity))
+            links.append(
+                (
+                    added.namespace, .init(id: added.id, createdAt: added.createdAt),
+                    .init(id: conflict.id, createdAt: conflict.createdAt), conflict.reason, conflict.similarity
+                ))
         }
     }
 
     func write(_ db: Database, now: Date) throws {
         for link in links {
-            try ConflictTable.link(db, namespace: link.namespace, link.stored, link.added, reason: link.reason,
-                                   similarity: link.similarity, now: now)
+            try ConflictTable.link(
+                db, namespace: link.namespace, link.stored, link.added, reason: link.reason,
+                similarity: link.similarity, now: now)
         }
     }
 }

@@ -9,30 +9,33 @@ extension Schema {
     /// triggers on the tracked tables append each row's image before its change to
     /// `operation_change`; the operation turns those into its snapshot and empties it.
     static func createOperationLog(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE operation (
-                id INTEGER PRIMARY KEY,
-                namespace TEXT NOT NULL,
-                kind TEXT NOT NULL,
-                summary TEXT NOT NULL,
-                reverts INTEGER REFERENCES operation(id),
-                changes TEXT NOT NULL,
-                created_at DATETIME NOT NULL
-            );
-            CREATE INDEX operation_on_namespace ON operation(namespace, id);
-            CREATE UNIQUE INDEX operation_on_reverts ON operation(reverts);
+        try db.execute(
+            sql: """
+                CREATE TABLE operation (
+                    id INTEGER PRIMARY KEY,
+                    namespace TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    reverts INTEGER REFERENCES operation(id),
+                    changes TEXT NOT NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX operation_on_namespace ON operation(namespace, id);
+                CREATE UNIQUE INDEX operation_on_reverts ON operation(reverts);
 
-            CREATE TABLE operation_change (
-                id INTEGER PRIMARY KEY,
-                table_name TEXT NOT NULL,
-                row_id INTEGER NOT NULL,
-                before TEXT
-            );
-            """)
+                CREATE TABLE operation_change (
+                    id INTEGER PRIMARY KEY,
+                    table_name TEXT NOT NULL,
+                    row_id INTEGER NOT NULL,
+                    before TEXT
+                );
+                """)
         // The column lists as they were when this migration shipped: `fact` gained `expires_at`
         // later, and v7 recreates its triggers.
-        for table in [TrackedTable.topic, TrackedTable.factBeforeExpiry, TrackedTable.factEmbedding, TrackedTable.history,
-                      TrackedTable.factConflict] {
+        for table in [
+            TrackedTable.topic, TrackedTable.factBeforeExpiry, TrackedTable.factEmbedding, TrackedTable.history,
+            TrackedTable.factConflict,
+        ] {
             try db.execute(sql: operationLogTriggers(table))
         }
     }

@@ -29,7 +29,10 @@ extension Schema {
         var changed: [(id: Int64, key: String)] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT id, namespace, content, content_key FROM fact ORDER BY id")
         while let row = try rows.next() {
-            let id: Int64 = row[0], namespace: String = row[1], content: String = row[2], oldKey: String = row[3]
+            let id: Int64 = row[0]
+            let namespace: String = row[1]
+            let content: String = row[2]
+            let oldKey: String = row[3]
             var key = TextNormalization.factKey(content)
             if !claimed.insert(namespace + "\u{1F}" + key).inserted {
                 key += "\u{1F}\(id)"
@@ -46,11 +49,16 @@ extension Schema {
         var changedNames: [(id: Int64, key: String)] = []
         var changedPaths: [(id: Int64, key: String)] = []
         // Parents come before their children (depth order), so a child extends its parent's new key.
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, namespace, parent_id, name, name_key, path_key FROM topic ORDER BY depth, id
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, namespace, parent_id, name, name_key, path_key FROM topic ORDER BY depth, id
+                """)
         while let row = try rows.next() {
-            let id: Int64 = row[0], namespace: String = row[1], parentID: Int64? = row[2], name: String = row[3]
+            let id: Int64 = row[0]
+            let namespace: String = row[1]
+            let parentID: Int64? = row[2]
+            let name: String = row[3]
             let (oldNameKey, oldPathKey): (String, String) = (row[4], row[5])
             let prefix = parentID.flatMap { pathKeys[$0] }.map { $0 + "/" } ?? ""
             var nameKey = TopicPath.key(ofSegment: name)
@@ -69,7 +77,9 @@ extension Schema {
 
     /// Writes new values into a column under a unique index: first a value no key can take, then
     /// the new key, so a row may take a key that another changed row gives up.
-    private static func rewrite(_ db: Database, table: String, column: String, _ changes: [(id: Int64, key: String)]) throws {
+    private static func rewrite(_ db: Database, table: String, column: String, _ changes: [(id: Int64, key: String)])
+        throws
+    {
         guard !changes.isEmpty else { return }
         let park = try db.makeStatement(sql: "UPDATE \(table) SET \(column) = char(1) || id WHERE id = ?")
         for change in changes { try park.execute(arguments: [change.id]) }

@@ -9,14 +9,15 @@ extension Schema {
     /// erase a no-op instead of a "not found", and lets ``KnowledgeBase/check(repair:)`` verify
     /// that nothing of an erased fact is left.
     static func createTombstones(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE fact_tombstone (
-                fact_id INTEGER PRIMARY KEY,
-                namespace TEXT NOT NULL,
-                reason TEXT NOT NULL,
-                erased_at DATETIME NOT NULL
-            );
-            CREATE INDEX fact_tombstone_on_namespace ON fact_tombstone(namespace);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE fact_tombstone (
+                    fact_id INTEGER PRIMARY KEY,
+                    namespace TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    erased_at DATETIME NOT NULL
+                );
+                CREATE INDEX fact_tombstone_on_namespace ON fact_tombstone(namespace);
+                """)
     }
 }

@@ -44,9 +44,10 @@ extension MnemoError {
         case is CancellationError:
             self = .cancelled
         case let error as DatabaseError:
-            self = .storageFailure(StorageFailure(
-                resultCode: error.resultCode.rawValue, extendedResultCode: error.extendedResultCode.rawValue,
-                message: error.message ?? "\(error.resultCode)"))
+            self = .storageFailure(
+                StorageFailure(
+                    resultCode: error.resultCode.rawValue, extendedResultCode: error.extendedResultCode.rawValue,
+                    message: error.message ?? "\(error.resultCode)"))
         default:
             self = .storageFailure(StorageFailure(resultCode: -1, extendedResultCode: -1, message: "\(error)"))
         }

@@ -17,9 +17,12 @@ enum TopicTable {
 
     /// The ids of the topic with path key `key` and its descendants.
     static func subtreeIDs(_ db: Database, namespace: String, pathKey key: String) throws -> Set<Int64> {
-        Set(try Int64.fetchAll(db.cachedStatement(sql: """
-            SELECT id FROM topic WHERE namespace = ? AND \(subtreeCondition(pathKey: "path_key"))
-            """), arguments: [namespace] + subtreeArguments(key)))
+        Set(
+            try Int64.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id FROM topic WHERE namespace = ? AND \(subtreeCondition(pathKey: "path_key"))
+                        """), arguments: [namespace] + subtreeArguments(key)))
     }
 
     /// The namespaces that hold at least one topic, sorted.
@@ -28,9 +31,12 @@ enum TopicTable {
     }
 
     static func find(_ db: Database, namespace: String, path: TopicPath) throws -> Topic? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND path_key = ?
-            """), arguments: [namespace, path.key]).map(Topic.init(row:))
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND path_key = ?
+                    """), arguments: [namespace, path.key]
+        ).map(Topic.init(row:))
     }
 
     static func require(_ db: Database, namespace: String, path: TopicPath) throws -> Topic {
@@ -52,35 +58,44 @@ enum TopicTable {
         let name = path.segments.last!
         // The display path reuses the parent's first-seen spelling.
         let displayPath = parent.map { "\($0.path)/\(name)" } ?? name
-        try db.cachedStatement(sql: """
-            INSERT INTO topic (namespace, parent_id, name, name_key, path, path_key, depth, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                namespace, parent?.id, name, TopicPath.key(ofSegment: name),
-                displayPath, path.key, path.depth, Timestamp.databaseText(date),
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO topic (namespace, parent_id, name, name_key, path, path_key, depth, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            namespace, parent?.id, name, TopicPath.key(ofSegment: name),
+            displayPath, path.key, path.depth, Timestamp.databaseText(date),
+        ])
         let topic = Topic(
             id: db.lastInsertedRowID, namespace: namespace, parentID: parent?.id, name: name,
             path: displayPath, depth: path.depth, createdAt: date)
-        try HistoryTable.record(db, namespace: namespace, topicID: topic.id, kind: .topicCreated,
-                                details: ["path": displayPath], at: date)
+        try HistoryTable.record(
+            db, namespace: namespace, topicID: topic.id, kind: .topicCreated,
+            details: ["path": displayPath], at: date)
         return topic
     }
 
     static func children(_ db: Database, namespace: String, of parentID: Int64?) throws -> [Topic] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(Topic.selection) FROM topic
-            WHERE namespace = ? AND parent_id IS ? ORDER BY name_key
-            """, arguments: [namespace, parentID]).map(Topic.init(row:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Topic.selection) FROM topic
+                WHERE namespace = ? AND parent_id IS ? ORDER BY name_key
+                """, arguments: [namespace, parentID]
+        ).map(Topic.init(row:))
     }
 
     /// The topic and all its descendants, parents before children.
     static func subtree(_ db: Database, namespace: String, root: Topic) throws -> [Topic] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(Topic.selection) FROM topic
-            WHERE namespace = ? AND \(subtreeCondition(pathKey: "path_key"))
-            ORDER BY depth, name_key
-            """, arguments: [namespace] + subtreeArguments(pathKey(db, root))).map(Topic.init(row:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Topic.selection) FROM topic
+                WHERE namespace = ? AND \(subtreeCondition(pathKey: "path_key"))
+                ORDER BY depth, name_key
+                """, arguments: [namespace] + subtreeArguments(pathKey(db, root))
+        ).map(Topic.init(row:))
     }
 
     static func pathKey(_ db: Database, _ topic: Topic) throws -> String {
@@ -106,32 +121,46 @@ enum TopicTable {
         let oldPathKey = try pathKey(db, topic)
         let oldPath = topic.path
         let newPath = newParent.map { "\($0.path)/\(newName)" } ?? newName
-        let newPathKey = try newParent.map { "\(try pathKey(db, $0))/\(TopicPath.key(ofSegment: newName))" }
+        let newPathKey =
+            try newParent.map { "\(try pathKey(db, $0))/\(TopicPath.key(ofSegment: newName))" }
             ?? TopicPath.key(ofSegment: newName)
         let depthChange = (newParent.map { $0.depth + 1 } ?? 1) - topic.depth
-        try db.execute(sql: """
-            UPDATE topic SET
-                path = ? || substr(path, length(?) + 1),
-                path_key = ? || substr(path_key, length(?) + 1),
-                depth = depth + ?
-            WHERE namespace = ? AND id != ? AND \(subtreeCondition(pathKey: "path_key"))
-            """, arguments: [newPath, oldPath, newPathKey, oldPathKey, depthChange, topic.namespace, topic.id]
+        try db.execute(
+            sql: """
+                UPDATE topic SET
+                    path = ? || substr(path, length(?) + 1),
+                    path_key = ? || substr(path_key, length(?) + 1),
+                    depth = depth + ?
+                WHERE namespace = ? AND id != ? AND \(subtreeCondition(pathKey: "path_key"))
+                """,
+            arguments: [newPath, oldPath, newPathKey, oldPathKey, depthChange, topic.namespace, topic.id]
                 + subtreeArguments(oldPathKey))
-        try db.execute(sql: """
-            UPDATE topic SET name = ?, name_key = ?, path = ?, path_key = ?, depth = ?, parent_id = ?
-            WHERE id = ?
-            """, arguments: [newName, TopicPath.key(ofSegment: newName), newPath, newPathKey,
-                             topic.depth + depthChange, newParent?.id, topic.id])
+        try db.execute(
+            sql: """
+                UPDATE topic SET name = ?, name_key = ?, path = ?, path_key = ?, depth = ?, parent_id = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                newName, TopicPath.key(ofSegment: newName), newPath, newPathKey,
+                topic.depth + depthChange, newParent?.id, topic.id,
+            ])
     }
 
     /// The namespace's topic tree with fact counts, children sorted by name.
     static func tree(_ db: Database, namespace: String) throws -> [TopicNode] {
-        let topics = try Row.fetchAll(db, sql: """
-            SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
-            """, arguments: [namespace]).map(Topic.init(row:))
-        let counts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-            SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
-            """, arguments: [namespace]).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
+        let topics = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Topic.selection) FROM topic WHERE namespace = ? ORDER BY depth, name_key
+                """, arguments: [namespace]
+        ).map(Topic.init(row:))
+        let counts = try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(
+                db,
+                sql: """
+                    SELECT topic_id, COUNT(*) AS n FROM fact WHERE namespace = ? GROUP BY topic_id
+                    """, arguments: [namespace]
+            ).map { row -> (Int64, Int) in (row["topic_id"], row["n"]) })
         return TopicTreeBuilder(topics: topics, factCounts: counts).roots()
     }
 }

@@ -42,7 +42,9 @@ public enum HybridFusion: Hashable, Sendable {
     func fuse(_ candidates: [Int64: HybridCandidate], wordCoverage: Double = 1) -> [(id: Int64, score: Double)] {
         // Scales for normalizedSum: the best similarity and BM25 among the candidates. A best
         // similarity at or below 0 leaves similarities as they are (dividing would flip them).
-        var bestSimilarity = -Double.infinity, bestBM25 = 0.0, bestShare = 0.0
+        var bestSimilarity = -Double.infinity
+        var bestBM25 = 0.0
+        var bestShare = 0.0
         for candidate in candidates.values {
             bestSimilarity = max(bestSimilarity, candidate.similarity)
             bestBM25 = max(bestBM25, candidate.textScore ?? 0)
@@ -52,16 +54,16 @@ public enum HybridFusion: Hashable, Sendable {
         let coverage = min(1, max(0, wordCoverage))
         return candidates.map { id, candidate in
             switch self {
-            case let .normalizedSum(textWeight):
+            case .normalizedSum(let textWeight):
                 let weight = textWeight * coverage * coverage
                 let share = bestShare > 0 ? candidate.wordShare.map { max(0, $0) / bestShare } ?? 1 : 1
                 let bm25 = bestBM25 > 0 ? max(0, candidate.textScore ?? 0) / bestBM25 * share : 0
                 return (id, (1 - weight) * candidate.similarity / similarityScale + weight * bm25)
-            case let .reciprocalRank(k):
+            case .reciprocalRank(let k):
                 let text = candidate.textRank.map { 1 / (k + Double($0)) } ?? 0
                 let semantic = candidate.semanticRank.map { 1 / (k + Double($0)) } ?? 0
                 return (id, text + semantic)
-            case let .weightedScore(textWeight, saturation):
+            case .weightedScore(let textWeight, let saturation):
                 let bm25 = max(0, candidate.textScore ?? 0)
                 return (id, candidate.similarity + textWeight * bm25 / (bm25 + saturation))
             }

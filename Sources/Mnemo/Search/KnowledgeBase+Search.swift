@@ -23,15 +23,20 @@ extension KnowledgeBase {
         try Task.checkCancellation()
         try Self.validatePage(limit: query.limit, offset: query.offset)
         if let minSimilarity = query.minSimilarity, !(minSimilarity.isFinite && (-1...1).contains(minSimilarity)) {
-            throw MnemoError.invalidInput(field: "minSimilarity", reason: "\(minSimilarity) is not a cosine similarity (-1…1)")
+            throw MnemoError.invalidInput(
+                field: "minSimilarity", reason: "\(minSimilarity) is not a cosine similarity (-1…1)")
         }
         let mode = resolvedMode(query.mode)
         if mode != .text, vectorIndex == nil {
             throw MnemoError.invalidInput(
-                field: "mode", reason: "\(mode.rawValue) search needs an embedder: open the knowledge base with one, or search in text mode")
+                field: "mode",
+                reason:
+                    "\(mode.rawValue) search needs an embedder: open the knowledge base with one, or search in text mode"
+            )
         }
         if let floor = query.relativeScoreFloor, !(floor.isFinite && (0...1).contains(floor)) {
-            throw MnemoError.invalidInput(field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
+            throw MnemoError.invalidInput(
+                field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
         }
         guard query.limit > 0 else { return [] }
         let hits: [SearchHit]
@@ -70,8 +75,9 @@ extension KnowledgeBase {
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         return try readNow { db in
-            let hits = try TextSearcher.search(db, namespace: namespace, query: textQuery, filter: query.filter,
-                                               limit: query.limit, offset: query.offset)
+            let hits = try TextSearcher.search(
+                db, namespace: namespace, query: textQuery, filter: query.filter,
+                limit: query.limit, offset: query.offset)
             guard !hits.isEmpty else { return hits }
             let coverage = try TextSearcher.wordCoverage(db, query: textQuery, facts: hits.map(\.fact.id))
             return hits.map { hit in
@@ -87,15 +93,17 @@ extension KnowledgeBase {
         guard TextQuery(query.text) != nil else { return [] }
         let vector: [Float]
         if let queryVector { vector = queryVector } else { vector = try await queryEmbedding(query.text) }
-        let matches = try nearestFacts(query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
+        let matches = try nearestFacts(
+            query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
         let floor = Self.scoreFloor(best: matches.first.map { Double($0.similarity) }, share: query.relativeScoreFloor)
         let page = Array(matches.dropFirst(query.offset).prefix { Double($0.similarity) >= floor })
         let facts = try facts(ids: page.map(\.id))
         return page.compactMap { match in
             facts[match.id].map {
-                SearchHit(fact: $0, score: Double(match.similarity), textScore: nil,
-                          similarity: Double(match.similarity), snippet: nil,
-                          relevance: Relevance.meaning(similarity: Double(match.similarity)))
+                SearchHit(
+                    fact: $0, score: Double(match.similarity), textScore: nil,
+                    similarity: Double(match.similarity), snippet: nil,
+                    relevance: Relevance.meaning(similarity: Double(match.similarity)))
             }
         }
     }
@@ -104,21 +112,26 @@ extension KnowledgeBase {
         let depth = query.hybridCandidateDepth
         // Text with nothing searchable (only punctuation, emoji) asks for nothing in any mode.
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
-        let namespace = namespace, writer = writer
+        let namespace = namespace
+        let writer = writer
         let queryVector: [Float]
         if let precomputed { queryVector = precomputed } else { queryVector = try await queryEmbedding(query.text) }
         // Only ids and scores for the candidates: facts and snippets are read for the page. The
         // text ranking runs as one task of the vector scan, which takes every core.
-        let textRanking = Locked<Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>>(
+        let textRanking = Locked<
+            Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>
+        >(
             .success(([], .init(query: 0, facts: [:]))))
         let filter = query.filter
         let rankText: @Sendable () -> Void = {
             let ranking: Result<(matches: [TextSearcher.Match], coverage: TextSearcher.WordCoverage), any Error>
             do {
-                ranking = .success(try writer.read { db in
-                    let matches = try TextSearcher.rank(db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
-                    return (matches, try TextSearcher.wordCoverage(db, query: textQuery, facts: matches.map(\.id)))
-                })
+                ranking = .success(
+                    try writer.read { db in
+                        let matches = try TextSearcher.rank(
+                            db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
+                        return (matches, try TextSearcher.wordCoverage(db, query: textQuery, facts: matches.map(\.id)))
+                    })
             } catch {
                 ranking = .failure(error)
             }
@@ -149,11 +162,12 @@ extension KnowledgeBase {
         }
         return page.compactMap { entry in
             facts[entry.id].map {
-                SearchHit(fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
-                          similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id],
-                          relevance: candidates[entry.id].map {
-                              Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
-                          })
+                SearchHit(
+                    fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
+                    similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id],
+                    relevance: candidates[entry.id].map {
+                        Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
+                    })
             }
         }
     }
@@ -169,7 +183,8 @@ extension KnowledgeBase {
     ///
     /// `work` runs as one task of the scan (see `VectorSnapshot.nearest(to:k:filter:alongside:)`).
     func nearestFacts(
-        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot, alongside work: (@Sendable () -> Void)? = nil
+        _ query: SearchQuery, vector: [Float], count: Int, in store: VectorSnapshot,
+        alongside work: (@Sendable () -> Void)? = nil
     ) throws -> [VectorSnapshot.Match] {
         let topicIDs = try topicIDs(inSubtreeOf: query.filter.topicPath)
         guard let namespaceCode = store.namespaceCode(namespace) else {
@@ -182,14 +197,16 @@ extension KnowledgeBase {
         // more as there are, and drops them, so `count` others still come back. There are
         // usually none (one probe of a partial index).
         let expired = try readNow { db in try FactTable.expiredIDs(db, namespace: namespace, now: Date()) }
-        let matches = store.nearest(to: vector, k: count + expired.count, filter: filter,
-                                    minSimilarity: query.minSimilarity.map(Float.init), precision: precision, alongside: work)
+        let matches = store.nearest(
+            to: vector, k: count + expired.count, filter: filter,
+            minSimilarity: query.minSimilarity.map(Float.init), precision: precision, alongside: work)
         return expired.isEmpty ? matches : Array(matches.lazy.filter { !expired.contains($0.id) }.prefix(count))
     }
 
     func vectorSnapshot() async throws -> VectorSnapshot {
         guard let vectorIndex else {
-            throw MnemoError.invalidInput(field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
+            throw MnemoError.invalidInput(
+                field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
         do {
             return try vectorIndex.snapshot(writer.base)
@@ -199,7 +216,7 @@ extension KnowledgeBase {
     }
 
     func queryEmbedding(_ text: String) async throws -> [Float] {
-        try await embed([text])?.first ?? []  // `embed` checks for cancellation before and after
+        try await embed([text])?.first ?? [] // `embed` checks for cancellation before and after
     }
 
     /// The ids of the topic at `path` and its descendants; `nil` when `path` is `nil`.
@@ -231,7 +248,9 @@ extension VectorSnapshot {
     func similarity(of id: Int64, to query: [Float]) -> Double {
         guard let vector = vector(of: id), vector.count == query.count else { return 0 }
         return vector.withUnsafeBufferPointer { row in
-            query.withUnsafeBufferPointer { Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count)) }
+            query.withUnsafeBufferPointer {
+                Double(VectorMath.dot(row.baseAddress!, $0.baseAddress!, count: query.count))
+            }
         }
     }
 }

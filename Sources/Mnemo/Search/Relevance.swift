@@ -34,8 +34,9 @@ public enum Relevance {
 
     /// The relevance of a hit known by both.
     public static func combined(similarity: Double, share: Double) -> Double {
-        logistic(combinedCoefficients.intercept + combinedCoefficients.cosine * similarity
-                 + combinedCoefficients.share * clamped(share))
+        logistic(
+            combinedCoefficients.intercept + combinedCoefficients.cosine * similarity
+                + combinedCoefficients.share * clamped(share))
     }
 
     private static func clamped(_ value: Double) -> Double { min(1, max(0, value)) }

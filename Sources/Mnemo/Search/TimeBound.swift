@@ -59,15 +59,16 @@ public enum TimeBound: Hashable, Sendable {
     }
 
     /// The forms a bound may take, for error messages and help texts.
-    public static let formsHint = "use 2025-05-01, 2025-05, 2025, 2025-05-01T09:30:00Z, or an age such as 36h, 7d, 2w, 3mo, 1y"
+    public static let formsHint =
+        "use 2025-05-01, 2025-05, 2025, 2025-05-01T09:30:00Z, or an age such as 36h, 7d, 2w, 3mo, 1y"
 
     /// The instant this bound stands for as the `role` end of a range, with `now` for ages.
     public func resolved(as role: Role, now: Date) -> Date {
         switch self {
-        case let .moment(date): return date
-        case let .period(start, end): return role == .since ? start : end
-        case let .age(seconds): return now.addingTimeInterval(-seconds)
-        case let .daysAgo(days):
+        case .moment(let date): return date
+        case .period(let start, let end): return role == .since ? start : end
+        case .age(let seconds): return now.addingTimeInterval(-seconds)
+        case .daysAgo(let days):
             let today = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
             let start = today - Double(days) * 86_400
             return Date(timeIntervalSince1970: role == .since ? start : start + 86_400)
@@ -77,15 +78,15 @@ public enum TimeBound: Hashable, Sendable {
     /// The bound as a person reads it in a results footer: `2025-05-01`, `7 days ago`.
     package var summary: String {
         switch self {
-        case let .moment(date): return Timestamp.format(date)
-        case let .period(start, end):
+        case .moment(let date): return Timestamp.format(date)
+        case .period(let start, let end):
             let days = end.timeIntervalSince(start) / 86_400
             let text = Timestamp.format(start)
             return String(text.prefix(days > 300 ? 4 : days > 27 ? 7 : 10))
-        case let .age(seconds):
+        case .age(let seconds):
             let hours = Int(seconds / 3_600)
             return hours % 24 == 0 ? "\(hours / 24) days ago" : "\(hours) hours ago"
-        case let .daysAgo(days): return days == 0 ? "today" : days == 1 ? "yesterday" : "\(days) days ago"
+        case .daysAgo(let days): return days == 0 ? "today" : days == 1 ? "yesterday" : "\(days) days ago"
         }
     }
 
@@ -96,7 +97,8 @@ public enum TimeBound: Hashable, Sendable {
     private static func age(_ text: String) -> TimeInterval? {
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
-            guard !number.isEmpty, number.allSatisfy(\.isASCII), let count = Int(number), count >= 0, count <= 100_000 else { return nil }
+            guard !number.isEmpty, number.allSatisfy(\.isASCII), let count = Int(number), count >= 0, count <= 100_000
+            else { return nil }
             return Double(count) * unit.seconds
         }
         return nil
@@ -106,8 +108,9 @@ public enum TimeBound: Hashable, Sendable {
     private static func period(_ text: String) -> (start: Date, end: Date)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0])
+        else { return nil }
         let month = parts.count > 1 ? Int(parts[1])! : 1
         guard (1...12).contains(month) else { return nil }
         func start(_ year: Int, _ month: Int, _ day: Int) -> Date? {
@@ -118,7 +121,9 @@ public enum TimeBound: Hashable, Sendable {
             guard let from = start(year, 1, 1), let to = start(year + 1, 1, 1) else { return nil }
             return (from, to)
         case 2:
-            guard let from = start(year, month, 1), let to = month == 12 ? start(year + 1, 1, 1) : start(year, month + 1, 1) else { return nil }
+            guard let from = start(year, month, 1),
+                let to = month == 12 ? start(year + 1, 1, 1) : start(year, month + 1, 1)
+            else { return nil }
             return (from, to)
         default:
             guard let from = Timestamp.parse(text) else { return nil }

@@ -35,8 +35,13 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
                 return forced
             }
             let names = available.map(\.rawValue).joined(separator: ", ")
-            let problem = KernelInstructionSet(rawValue: name.lowercased()) == nil ? "is not a kernel path" : "is not available on this CPU"
-            FileHandle.standardError.write(Data("mnemo: MNEMO_KERNELS=\(name) \(problem) (available: \(names)); using \(available.last!.rawValue)\n".utf8))
+            let problem =
+                KernelInstructionSet(rawValue: name.lowercased()) == nil
+                ? "is not a kernel path" : "is not available on this CPU"
+            FileHandle.standardError.write(
+                Data(
+                    "mnemo: MNEMO_KERNELS=\(name) \(problem) (available: \(names)); using \(available.last!.rawValue)\n"
+                        .utf8))
         }
         return available.last!
     }()
@@ -48,11 +53,11 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
         case .avx2: return "avx2+fma"
         case .portable:
             #if arch(x86_64)
-            return "portable (sse2)"
+                return "portable (sse2)"
             #elseif arch(arm64)
-            return "portable (neon)"
+                return "portable (neon)"
             #else
-            return "portable"
+                return "portable"
             #endif
         }
     }

@@ -39,12 +39,16 @@ struct QuantizedQuery: Sendable {
 
     /// Calls `body` with a kernel that returns the exact integer dot product of a row's codes
     /// with the query's, computed on `instructionSet`.
-    func withKernel<Result>(using instructionSet: KernelInstructionSet = .preferred,
-                            _ body: (Kernel) throws -> Result) rethrows -> Result {
+    func withKernel<Result>(
+        using instructionSet: KernelInstructionSet = .preferred,
+        _ body: (Kernel) throws -> Result
+    ) rethrows -> Result {
         try lanes.withUnsafeBufferPointer { lanes in
             try codes.withUnsafeBufferPointer { codes in
-                try body(Kernel(lanes: lanes.baseAddress!, codes: codes.baseAddress!, dimension: dimension,
-                                instructionSet: instructionSet))
+                try body(
+                    Kernel(
+                        lanes: lanes.baseAddress!, codes: codes.baseAddress!, dimension: dimension,
+                        instructionSet: instructionSet))
             }
         }
     }
@@ -59,7 +63,7 @@ struct QuantizedQuery: Sendable {
         @inline(__always)
         func dot(_ row: UnsafePointer<Int8>) -> Int32 {
             #if arch(x86_64)
-            if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
+                if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
             #endif
             return portableDot(row)
         }
@@ -67,12 +71,15 @@ struct QuantizedQuery: Sendable {
         /// The scores of a block of rows of the matrix `codes` (``dimension`` per row): each row's
         /// dot product times its scale.
         @inline(__always)
-        func scores(_ block: ScanBlock, codes matrix: UnsafePointer<Int8>, scales: UnsafePointer<Float>,
-                    into scores: UnsafeMutablePointer<Float>) {
+        func scores(
+            _ block: ScanBlock, codes matrix: UnsafePointer<Int8>, scales: UnsafePointer<Float>,
+            into scores: UnsafeMutablePointer<Float>
+        ) {
             #if arch(x86_64)
-            if instructionSet == .avx2 {
-                return mnemo_avx2_scores_i8(matrix, dimension, block.rows, block.first, block.count, codes, scales, scores)
-            }
+                if instructionSet == .avx2 {
+                    return mnemo_avx2_scores_i8(
+                        matrix, dimension, block.rows, block.first, block.count, codes, scales, scores)
+                }
             #endif
             for index in 0..<block.count {
                 let row = block.row(index)
@@ -84,10 +91,12 @@ struct QuantizedQuery: Sendable {
         @inline(__always)
         func portableDot(_ row: UnsafePointer<Int8>) -> Int32 {
             let raw = UnsafeRawPointer(row)
-            var low = SIMD4<Int32>(), high = SIMD4<Int32>()
+            var low = SIMD4<Int32>()
+            var high = SIMD4<Int32>()
             var index = 0
             while index &+ 64 <= dimension {
-                let sums = products(raw, index) &+ products(raw, index &+ 16)
+                let sums =
+                    products(raw, index) &+ products(raw, index &+ 16)
                     &+ products(raw, index &+ 32) &+ products(raw, index &+ 48)
                 widen(sums, &low, &high)
                 index &+= 64

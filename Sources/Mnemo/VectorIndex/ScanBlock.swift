@@ -22,13 +22,17 @@ struct ScanBlock {
 
     /// Splits `positions` of a scan into blocks of at most ``capacity`` rows and calls `body`
     /// with each block and a buffer of at least `block.count` scores for it.
-    static func forEach(in positions: Range<Int>, of members: UnsafeBufferPointer<Int32>?,
-                        _ body: (ScanBlock, UnsafeMutablePointer<Float>) -> Void) {
+    static func forEach(
+        in positions: Range<Int>, of members: UnsafeBufferPointer<Int32>?,
+        _ body: (ScanBlock, UnsafeMutablePointer<Float>) -> Void
+    ) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { scores in
             var start = positions.lowerBound
             while start < positions.upperBound {
                 let count = Swift.min(capacity, positions.upperBound - start)
-                body(ScanBlock(rows: members.map { $0.baseAddress! + start }, first: start, count: count), scores.baseAddress!)
+                body(
+                    ScanBlock(rows: members.map { $0.baseAddress! + start }, first: start, count: count),
+                    scores.baseAddress!)
                 start += count
             }
         }

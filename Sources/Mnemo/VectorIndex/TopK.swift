@@ -50,7 +50,8 @@ struct TopK {
     private mutating func siftDown(_ index: Int) {
         var parent = index
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var smallest = parent
             if left < entries.count, entries[left].score < entries[smallest].score { smallest = left }
             if right < entries.count, entries[right].score < entries[smallest].score { smallest = right }

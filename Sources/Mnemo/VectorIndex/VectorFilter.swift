@@ -23,14 +23,18 @@ struct VectorFilter: Sendable {
         self.typeMask = typeMask
         var importanceMask: UInt8 = 0
         for importance in Importance.allCases
-        where (filter.importances?.contains(importance) ?? true) && importance >= (filter.minimumImportance ?? .negligible) {
+        where (filter.importances?.contains(importance) ?? true)
+            && importance >= (filter.minimumImportance ?? .negligible)
+        {
             importanceMask |= 1 << importance.rank
         }
         self.importanceMask = importanceMask
         self.activity = filter.activity
         self.topicIDs = topicIDs
-        self.timeRange = filter.hasTimeRange
-            ? (filter.since?.timeIntervalSince1970 ?? -.infinity, filter.until?.timeIntervalSince1970 ?? .infinity) : nil
+        self.timeRange =
+            filter.hasTimeRange
+            ? (filter.since?.timeIntervalSince1970 ?? -.infinity, filter.until?.timeIntervalSince1970 ?? .infinity)
+            : nil
     }
 
     /// Whether a row with this flag and topic passes. The namespace is not tested here: the scan
@@ -41,7 +45,8 @@ struct VectorFilter: Sendable {
     @inline(__always)
     func accepts(flag: UInt8, topicID: @autoclosure () -> Int64, createdTime: @autoclosure () -> Double) -> Bool {
         guard typeMask & (1 << UInt16(flag & 0x0F)) != 0,
-              importanceMask & (1 << ((flag >> 4) & 0x03)) != 0 else { return false }
+            importanceMask & (1 << ((flag >> 4) & 0x03)) != 0
+        else { return false }
         switch activity {
         case .activeOnly: if flag & 0x80 == 0 { return false }
         case .inactiveOnly: if flag & 0x80 != 0 { return false }

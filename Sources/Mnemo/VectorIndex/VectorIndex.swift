@@ -53,7 +53,9 @@ final class VectorIndex: @unchecked Sendable {
             if let store = store(asOf: latest) { return store }
             while true {
                 let position = position
-                let update = try reader.read { db in try VectorIndexUpdate.read(db, from: position, dimension: self.dimension) }
+                let update = try reader.read { db in
+                    try VectorIndexUpdate.read(db, from: position, dimension: self.dimension)
+                }
                 if let store = install(update) { return store }
             }
         }
@@ -65,7 +67,9 @@ final class VectorIndex: @unchecked Sendable {
     func snapshot(in db: Database) throws -> VectorSnapshot {
         if let store = store(asOf: try ChangeLog.latestSequence(db)) { return store }
         while true {
-            if let store = install(try VectorIndexUpdate.read(db, from: position, dimension: dimension)) { return store }
+            if let store = install(try VectorIndexUpdate.read(db, from: position, dimension: dimension)) {
+                return store
+            }
         }
     }
 
@@ -94,15 +98,15 @@ final class VectorIndex: @unchecked Sendable {
     private func install(_ update: VectorIndexUpdate) -> VectorSnapshot? {
         lock.withLock {
             switch update {
-            case let .full(store, sequence):
+            case .full(let store, let sequence):
                 if let state, state.sequence >= sequence { return state.store }
                 state = (store, sequence)
                 _statistics.fullLoads += 1
                 return store
-            case let .delta(base, sequence, changes):
+            case .delta(let base, let sequence, let changes):
                 guard var current = state, current.sequence >= base else { return nil }
                 guard current.sequence < sequence else { return current.store }
-                state = nil  // Leave `current` the only owner, so the store is changed in place when no search holds it.
+                state = nil // Leave `current` the only owner, so the store is changed in place when no search holds it.
                 changes.apply(to: &current.store)
                 current.sequence = sequence
                 state = current

@@ -13,10 +13,12 @@ package enum VectorMath {
     /// The dot product of two float vectors of `count` components, on the given path (hot loops
     /// read ``KernelInstructionSet/preferred`` once and pass it here).
     @inline(__always)
-    package static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
-                            using instructionSet: KernelInstructionSet) -> Float {
+    package static func dot(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+        using instructionSet: KernelInstructionSet
+    ) -> Float {
         #if arch(x86_64)
-        if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
+            if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
         #endif
         return portableDot(a, b, count: count)
     }
@@ -24,12 +26,14 @@ package enum VectorMath {
     /// The dot products of a block of rows of the matrix `vectors` (`dimension` per row) with
     /// `query`, on the given path.
     @inline(__always)
-    static func scores(_ block: ScanBlock, vectors: UnsafePointer<Float>, dimension: Int, query: UnsafePointer<Float>,
-                       into scores: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet) {
+    static func scores(
+        _ block: ScanBlock, vectors: UnsafePointer<Float>, dimension: Int, query: UnsafePointer<Float>,
+        into scores: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet
+    ) {
         #if arch(x86_64)
-        if instructionSet == .avx2 {
-            return mnemo_avx2_scores_f32(vectors, dimension, block.rows, block.first, block.count, query, scores)
-        }
+            if instructionSet == .avx2 {
+                return mnemo_avx2_scores_f32(vectors, dimension, block.rows, block.first, block.count, query, scores)
+            }
         #endif
         for index in 0..<block.count {
             scores[index] = portableDot(vectors + block.row(index) &* dimension, query, count: dimension)
@@ -39,19 +43,27 @@ package enum VectorMath {
     /// The plain-Swift dot product: the reference for the other paths.
     @inline(__always)
     package static func portableDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        var acc0 = SIMD8<Float>()
+        var acc1 = SIMD8<Float>()
+        var acc2 = SIMD8<Float>()
+        var acc3 = SIMD8<Float>()
+        let rawA = UnsafeRawPointer(a)
+        let rawB = UnsafeRawPointer(b)
         var index = 0
         // Four independent accumulators hide the latency of the additions.
         while index + 32 <= count {
             let offset = index * 4
-            acc0 += rawA.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            acc0 +=
+                rawA.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
                 * rawB.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-            acc1 += rawA.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
+            acc1 +=
+                rawA.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
                 * rawB.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
-            acc2 += rawA.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self)
+            acc2 +=
+                rawA.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self)
                 * rawB.loadUnaligned(fromByteOffset: offset + 64, as: SIMD8<Float>.self)
-            acc3 += rawA.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self)
+            acc3 +=
+                rawA.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self)
                 * rawB.loadUnaligned(fromByteOffset: offset + 96, as: SIMD8<Float>.self)
             index += 32
         }
@@ -80,7 +92,9 @@ package enum VectorMath {
     /// Symmetric int8 quantization: `vector ≈ codes × scale`, with the largest component at
     /// ±`levels` (at most 127).
     @discardableResult
-    package static func quantize(_ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>, levels: Float = 127) -> Float {
+    package static func quantize(
+        _ vector: UnsafeBufferPointer<Float>, into codes: UnsafeMutableBufferPointer<Int8>, levels: Float = 127
+    ) -> Float {
         let largest = vector.reduce(0) { max($0, abs($1)) }
         guard largest > 0 else {
             codes.update(repeating: 0)

@@ -44,13 +44,17 @@ extension VectorSnapshot {
         }
         switch precision {
         case .exact:
-            return scanFloat(query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads,
-                             instructionSet: instructionSet, alongside: work)
-                .map { Match(id: ids[$0.row], similarity: $0.score) }
-        case let .quantized(factor):
-            let candidates = scanInt8(query, k: max(k * factor, k + 32), filter: filter, threads: threads,
-                                      instructionSet: instructionSet, alongside: work)
-            return rescore(candidates, query: query, k: k, floor: minSimilarity ?? -.infinity, instructionSet: instructionSet)
+            return scanFloat(
+                query, k: k, filter: filter, floor: minSimilarity ?? -.infinity, threads: threads,
+                instructionSet: instructionSet, alongside: work
+            )
+            .map { Match(id: ids[$0.row], similarity: $0.score) }
+        case .quantized(let factor):
+            let candidates = scanInt8(
+                query, k: max(k * factor, k + 32), filter: filter, threads: threads,
+                instructionSet: instructionSet, alongside: work)
+            return rescore(
+                candidates, query: query, k: k, floor: minSimilarity ?? -.infinity, instructionSet: instructionSet)
         }
     }
 
@@ -79,7 +83,8 @@ extension VectorSnapshot {
     /// chunk started empty for every chunk, and filling the ~15 heaps of a 100k scan took a
     /// quarter of its time.
     private func parallelTopK(
-        k: Int, count: Int, threads: Int, alongside work: (@Sendable () -> Void)?, _ scan: (Range<Int>, inout TopK) -> Void
+        k: Int, count: Int, threads: Int, alongside work: (@Sendable () -> Void)?,
+        _ scan: (Range<Int>, inout TopK) -> Void
     ) -> [TopK.Entry] {
         let ranges = chunks(count, threads: threads)
         // With work alongside, its thread joins the scan when the work is done.
@@ -108,15 +113,16 @@ extension VectorSnapshot {
         let dimension = dimension
         return withRows(of: filter) { members, count in
             vectors.withUnsafeBufferPointer { vectors in
-            query.withUnsafeBufferPointer { query in
-                parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
-                    ScanBlock.forEach(in: range, of: members) { block, scores in
-                        VectorMath.scores(block, vectors: vectors.baseAddress!, dimension: dimension, query: query.baseAddress!,
-                                          into: scores, using: instructionSet)
-                        select(block, scores, floor: floor, filter: filter, into: &heap)
+                query.withUnsafeBufferPointer { query in
+                    parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
+                        ScanBlock.forEach(in: range, of: members) { block, scores in
+                            VectorMath.scores(
+                                block, vectors: vectors.baseAddress!, dimension: dimension, query: query.baseAddress!,
+                                into: scores, using: instructionSet)
+                            select(block, scores, floor: floor, filter: filter, into: &heap)
+                        }
                     }
                 }
-            }
             }
         }
     }
@@ -125,26 +131,31 @@ extension VectorSnapshot {
         _ query: [Float], k: Int, filter: VectorFilter, threads: Int,
         instructionSet: KernelInstructionSet, alongside work: (@Sendable () -> Void)?
     ) -> [TopK.Entry] {
-        withRows(of: filter) { members, count in QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
-            codes.withUnsafeBufferPointer { codes in
-                scales.withUnsafeBufferPointer { scales in
-                    parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
-                        ScanBlock.forEach(in: range, of: members) { block, scores in
-                            // The query's own scale is the same for every row, so it is left out of the ranking.
-                            kernel.scores(block, codes: codes.baseAddress!, scales: scales.baseAddress!, into: scores)
-                            select(block, scores, floor: -.infinity, filter: filter, into: &heap)
+        withRows(of: filter) { members, count in
+            QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
+                codes.withUnsafeBufferPointer { codes in
+                    scales.withUnsafeBufferPointer { scales in
+                        parallelTopK(k: k, count: count, threads: threads, alongside: work) { range, heap in
+                            ScanBlock.forEach(in: range, of: members) { block, scores in
+                                // The query's own scale is the same for every row, so it is left out of the ranking.
+                                kernel.scores(
+                                    block, codes: codes.baseAddress!, scales: scales.baseAddress!, into: scores)
+                                select(block, scores, floor: -.infinity, filter: filter, into: &heap)
+                            }
                         }
                     }
                 }
             }
-        } }
+        }
     }
 
     /// Offers a scored block's rows to `heap`. The filter is tested only for rows that would enter
     /// it: once the heap is full, that is a small share of the rows.
     @inline(__always)
-    private func select(_ block: ScanBlock, _ scores: UnsafeMutablePointer<Float>, floor: Float, filter: VectorFilter,
-                        into heap: inout TopK) {
+    private func select(
+        _ block: ScanBlock, _ scores: UnsafeMutablePointer<Float>, floor: Float, filter: VectorFilter,
+        into heap: inout TopK
+    ) {
         // The bar a score must clear, read from the heap only when it may have risen: most
         // scores fail one comparison with a local.
         var bar = heap.threshold
@@ -152,7 +163,9 @@ extension VectorSnapshot {
             let score = scores[index]
             guard score > bar, score >= floor else { continue }
             let row = block.row(index)
-            guard filter.accepts(flag: flags[row], topicID: topicIDs[row], createdTime: createdTimes[row]) else { continue }
+            guard filter.accepts(flag: flags[row], topicID: topicIDs[row], createdTime: createdTimes[row]) else {
+                continue
+            }
             heap.insert(score: score, row: row)
             bar = heap.threshold
         }
@@ -160,19 +173,24 @@ extension VectorSnapshot {
 
     /// Calls `body` with the rows the filter's namespace holds (`nil`: every row, in order) and
     /// their number.
-    private func withRows<Result>(of filter: VectorFilter, _ body: (UnsafeBufferPointer<Int32>?, Int) -> Result) -> Result {
+    private func withRows<Result>(of filter: VectorFilter, _ body: (UnsafeBufferPointer<Int32>?, Int) -> Result)
+        -> Result
+    {
         guard let members = rows(ofNamespace: filter.namespaceCode) else { return body(nil, count) }
         return members.withUnsafeBufferPointer { body($0, $0.count) }
     }
 
-    private func rescore(_ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float,
-                         instructionSet: KernelInstructionSet) -> [Match] {
+    private func rescore(
+        _ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float,
+        instructionSet: KernelInstructionSet
+    ) -> [Match] {
         var best = TopK(capacity: k)
         vectors.withUnsafeBufferPointer { vectors in
             query.withUnsafeBufferPointer { query in
                 for candidate in candidates {
-                    let score = VectorMath.dot(vectors.baseAddress! + candidate.row * dimension, query.baseAddress!,
-                                               count: dimension, using: instructionSet)
+                    let score = VectorMath.dot(
+                        vectors.baseAddress! + candidate.row * dimension, query.baseAddress!,
+                        count: dimension, using: instructionSet)
                     if score >= floor { best.insert(score: score, row: candidate.row) }
                 }
             }

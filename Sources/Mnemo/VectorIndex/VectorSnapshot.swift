@@ -49,12 +49,14 @@ struct VectorSnapshot: Sendable {
     /// Adds or replaces the row of fact `id`.
     mutating func upsert(id: Int64, vector: [Float], attributes: Attributes) {
         precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
-        let namespace = namespaceTable[attributes.namespace] ?? {
-            let code = Int32(namespaceTable.count)
-            namespaceTable[attributes.namespace] = code
-            rowsOfNamespace.append([])
-            return code
-        }()
+        let namespace =
+            namespaceTable[attributes.namespace]
+            ?? {
+                let code = Int32(namespaceTable.count)
+                namespaceTable[attributes.namespace] = code
+                rowsOfNamespace.append([])
+                return code
+            }()
         let flag = Self.flag(attributes)
         var quantized = [Int8](repeating: 0, count: dimension)
         let scale = vector.withUnsafeBufferPointer { source in
@@ -97,8 +99,10 @@ struct VectorSnapshot: Sendable {
             rowOfID[ids[row]] = row
             positionInNamespace[row] = positionInNamespace[last]
             rowsOfNamespace[Int(namespaceCodes[last])][Int(positionInNamespace[row])] = Int32(row)
-            vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vectors[last * dimension..<(last + 1) * dimension])
-            codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: codes[last * dimension..<(last + 1) * dimension])
+            vectors.replaceSubrange(
+                row * dimension..<(row + 1) * dimension, with: vectors[last * dimension..<(last + 1) * dimension])
+            codes.replaceSubrange(
+                row * dimension..<(row + 1) * dimension, with: codes[last * dimension..<(last + 1) * dimension])
             scales[row] = scales[last]
             namespaceCodes[row] = namespaceCodes[last]
             topicIDs[row] = topicIDs[last]
@@ -131,7 +135,8 @@ struct VectorSnapshot: Sendable {
 
     /// Takes `row` out of its namespace's rows, moving that list's last row into its place.
     private mutating func leaveNamespace(row: Int) {
-        let code = Int(namespaceCodes[row]), position = Int(positionInNamespace[row])
+        let code = Int(namespaceCodes[row])
+        let position = Int(positionInNamespace[row])
         let moved = rowsOfNamespace[code].removeLast()
         if Int(moved) != row {
             rowsOfNamespace[code][position] = moved

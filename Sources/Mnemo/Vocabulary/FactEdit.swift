@@ -18,8 +18,9 @@ package struct FactEdit: Hashable, Sendable {
         let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw Self.error("content", "empty_content", "\"content\" must not be empty") }
         guard trimmed.count <= Fact.maximumContentLength else {
-            throw Self.error("content", "content_too_long",
-                             "\"content\" has \(trimmed.count) characters; the maximum is \(Fact.maximumContentLength)")
+            throw Self.error(
+                "content", "content_too_long",
+                "\"content\" has \(trimmed.count) characters; the maximum is \(Fact.maximumContentLength)")
         }
         update.content = trimmed
     }
@@ -34,7 +35,8 @@ package struct FactEdit: Hashable, Sendable {
 
     package mutating func setConfidence(_ confidence: Double) throws(FilterValueError) {
         guard (0...1).contains(confidence) else {
-            throw Self.error("confidence", "confidence_out_of_range", "\"confidence\" must be between 0 and 1, not \(confidence)")
+            throw Self.error(
+                "confidence", "confidence_out_of_range", "\"confidence\" must be between 0 and 1, not \(confidence)")
         }
         update.confidence = confidence
     }
@@ -56,8 +58,9 @@ package struct FactEdit: Hashable, Sendable {
             return
         }
         guard let date = Timestamp.parse(text) else {
-            throw Self.error("expires_at", "bad_date",
-                             "\"expires_at\" must be an ISO 8601 date such as 2025-01-15T10:30:00Z, not \"\(text)\"")
+            throw Self.error(
+                "expires_at", "bad_date",
+                "\"expires_at\" must be an ISO 8601 date such as 2025-01-15T10:30:00Z, not \"\(text)\"")
         }
         update.expiresAt = .some(date)
     }

@@ -39,13 +39,15 @@ package enum FilterField: String, CaseIterable, Sendable {
                 + "; several with commas, or one after >=, >, <= or <"
         case .minImportance: Self.alternatives(Importance.allCases.map(\.rawValue))
         case .topic: "a topic path such as Work/Projects (its subtopics included)"
-        case .active: Self.alternatives(ActivityWord.allCases.map { $0 == .active ? "active (the default)" : $0.rawValue })
+        case .active:
+            Self.alternatives(ActivityWord.allCases.map { $0 == .active ? "active (the default)" : $0.rawValue })
         case .includeInactive: "true or false"
         case .mode: Self.alternatives(SearchMode.allCases.map(\.rawValue))
         case .limit: "a whole number of results from 1"
         case .offset: "a whole number of results to skip, from 0 to \(SearchParameters.maximumOffset)"
         case .minSimilarity: "a cosine similarity from -1 to 1"
-        case .since, .until: "a date (2025-05-01, 2025-05, 2025), a moment (2025-05-01T09:30:00Z) or an age (36h, 7d, 2w, 3mo, 1y)"
+        case .since, .until:
+            "a date (2025-05-01, 2025-05, 2025), a moment (2025-05-01T09:30:00Z) or an age (36h, 7d, 2w, 3mo, 1y)"
         }
     }
 

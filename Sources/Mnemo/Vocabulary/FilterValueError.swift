@@ -24,8 +24,9 @@ package struct FilterValueError: Error, Hashable, Sendable, CustomStringConverti
     /// - Parameter single: the field takes one value here (a fact's type), not a list.
     static func unknownWord(_ value: String, of field: FilterField, single: Bool = false) -> FilterValueError {
         guard !value.isEmpty else {
-            return FilterValueError(field: field.rawValue, code: field.errorCode,
-                                    message: "\(field.rawValue) has an empty value (expected \(field.valueHelp))")
+            return FilterValueError(
+                field: field.rawValue, code: field.errorCode,
+                message: "\(field.rawValue) has an empty value (expected \(field.valueHelp))")
         }
         let expected = single ? FilterField.alternatives(field.valueWords) : field.valueHelp
         var message = "unknown \(field.noun) \"\(value)\" (expected \(expected))"
@@ -44,8 +45,9 @@ package struct FilterValueError: Error, Hashable, Sendable, CustomStringConverti
 
     /// A text that is not a topic path, with the reason.
     static func badTopic(_ reason: String) -> FilterValueError {
-        FilterValueError(field: FilterField.topic.rawValue, code: FilterField.topic.errorCode,
-                         message: "topic is not a topic path: \(reason)")
+        FilterValueError(
+            field: FilterField.topic.rawValue, code: FilterField.topic.errorCode,
+            message: "topic is not a topic path: \(reason)")
     }
 
     /// A parameter no front door knows.

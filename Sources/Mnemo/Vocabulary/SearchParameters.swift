@@ -41,15 +41,19 @@ package struct SearchParameters: Hashable, Sendable {
     /// The facts these fields let through, with ages counted back from `now` (pass the knowledge
     /// base's ``KnowledgeBase/now``).
     package func filter(now: Date) -> FactFilter {
-        FactFilter(types: types, importances: importances, minimumImportance: minimumImportance,
-                   topicPath: topicPath, activity: activity ?? .activeOnly,
-                   since: since?.resolved(as: .since, now: now), until: until?.resolved(as: .until, now: now))
+        FactFilter(
+            types: types, importances: importances, minimumImportance: minimumImportance,
+            topicPath: topicPath, activity: activity ?? .activeOnly,
+            since: since?.resolved(as: .since, now: now), until: until?.resolved(as: .until, now: now))
     }
 
     /// The search for `text` with these fields over the front door's defaults.
-    package func searchQuery(_ text: String, defaultMode: SearchMode?, defaultLimit: Int, now: Date = Date()) -> SearchQuery {
-        SearchQuery(text, mode: mode ?? defaultMode, filter: filter(now: now), limit: limit ?? defaultLimit,
-                    offset: offset ?? 0, minSimilarity: minSimilarity)
+    package func searchQuery(_ text: String, defaultMode: SearchMode?, defaultLimit: Int, now: Date = Date())
+        -> SearchQuery
+    {
+        SearchQuery(
+            text, mode: mode ?? defaultMode, filter: filter(now: now), limit: limit ?? defaultLimit,
+            offset: offset ?? 0, minSimilarity: minSimilarity)
     }
 
     // MARK: - Setting fields from text
@@ -94,7 +98,9 @@ package struct SearchParameters: Hashable, Sendable {
             guard let mode = SearchMode(rawValue: value.lowercased()) else { throw .unknownWord(value, of: field) }
             self.mode = mode
         case .limit:
-            guard let limit = Self.wholeNumber(value), (1...maximumLimit).contains(limit) else { throw limitError(value) }
+            guard let limit = Self.wholeNumber(value), (1...maximumLimit).contains(limit) else {
+                throw limitError(value)
+            }
             self.limit = limit
         case .offset:
             guard let offset = Self.wholeNumber(value), (0...Self.maximumOffset).contains(offset) else {
@@ -142,8 +148,9 @@ package struct SearchParameters: Hashable, Sendable {
     }
 
     private func limitError(_ value: String) -> FilterValueError {
-        FilterValueError(field: FilterField.limit.rawValue, code: FilterField.limit.errorCode,
-                         message: "limit takes a whole number from 1 to \(maximumLimit), not \"\(value)\"")
+        FilterValueError(
+            field: FilterField.limit.rawValue, code: FilterField.limit.errorCode,
+            message: "limit takes a whole number from 1 to \(maximumLimit), not \"\(value)\"")
     }
 
     /// `high`, `high,medium`, or one importance after `>=`, `>`, `<=`, `<` or `=`.
@@ -188,7 +195,9 @@ package struct SearchParameters: Hashable, Sendable {
     }
 
     private static func importance(_ name: String, of field: FilterField) throws(FilterValueError) -> Importance {
-        guard let importance = Importance(rawValue: name.trimmingBlanks.lowercased()) else { throw .unknownWord(name, of: field) }
+        guard let importance = Importance(rawValue: name.trimmingBlanks.lowercased()) else {
+            throw .unknownWord(name, of: field)
+        }
         return importance
     }
 
@@ -207,7 +216,9 @@ package struct SearchParameters: Hashable, Sendable {
     package var summary: [String] {
         var parts: [String] = []
         if let types { parts.append("type " + types.sorted().map(\.rawValue).joined(separator: ", ")) }
-        if let importances { parts.append("importance " + importances.sorted().map(\.rawValue).joined(separator: ", ")) }
+        if let importances {
+            parts.append("importance " + importances.sorted().map(\.rawValue).joined(separator: ", "))
+        }
         if let minimumImportance { parts.append("importance ≥ \(minimumImportance.rawValue)") }
         if let topicPath { parts.append("topic \(topicPath)") }
         switch activity {

@@ -16,7 +16,8 @@ package enum SpellingHint {
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// neighbouring characters each count one.
     package static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -60,8 +60,9 @@ package struct TopicDetailJSON: Encodable, Sendable {
         factCount = node.factCount
         subtreeFactCount = node.subtreeFactCount
         children = node.children.map {
-            Child(id: $0.topic.id, name: $0.topic.name, path: $0.topic.path,
-                  factCount: $0.factCount, subtreeFactCount: $0.subtreeFactCount)
+            Child(
+                id: $0.topic.id, name: $0.topic.name, path: $0.topic.path,
+                factCount: $0.factCount, subtreeFactCount: $0.subtreeFactCount)
         }
         self.facts = facts.map(FactJSON.init)
         self.childrenForm = childrenForm

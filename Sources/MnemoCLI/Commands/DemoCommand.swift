@@ -35,7 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
             let sample = try Self.sampleFile()
             print("Loading \(sample.path)…")
             let report = try await kb.ingest(contentsOf: sample)
-            print("\(report.added) facts added, \(report.merged) near duplicates merged, \(report.unchanged) exact duplicates counted.")
+            print(
+                "\(report.added) facts added, \(report.merged) near duplicates merged, \(report.unchanged) exact duplicates counted."
+            )
         }
         for example in ["swiftui", "which programming language do I know best?", "where does my sister live?"] {
             print("\nmnemo> \(example)")
@@ -49,7 +51,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// `Fixtures/knowledge.jsonl` in the working directory, else in the source tree this binary was built from.
     static func sampleFile() throws -> URL {
         let relative = "Fixtures/knowledge.jsonl"
-        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         for candidate in [URL(fileURLWithPath: relative), sourceRoot.appendingPathComponent(relative)]
         where FileManager.default.fileExists(atPath: candidate.path) {
             return candidate

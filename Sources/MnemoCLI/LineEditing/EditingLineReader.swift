@@ -13,7 +13,10 @@ final class EditingLineReader: LineReader {
 
     /// Sets libedit up; the prompt and the edited line go to `output` (standard output, or
     /// standard error when output is redirected).
-    init(libedit: LibEdit, historyFile: URL?, output: UnsafeMutablePointer<FILE>?, complete: @escaping (String) -> LineCompletion?) {
+    init(
+        libedit: LibEdit, historyFile: URL?, output: UnsafeMutablePointer<FILE>?,
+        complete: @escaping (String) -> LineCompletion?
+    ) {
         self.libedit = libedit
         self.complete = complete
         Self.chooseUTF8Locale()
@@ -33,7 +36,8 @@ final class EditingLineReader: LineReader {
         }
         libedit.stifleHistory(CInt(HistoryFile.capacity))
         if let historyFile {
-            try? FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             historyPath = historyFile.path
             _ = libedit.readHistory(historyFile.path)
         } else {
@@ -72,10 +76,11 @@ final class EditingLineReader: LineReader {
 
     /// Called by libedit on Tab: the completions of `word`, the end of the line before the cursor.
     fileprivate func completions(of word: String) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        libedit.attemptedCompletionOver.pointee = 1  // never fall back to file names
+        libedit.attemptedCompletionOver.pointee = 1 // never fall back to file names
         guard let buffer = libedit.lineBuffer.pointee else { return nil }
         let cursor = max(0, Int(libedit.point.pointee))
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: strlen(buffer))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: strlen(buffer))
         let linePrefix = String(decoding: bytes.prefix(cursor), as: UTF8.self)
         guard let completion = complete(linePrefix) else { return nil }
         let matches = completion.matches(replacingWord: word, linePrefix: linePrefix)
@@ -96,7 +101,9 @@ final class EditingLineReader: LineReader {
     private static func chooseUTF8Locale() {
         for name in ["", "C.UTF-8", "UTF-8", "en_US.UTF-8"] {
             guard setlocale(LC_CTYPE, name) != nil else { continue }
-            if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8" {
+            if let codeset = nl_langinfo(nl_item(CODESET)),
+                String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+            {
                 return
             }
         }
@@ -127,8 +134,10 @@ private let readCharacter: LibEdit.GetCharacterFunction = { _ in
     var scalar: UInt32 = 0
     var remaining = 0
     while true {
-        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: interruptPipe.read, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interruptPipe.read, events: Int16(POLLIN), revents: 0),
+        ]
         guard poll(&descriptors, 2, -1) > 0 || errno == EINTR else { return -1 }
         if descriptors[1].revents != 0 || interruptedWhileReading != 0 {
             var byte: UInt8 = 0

@@ -9,8 +9,10 @@ enum HistoryFile {
         if let path = environment["MNEMO_HISTORY"] {
             return path.isEmpty ? nil : URL(fileURLWithPath: path)
         }
-        guard let folder = try? FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
-                                                        appropriateFor: nil, create: false)
+        guard
+            let folder = try? FileManager.default.url(
+                for: .applicationSupportDirectory, in: .userDomainMask,
+                appropriateFor: nil, create: false)
         else { return nil }
         return folder.appendingPathComponent("mnemo").appendingPathComponent("repl_history")
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few functions and variables of libedit's readline interface that the REPL uses, found at
@@ -20,7 +20,8 @@ final class LibEdit {
     /// `int (*)(FILE *)`: reads one character for the editor.
     typealias GetCharacterFunction = @convention(c) (UnsafeMutablePointer<FILE>?) -> CInt
     /// `char **(*)(const char *text, int start, int end)`: the completions of `text`.
-    typealias CompletionFunction = @convention(c) (UnsafePointer<CChar>?, CInt, CInt) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    typealias CompletionFunction =
+        @convention(c) (UnsafePointer<CChar>?, CInt, CInt) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
     let readline: ReadlineFunction
     let addHistory: StringFunction
@@ -72,21 +73,22 @@ final class LibEdit {
             dlsym(handle, name)?.assumingMemoryBound(to: type)
         }
         guard let readline = function("readline", as: ReadlineFunction.self),
-              let addHistory = function("add_history", as: StringFunction.self),
-              let readHistory = function("read_history", as: StringFunction.self),
-              let writeHistory = function("write_history", as: StringFunction.self),
-              let truncateHistoryFile = function("history_truncate_file", as: TruncateFunction.self),
-              let stifleHistory = function("stifle_history", as: IntFunction.self),
-              let initialize = function("rl_initialize", as: VoidFunction.self),
-              let parseAndBind = function("rl_parse_and_bind", as: StringFunction.self),
-              let attemptedCompletionFunction = variable("rl_attempted_completion_function", as: CompletionFunction?.self),
-              let attemptedCompletionOver = variable("rl_attempted_completion_over", as: CInt.self),
-              let completionAppendCharacter = variable("rl_completion_append_character", as: CInt.self),
-              let lineBuffer = variable("rl_line_buffer", as: UnsafeMutablePointer<CChar>?.self),
-              let point = variable("rl_point", as: CInt.self),
-              let getCharacterFunction = variable("rl_getc_function", as: GetCharacterFunction?.self),
-              let outputStream = variable("rl_outstream", as: UnsafeMutablePointer<FILE>?.self),
-              let readlineName = variable("rl_readline_name", as: UnsafePointer<CChar>?.self)
+            let addHistory = function("add_history", as: StringFunction.self),
+            let readHistory = function("read_history", as: StringFunction.self),
+            let writeHistory = function("write_history", as: StringFunction.self),
+            let truncateHistoryFile = function("history_truncate_file", as: TruncateFunction.self),
+            let stifleHistory = function("stifle_history", as: IntFunction.self),
+            let initialize = function("rl_initialize", as: VoidFunction.self),
+            let parseAndBind = function("rl_parse_and_bind", as: StringFunction.self),
+            let attemptedCompletionFunction = variable(
+                "rl_attempted_completion_function", as: CompletionFunction?.self),
+            let attemptedCompletionOver = variable("rl_attempted_completion_over", as: CInt.self),
+            let completionAppendCharacter = variable("rl_completion_append_character", as: CInt.self),
+            let lineBuffer = variable("rl_line_buffer", as: UnsafeMutablePointer<CChar>?.self),
+            let point = variable("rl_point", as: CInt.self),
+            let getCharacterFunction = variable("rl_getc_function", as: GetCharacterFunction?.self),
+            let outputStream = variable("rl_outstream", as: UnsafeMutablePointer<FILE>?.self),
+            let readlineName = variable("rl_readline_name", as: UnsafePointer<CChar>?.self)
         else { return nil }
         self.readline = readline
         self.addHistory = addHistory

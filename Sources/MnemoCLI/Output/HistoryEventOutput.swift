@@ -7,6 +7,7 @@ enum HistoryEventOutput {
     /// `2025-01-06T20:52:00.000Z  merged  merged_id: 41`
     static func line(_ event: HistoryEvent, style: TerminalStyle = .plain) -> String {
         let details = event.details.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-        return "\(style.dim(Timestamp.format(event.date)))  \(style.bold(event.kind.rawValue))\(details.isEmpty ? "" : "  \(details)")"
+        return
+            "\(style.dim(Timestamp.format(event.date)))  \(style.bold(event.kind.rawValue))\(details.isEmpty ? "" : "  \(details)")"
     }
 }

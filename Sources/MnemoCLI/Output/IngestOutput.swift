@@ -18,7 +18,7 @@ struct IngestOutput: Encodable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(file, forKey: .file)
             try container.encode(record, forKey: .record)
-            try container.encode(line, forKey: .line)  // null when unknown, never missing
+            try container.encode(line, forKey: .line) // null when unknown, never missing
             try container.encode(code, forKey: .code)
             try container.encode(reason, forKey: .reason)
         }
@@ -61,9 +61,12 @@ struct IngestOutput: Encodable {
             }
             let first = report.rejected.first.map { " (first: \($0))" } ?? ""
             if !report.committed {
-                error = "\(report.rejectedCount) of \(report.records) records rejected, so nothing of the file was stored (--strict)\(first)"
+                error =
+                    "\(report.rejectedCount) of \(report.records) records rejected, so nothing of the file was stored (--strict)\(first)"
             } else if report.rejectedCount > 0, report.accepted == 0 {
-                error = (report.records == 1 ? "its only record was rejected" : "all \(report.records) records were rejected") + first
+                error =
+                    (report.records == 1
+                        ? "its only record was rejected" : "all \(report.records) records were rejected") + first
             }
         }
 
@@ -95,8 +98,11 @@ struct IngestOutput: Encodable {
     /// A table of counts per file, then the first rejections.
     func table() -> String {
         let rows = files.map { file in
-            [file.file, file.format ?? "–", "\(file.records)", "\(file.added)", "\(file.merged)",
-             "\(file.unchanged)", "\(file.rejectedCount)", file.error == nil ? "" : file.committed ? "failed" : "nothing stored"]
+            [
+                file.file, file.format ?? "–", "\(file.records)", "\(file.added)", "\(file.merged)",
+                "\(file.unchanged)", "\(file.rejectedCount)",
+                file.error == nil ? "" : file.committed ? "failed" : "nothing stored",
+            ]
         }
         var text = Output.table(["file", "format", "records", "added", "merged", "unchanged", "rejected", ""], rows)
         if !rejected.isEmpty {
@@ -111,7 +117,8 @@ struct IngestOutput: Encodable {
     func text() -> String {
         let summaries = files.map { file in
             guard file.format != nil else { return "\(file.file): not read, nothing stored" }
-            let counts = "\(file.file): \(file.added) added, \(file.merged) merged, \(file.unchanged) unchanged, \(file.rejectedCount) rejected"
+            let counts =
+                "\(file.file): \(file.added) added, \(file.merged) merged, \(file.unchanged) unchanged, \(file.rejectedCount) rejected"
             return file.committed ? counts : counts + "; nothing stored (--strict)"
         }
         return (summaries + rejected.map(Self.line)).joined(separator: "\n")

@@ -19,7 +19,9 @@ struct TerminalStyle: Equatable {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
             return TerminalStyle(level: isTerminal ? .bold : .plain)
         }
-        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return TerminalStyle(level: .color) }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" {
+            return TerminalStyle(level: .color)
+        }
         if environment["TERM"] == "dumb" { return TerminalStyle(level: .plain) }
         return TerminalStyle(level: isTerminal ? .color : .plain)
     }
@@ -46,12 +48,13 @@ struct TerminalStyle: Equatable {
 
     /// A fact type as a coloured badge.
     func badge(_ type: FactType) -> String {
-        let color = switch type {
-        case .fact: 36  // cyan
-        case .preference: 34  // blue
-        case .goal: 35  // magenta
-        case .experience: 32  // green
-        }
+        let color =
+            switch type {
+            case .fact: 36 // cyan
+            case .preference: 34 // blue
+            case .goal: 35 // magenta
+            case .experience: 32 // green
+            }
         return colored(type.rawValue, color)
     }
 

@@ -31,13 +31,16 @@ struct InlineQuery: Equatable {
             guard let filter = InlineFilter(rawValue: name.lowercased()) else {
                 if let guess = SpellingHint.suggestion(for: name, among: InlineFilter.allCases.map(\.rawValue)) {
                     throw InlineQueryError(
-                        "unknown filter \(name): — did you mean \(guess):? (put a word in quotes to search for it as written)")
+                        "unknown filter \(name): — did you mean \(guess):? (put a word in quotes to search for it as written)"
+                    )
                 }
                 words.append(token)
                 continue
             }
             let value = Self.unquoted(token[token.index(after: colon)...])
-            guard !value.isEmpty else { throw InlineQueryError("\(filter.rawValue): needs a value: \(filter.valueHelp)") }
+            guard !value.isEmpty else {
+                throw InlineQueryError("\(filter.rawValue): needs a value: \(filter.valueHelp)")
+            }
             do {
                 try parameters.set(filter.field, to: value)
             } catch {

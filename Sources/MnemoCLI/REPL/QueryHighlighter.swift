@@ -61,7 +61,9 @@ struct QueryHighlighter {
         return stem.count >= 5 || endings.contains(String(longer.dropFirst(stem.count)))
     }
 
-    private static let endings: Set<String> = ["s", "es", "d", "ed", "ing", "er", "ers", "ning", "ner", "ners", "ly", "ies", "ied"]
+    private static let endings: Set<String> = [
+        "s", "es", "d", "ed", "ing", "er", "ers", "ning", "ner", "ners", "ly", "ies", "ied",
+    ]
 
     private static func fold(_ word: String) -> String {
         word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)

@@ -34,7 +34,8 @@ struct ReplCompleter {
             let lowered = argument.lowercased()
             var start = argument.startIndex
             if let into = lowered.range(of: " into ", options: .backwards) {
-                start = argument.index(argument.startIndex, offsetBy: lowered.distance(from: lowered.startIndex, to: into.upperBound))
+                start = argument.index(
+                    argument.startIndex, offsetBy: lowered.distance(from: lowered.startIndex, to: into.upperBound))
             } else if let comma = argument.lastIndex(of: ",") {
                 start = argument.index(after: comma)
             }
@@ -59,7 +60,10 @@ struct ReplCompleter {
             var lead = value.prefix { ">=<".contains($0) }
             if let comma = value.lastIndex(of: ",") { lead = value[...comma] }
             completion = words(filter.valueWords, completing: String(value.dropFirst(lead.count)))
-                .map { LineCompletion(replacedCount: value.count, replacements: $0.replacements.map { lead + $0 }, isFinal: true) }
+                .map {
+                    LineCompletion(
+                        replacedCount: value.count, replacements: $0.replacements.map { lead + $0 }, isFinal: true)
+                }
         case .active, .mode:
             completion = words(filter.valueWords, completing: value)
         case .topic:
@@ -68,12 +72,14 @@ struct ReplCompleter {
             completion = nil
         }
         return completion.map {
-            LineCompletion(replacedCount: token.count, replacements: $0.replacements.map { head + $0 }, isFinal: $0.isFinal)
+            LineCompletion(
+                replacedCount: token.count, replacements: $0.replacements.map { head + $0 }, isFinal: $0.isFinal)
         }
     }
 
     private func words(_ words: [String], completing typed: String) -> LineCompletion? {
-        LineCompletion(replacedCount: typed.count, replacements: words.filter { $0.hasPrefix(typed.lowercased()) }, isFinal: true)
+        LineCompletion(
+            replacedCount: typed.count, replacements: words.filter { $0.hasPrefix(typed.lowercased()) }, isFinal: true)
     }
 
     /// Topic paths that start with `typed` (ignoring case), in double quotes when the user
@@ -83,7 +89,8 @@ struct ReplCompleter {
         let opened = typed.first == "\""
         let prefix = (opened ? String(typed.dropFirst()) : typed).lowercased()
         let matches = topicPaths.filter { $0.lowercased().hasPrefix(prefix) }.sorted()
-        let replacements = matches.map { path in opened || (quotingSpaces && path.contains(" ")) ? "\"\(path)\"" : path }
+        let replacements = matches.map { path in opened || (quotingSpaces && path.contains(" ")) ? "\"\(path)\"" : path
+        }
         return LineCompletion(replacedCount: typed.count, replacements: replacements, isFinal: true)
     }
 

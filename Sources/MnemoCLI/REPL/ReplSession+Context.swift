@@ -9,7 +9,8 @@ extension ReplSession {
         for token in InlineQuery.tokens(in: argument) {
             if token.lowercased().hasPrefix("budget:") {
                 guard let value = Int(token.dropFirst("budget:".count)), value >= 0 else {
-                    throw CLIError("budget: takes a whole number of tokens from 0, not \"\(token.dropFirst("budget:".count))\"")
+                    throw CLIError(
+                        "budget: takes a whole number of tokens from 0, not \"\(token.dropFirst("budget:".count))\"")
                 }
                 budget = value
             } else {
@@ -17,9 +18,12 @@ extension ReplSession {
             }
         }
         let inline = try InlineQuery(parsing: words.joined(separator: " "))
-        guard !inline.text.isEmpty else { throw CLIError("usage: :context MESSAGE [budget:N], e.g. :context where does my sister live?") }
-        let context = try await kb.context(for: inline.text, budget: budget,
-                                           options: ContextOptions(filter: inline.parameters.filter(now: kb.now)))
+        guard !inline.text.isEmpty else {
+            throw CLIError("usage: :context MESSAGE [budget:N], e.g. :context where does my sister live?")
+        }
+        let context = try await kb.context(
+            for: inline.text, budget: budget,
+            options: ContextOptions(filter: inline.parameters.filter(now: kb.now)))
         if json { return try Output.json(MemoryContextJSON(context)) }
         if !context.text.isEmpty { print(context.text, terminator: "") }
         var footer = "\(context.items.count) facts, \(context.tokens) of \(budget) tokens"
@@ -36,8 +40,13 @@ extension ReplSession {
         guard !conflicts.isEmpty else { return print("No conflicts.") }
         for conflict in conflicts {
             print("\(conflict.reason):")
-            print("  newer #\(conflict.newer.id)  \(Timestamp.format(conflict.newer.createdAt).prefix(10))  \(conflict.newer.content)")
-            print(style.dim("  older #\(conflict.older.id)  \(Timestamp.format(conflict.older.createdAt).prefix(10))  \(conflict.older.content)"))
+            print(
+                "  newer #\(conflict.newer.id)  \(Timestamp.format(conflict.newer.createdAt).prefix(10))  \(conflict.newer.content)"
+            )
+            print(
+                style.dim(
+                    "  older #\(conflict.older.id)  \(Timestamp.format(conflict.older.createdAt).prefix(10))  \(conflict.older.content)"
+                ))
         }
         print(style.dim("Settle one by retiring the stale fact: mnemo fact deactivate ID"))
     }

@@ -78,8 +78,12 @@ struct HitExplanation: Encodable {
         let highlighter = QueryHighlighter(query: query.text)
         queryWords = highlighter.terms
         matchedWords = highlighter.matchedWords(in: hit.fact.content)
-        if number > 1 { above = Neighbour(result: number - 1, id: hits[number - 2].fact.id, score: hits[number - 2].score) }
-        if number < hits.count { below = Neighbour(result: number + 1, id: hits[number].fact.id, score: hits[number].score) }
+        if number > 1 {
+            above = Neighbour(result: number - 1, id: hits[number - 2].fact.id, score: hits[number - 2].score)
+        }
+        if number < hits.count {
+            below = Neighbour(result: number + 1, id: hits[number].fact.id, score: hits[number].score)
+        }
         switch searchMode {
         case .text: text = Placement(rank: query.offset + number, candidates: hits.count)
         case .semantic: semantic = Placement(rank: query.offset + number, candidates: hits.count)
@@ -88,39 +92,48 @@ struct HitExplanation: Encodable {
     }
 
     mutating func place(in list: [SearchHit], list path: WritableKeyPath<HitExplanation, Placement?>) {
-        self[keyPath: path] = Placement(rank: list.firstIndex { $0.fact.id == id }.map { $0 + 1 }, candidates: list.count)
+        self[keyPath: path] = Placement(
+            rank: list.firstIndex { $0.fact.id == id }.map { $0 + 1 }, candidates: list.count)
     }
 
     /// The fused score as arithmetic: `0.612 + 0.6 × 7.21 / (7.21 + 32) = 0.722`.
     static func fusion(_ fusion: HybridFusion, hit: SearchHit) -> String {
         switch fusion {
-        case let .weightedScore(textWeight, saturation):
+        case .weightedScore(let textWeight, let saturation):
             let cosine = hit.similarity ?? 0
             let bm25 = max(0, hit.textScore ?? 0)
             let bonus = textWeight * bm25 / (bm25 + saturation)
             return "cosine + \(number(textWeight)) × bm25 / (bm25 + \(number(saturation))) = "
                 + "\(number(cosine)) + \(number(textWeight)) × \(number(bm25)) / (\(number(bm25)) + \(number(saturation))) = "
                 + "\(number(cosine)) + \(number(bonus)) = \(number(hit.score))"
-        case let .reciprocalRank(k):
+        case .reciprocalRank(let k):
             return "Σ 1 / (\(number(k)) + rank) over the two lists = \(number(hit.score))"
-        case let .normalizedSum(textWeight):
+        case .normalizedSum(let textWeight):
             // The per-query scales (best cosine, best BM25, word coverage) are not part of a hit.
-            return "(1 − \(number(textWeight))·c²) × cosine / best cosine + \(number(textWeight))·c² × bm25 / best bm25 × s / best s, "
+            return
+                "(1 − \(number(textWeight))·c²) × cosine / best cosine + \(number(textWeight))·c² × bm25 / best bm25 × s / best s, "
                 + "c = share of the query's words in the memory, s = share in this fact; cosine \(number(hit.similarity ?? 0)), "
                 + "bm25 \(number(max(0, hit.textScore ?? 0))) → \(number(hit.score))"
         }
     }
 
     func rendered(style: TerminalStyle) -> String {
-        var lines = [style.bold("#\(id)") + " is result \(result) of \(results) (\(mode), score \(Self.number(score)))", "  " + content]
-        func row(_ label: String, _ text: String) { lines.append("  " + style.bold(label.padding(toLength: 9, withPad: " ", startingAt: 0)) + text) }
+        var lines = [
+            style.bold("#\(id)") + " is result \(result) of \(results) (\(mode), score \(Self.number(score)))",
+            "  " + content,
+        ]
+        func row(_ label: String, _ text: String) {
+            lines.append("  " + style.bold(label.padding(toLength: 9, withPad: " ", startingAt: 0)) + text)
+        }
         if mode != SearchMode.semantic.rawValue {
             let words = queryWords.isEmpty ? "no searchable words" : queryWords.joined(separator: ", ")
-            let matched = matchedWords.isEmpty ? "none of them appear" : "matched \(matchedWords.joined(separator: ", "))"
+            let matched =
+                matchedWords.isEmpty ? "none of them appear" : "matched \(matchedWords.joined(separator: ", "))"
             row("words", "\(words): \(matched)")
             switch (textScore, text?.rank) {
-            case let (score?, rank?): row("text", "BM25 \(Self.number(score)), rank \(rank) of \(text!.candidates) word matches")
-            case let (score?, nil): row("text", "BM25 \(Self.number(score))")
+            case (let score?, let rank?):
+                row("text", "BM25 \(Self.number(score)), rank \(rank) of \(text!.candidates) word matches")
+            case (let score?, nil): row("text", "BM25 \(Self.number(score))")
             default: row("text", "no word match: found by meaning alone")
             }
         }
@@ -128,12 +141,23 @@ struct HitExplanation: Encodable {
             let cosine = similarity.map { "cosine \(Self.number($0))" } ?? "no vector"
             switch semantic?.rank {
             case let rank?: row("meaning", "\(cosine), rank \(rank) of the \(semantic!.candidates) nearest")
-            case nil: row("meaning", "\(cosine), not among the \(semantic?.candidates ?? 0) nearest: found by its words")
+            case nil:
+                row("meaning", "\(cosine), not among the \(semantic?.candidates ?? 0) nearest: found by its words")
             }
         }
         if let fusion { row("fusion", fusion) }
-        if let above { row("above", "result \(above.result) #\(above.id), score \(Self.number(above.score)) (+\(Self.number(above.score - score)))") }
-        if let below { row("below", "result \(below.result) #\(below.id), score \(Self.number(below.score)) (−\(Self.number(score - below.score)))") }
+        if let above {
+            row(
+                "above",
+                "result \(above.result) #\(above.id), score \(Self.number(above.score)) (+\(Self.number(above.score - score)))"
+            )
+        }
+        if let below {
+            row(
+                "below",
+                "result \(below.result) #\(below.id), score \(Self.number(below.score)) (−\(Self.number(score - below.score)))"
+            )
+        }
         return lines.joined(separator: "\n")
     }
 

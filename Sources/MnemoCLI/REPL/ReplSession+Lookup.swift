@@ -33,7 +33,9 @@ extension ReplSession {
         for child in children { print("  ▸ \(child.name)") }
         print(facts.isEmpty ? "No facts." : ResultFormatter(style: style).facts(facts))
         if facts.count == Self.topicFactLimit {
-            print(style.dim("The first \(Self.topicFactLimit) facts; search with topic:\"\(topic.path)\" limit:N for more."))
+            print(
+                style.dim(
+                    "The first \(Self.topicFactLimit) facts; search with topic:\"\(topic.path)\" limit:N for more."))
         }
     }
 
@@ -51,7 +53,9 @@ extension ReplSession {
         func counts<Key: RawRepresentable<String>>(_ keys: [Key], _ table: [Key: Int]) -> String {
             keys.map { "\($0.rawValue) \(table[$0] ?? 0)" }.joined(separator: " · ")
         }
-        print("\(stats.facts) facts (\(stats.activeFacts) active, \(stats.inactiveFacts) inactive) in \(stats.topics) topics")
+        print(
+            "\(stats.facts) facts (\(stats.activeFacts) active, \(stats.inactiveFacts) inactive) in \(stats.topics) topics"
+        )
         print("by type        " + counts(FactType.allCases, stats.byType))
         print("by importance  " + counts(Importance.allCases.reversed(), stats.byImportance))
     }
@@ -61,7 +65,9 @@ extension ReplSession {
     /// A fact id written as `25` or `#25`.
     static func factID(_ argument: String, command: String) throws -> Int64 {
         let digits = argument.hasPrefix("#") ? argument.dropFirst() : argument[...]
-        guard let id = Int64(digits), id > 0 else { throw CLIError("usage: :\(command) ID, where ID is a fact's number (#25 in results)") }
+        guard let id = Int64(digits), id > 0 else {
+            throw CLIError("usage: :\(command) ID, where ID is a fact's number (#25 in results)")
+        }
         return id
     }
 }

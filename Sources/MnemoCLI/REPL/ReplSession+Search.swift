@@ -16,7 +16,10 @@ extension ReplSession {
             lastSearch = nil
             if json { return try Output.json(facts.map(FactJSON.init)) }
             if !facts.isEmpty { print(ResultFormatter(style: style).facts(facts)) }
-            print(style.dim(ResultFormatter.footer(count: facts.count, noun: "fact", elapsed: elapsed, details: inline.filterSummary)))
+            print(
+                style.dim(
+                    ResultFormatter.footer(
+                        count: facts.count, noun: "fact", elapsed: elapsed, details: inline.filterSummary)))
             return
         }
         let hits = try await kb.search(query)
@@ -25,7 +28,9 @@ extension ReplSession {
         if json {
             return try Output.json(SearchResultsJSON(query: query.text, mode: searchMode, hits: hits))
         }
-        if !hits.isEmpty { print(ResultFormatter(style: style, highlighter: QueryHighlighter(query: query.text)).hits(hits)) }
+        if !hits.isEmpty {
+            print(ResultFormatter(style: style, highlighter: QueryHighlighter(query: query.text)).hits(hits))
+        }
         let details = [searchMode.rawValue] + inline.filterSummary
         print(style.dim(ResultFormatter.footer(count: hits.count, elapsed: elapsed, details: details)))
     }

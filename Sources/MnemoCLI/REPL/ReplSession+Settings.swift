@@ -36,9 +36,11 @@ extension ReplSession {
         let filters = InlineFilter.allCases.map { ($0.example, $0.valueHelp) }
         let width = (commands + filters).map(\.0.count).max() ?? 0
         func rows(_ rows: [(String, String)]) -> String {
-            rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+            rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(
+                separator: "\n")
         }
-        print("""
+        print(
+            """
             Type words or a question to search (\(mode.rawValue), \(limit) results; "quoted phrases" match as a whole).
             Filters go anywhere in the query and are not searched for:
             \(rows(filters))

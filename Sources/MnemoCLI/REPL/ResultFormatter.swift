@@ -21,13 +21,16 @@ struct ResultFormatter {
 
     func facts(_ facts: [Fact]) -> String {
         let width = String(facts.count).count
-        return facts.enumerated().map { fact($1, number: $0 + 1, numberWidth: width, score: nil) }.joined(separator: "\n")
+        return facts.enumerated().map { fact($1, number: $0 + 1, numberWidth: width, score: nil) }.joined(
+            separator: "\n")
     }
 
     func fact(_ fact: Fact, number: Int, numberWidth: Int, score: Double?) -> String {
         let label = String(repeating: " ", count: numberWidth - String(number).count) + "\(number). "
         let content = highlighter.map { $0.highlight(fact.content, mark: style.highlight) } ?? fact.content
-        var details = [style.badge(fact.type), style.badge(fact.importance), style.dim(fact.topicPath), style.dim("#\(fact.id)")]
+        var details = [
+            style.badge(fact.type), style.badge(fact.importance), style.dim(fact.topicPath), style.dim("#\(fact.id)"),
+        ]
         if !fact.isActive { details.insert(style.error("inactive"), at: 0) }
         if let score { details.append(style.dim(String(format: "%.3f", score))) }
         let indent = String(repeating: " ", count: label.count)

@@ -7,7 +7,8 @@ import MnemoEncoder
 enum EmbedderLoader {
     static func load() throws -> any Embedder {
         if let encoder = try SentenceEncoder.loadDefault() { return encoder }
-        Output.note("""
+        Output.note(
+            """
             note: no embedding model at \(ModelFolder.modelDirectory.path); semantic search uses the hashed \
             n-gram fallback. Run `mnemo model install` for all-MiniLM-L6-v2.
             """)

@@ -13,7 +13,8 @@ extension HybridFusion: ExpressibleByArgument {
             self = .reciprocalRank(k: k)
         case "weighted":
             guard parts.count == 3, let weight = Double(parts[1]), let saturation = Double(parts[2]),
-                  weight >= 0, saturation > 0 else { return nil }
+                weight >= 0, saturation > 0
+            else { return nil }
             self = .weightedScore(textWeight: weight, saturation: saturation)
         case "normalized":
             guard parts.count == 2, let weight = Double(parts[1]), (0...1).contains(weight) else { return nil }
@@ -27,9 +28,9 @@ extension HybridFusion: ExpressibleByArgument {
     public var defaultValueDescription: String {
         switch self {
         case .standard: "standard"
-        case let .reciprocalRank(k): "rrf:\(Self.spell(k))"
-        case let .weightedScore(weight, saturation): "weighted:\(Self.spell(weight)):\(Self.spell(saturation))"
-        case let .normalizedSum(weight): "normalized:\(Self.spell(weight))"
+        case .reciprocalRank(let k): "rrf:\(Self.spell(k))"
+        case .weightedScore(let weight, let saturation): "weighted:\(Self.spell(weight)):\(Self.spell(saturation))"
+        case .normalizedSum(let weight): "normalized:\(Self.spell(weight))"
         }
     }
 

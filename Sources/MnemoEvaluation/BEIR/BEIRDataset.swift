@@ -64,7 +64,8 @@ public struct BEIRDataset: Sendable {
         guard !queries.isEmpty else {
             throw EvaluationError.invalidDataset("no query in \(queriesURL.path) has judgements in \(qrelsURL.path)")
         }
-        self.init(name: folder.standardizedFileURL.lastPathComponent, documents: documents, queries: queries, qrels: qrels)
+        self.init(
+            name: folder.standardizedFileURL.lastPathComponent, documents: documents, queries: queries, qrels: qrels)
     }
 
     /// One line of `corpus.jsonl` or `queries.jsonl`; BEIR ids are strings, a few files use numbers.
@@ -74,7 +75,8 @@ public struct BEIRDataset: Sendable {
         var text: String?
 
         enum CodingKeys: String, CodingKey {
-            case id = "_id", title, text
+            case id = "_id"
+            case title, text
         }
 
         init(from decoder: any Decoder) throws {
@@ -94,7 +96,8 @@ public struct BEIRDataset: Sendable {
             throw EvaluationError.invalidDataset("cannot read \(url.path)")
         }
         // Empty lines are kept so that line numbers in errors match an editor's.
-        return String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        return String(decoding: data, as: UTF8.self).split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     private static func readJSONLines<Value>(_ url: URL, _ make: (Record, Int) -> Value) throws -> [Value] {
@@ -104,7 +107,8 @@ public struct BEIRDataset: Sendable {
             do {
                 values.append(make(try decoder.decode(Record.self, from: Data(line.utf8)), index + 1))
             } catch {
-                throw EvaluationError.invalidDataset("\(url.lastPathComponent) line \(index + 1): not a record with an \"_id\"")
+                throw EvaluationError.invalidDataset(
+                    "\(url.lastPathComponent) line \(index + 1): not a record with an \"_id\"")
             }
         }
         return values
@@ -118,7 +122,8 @@ public struct BEIRDataset: Sendable {
             // The first line is the header "query-id corpus-id score".
             if index == 0, fields.count >= 3, Int(fields[2]) == nil { continue }
             guard fields.count >= 3, let grade = Int(fields[2]) else {
-                throw EvaluationError.invalidDataset("\(url.lastPathComponent) line \(index + 1): expected query-id, corpus-id and an integer score")
+                throw EvaluationError.invalidDataset(
+                    "\(url.lastPathComponent) line \(index + 1): expected query-id, corpus-id and an integer score")
             }
             qrels[fields[0], default: [:]][fields[1]] = grade
         }
@@ -133,8 +138,8 @@ public enum EvaluationError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case let .invalidDataset(reason): "invalid BEIR dataset: \(reason)"
-        case let .invalidCache(reason): "invalid embedding cache: \(reason)"
+        case .invalidDataset(let reason): "invalid BEIR dataset: \(reason)"
+        case .invalidCache(let reason): "invalid embedding cache: \(reason)"
         }
     }
 

@@ -44,8 +44,9 @@ public struct ContextRecall: Sendable, Hashable {
                 budget: budget, contextEvidenceRecall: count == 0 ? 0 : context / Double(count),
                 topkEvidenceRecall: count == 0 ? 0 : topk / Double(count),
                 categories: categories.mapValues {
-                    Category(queries: $0.count, contextEvidenceRecall: $0.context / Double($0.count),
-                             topkEvidenceRecall: $0.topk / Double($0.count))
+                    Category(
+                        queries: $0.count, contextEvidenceRecall: $0.context / Double($0.count),
+                        topkEvidenceRecall: $0.topk / Double($0.count))
                 })
         }
     }
@@ -59,11 +60,16 @@ public struct ContextRecall: Sendable, Hashable {
 
     /// Query id → category name, read from `categories.tsv` in `folder` if it is there.
     public static func categories(in folder: URL) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("categories.tsv").path) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("categories.tsv").path)
+        else { return [:] }
         var names: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(separator: "\t").map(String.init)
-            if fields.count >= 3 { names[fields[0]] = fields[2] } else if fields.count == 2 { names[fields[0]] = fields[1] }
+            if fields.count >= 3 {
+                names[fields[0]] = fields[2]
+            } else if fields.count == 2 {
+                names[fields[0]] = fields[1]
+            }
         }
         return names
     }
@@ -75,10 +81,14 @@ enum DocumentDate {
     static func parse(_ title: String) -> Date? {
         let words = title.split { $0 == " " || $0 == "(" || $0 == ")" || $0 == "," }.map(String.init)
         guard let on = words.lastIndex(of: "on"), on + 3 < words.count + 1, words.count >= on + 4 else { return nil }
-        guard let day = Int(words[on + 1]), let month = months[words[on + 2].lowercased()], let year = Int(words[on + 3]) else { return nil }
-        var hour = 0, minute = 0
+        guard let day = Int(words[on + 1]), let month = months[words[on + 2].lowercased()],
+            let year = Int(words[on + 3])
+        else { return nil }
+        var hour = 0
+        var minute = 0
         if on >= 2, let time = words[on - 2].split(separator: ":").map(String.init) as [String]?, time.count == 2,
-           let h = Int(time[0]), let m = Int(time[1]) {
+            let h = Int(time[0]), let m = Int(time[1])
+        {
             hour = h % 12 + (words[on - 1].lowercased() == "pm" ? 12 : 0)
             minute = m
         }

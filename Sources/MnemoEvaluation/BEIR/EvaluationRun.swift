@@ -26,9 +26,11 @@ public enum EvaluationRun {
         /// Query id → category name, for per-category context recall.
         public var categories: [String: String]
 
-        public init(mode: SearchMode, fusion: HybridFusion = .standard, batchSize: Int = 64,
-                    cacheDirectory: URL? = EvaluationRun.defaultCacheDirectory, scratchDirectory: URL? = nil,
-                    contextBudgets: [Int] = [], categories: [String: String] = [:]) {
+        public init(
+            mode: SearchMode, fusion: HybridFusion = .standard, batchSize: Int = 64,
+            cacheDirectory: URL? = EvaluationRun.defaultCacheDirectory, scratchDirectory: URL? = nil,
+            contextBudgets: [Int] = [], categories: [String: String] = [:]
+        ) {
             self.mode = mode
             self.fusion = fusion
             self.batchSize = batchSize
@@ -42,7 +44,9 @@ public enum EvaluationRun {
     /// Where a run stands, for a progress display.
     public struct Progress: Sendable {
         public enum Phase: String, Sendable {
-            case indexing, embeddingQueries = "embedding queries", searching
+            case indexing
+            case embeddingQueries = "embedding queries"
+            case searching
         }
 
         public var phase: Phase
@@ -78,7 +82,8 @@ public enum EvaluationRun {
     /// `~/.cache/mnemo/eval`, or `$XDG_CACHE_HOME/mnemo/eval`.
     public static var defaultCacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         return base.appendingPathComponent("mnemo").appendingPathComponent("eval")
     }
@@ -95,22 +100,30 @@ public enum EvaluationRun {
     ) async throws -> Report {
         let clock = ContinuousClock()
         let documents = dataset.documents.compactMap(PreparedDocument.init)
-        let embedding = try configuration.mode == .text ? nil : cachingEmbedder(
-            embedder, for: documents, dataset: dataset, directory: configuration.cacheDirectory)
+        let embedding =
+            try configuration.mode == .text
+            ? nil
+            : cachingEmbedder(
+                embedder, for: documents, dataset: dataset, directory: configuration.cacheDirectory)
 
-        let scratch = configuration.scratchDirectory
+        let scratch =
+            configuration.scratchDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-eval-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let databaseURL = scratch.appendingPathComponent("\(dataset.name)-\(UUID().uuidString).sqlite")
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databaseURL.path + suffix) }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: databaseURL.path + suffix)
+            }
             if configuration.scratchDirectory == nil { try? FileManager.default.removeItem(at: scratch) }
         }
         // Documents dated in their titles (LoCoMo's turns) are stored with that date, and "now" is
         // the day after the last one, so that a context's recent part is the latest sessions.
         let latest = documents.compactMap(\.date).max()
-        let kb = try KnowledgeBase(url: databaseURL, configuration: KnowledgeBase.Configuration(
-            embedder: embedding, now: { latest.map { $0.addingTimeInterval(86_400) } ?? Date() }))
+        let kb = try KnowledgeBase(
+            url: databaseURL,
+            configuration: KnowledgeBase.Configuration(
+                embedder: embedding, now: { latest.map { $0.addingTimeInterval(86_400) } ?? Date() }))
 
         let indexingStart = clock.now
         let topic = try TopicPath("BEIR/\(dataset.name)")
@@ -118,8 +131,9 @@ public enum EvaluationRun {
         progress?(Progress(phase: .indexing, done: 0, total: documents.count))
         for batch in stride(from: 0, to: documents.count, by: max(1, configuration.batchSize)) {
             let slice = documents[batch..<min(documents.count, batch + max(1, configuration.batchSize))]
-            try await kb.addFacts(slice.map { NewFact(content: $0.content, topicPath: topic, sources: [$0.id], createdAt: $0.date) },
-                                  nearDuplicates: nil)
+            try await kb.addFacts(
+                slice.map { NewFact(content: $0.content, topicPath: topic, sources: [$0.id], createdAt: $0.date) },
+                nearDuplicates: nil)
             indexed += slice.count
             progress?(Progress(phase: .indexing, done: indexed, total: documents.count))
         }
@@ -128,7 +142,10 @@ public enum EvaluationRun {
             let texts = dataset.queries.map(\.text)
             for batch in stride(from: 0, to: texts.count, by: max(1, configuration.batchSize)) {
                 _ = try await embedding.embed(Array(texts[batch..<min(texts.count, batch + configuration.batchSize)]))
-                progress?(Progress(phase: .embeddingQueries, done: min(texts.count, batch + configuration.batchSize), total: texts.count))
+                progress?(
+                    Progress(
+                        phase: .embeddingQueries, done: min(texts.count, batch + configuration.batchSize),
+                        total: texts.count))
             }
             try embedding.cache.save()
         }
@@ -137,12 +154,15 @@ public enum EvaluationRun {
         let searchStart = clock.now
         var results: [String: [ScoredDocument]] = [:]
         var tallies = configuration.contextBudgets.map { ContextRecall.Tally(budget: $0) }
-        var contextTimes: [Duration] = [], searchTimes: [Duration] = []
+        var contextTimes: [Duration] = []
+        var searchTimes: [Duration] = []
         for (index, query) in dataset.queries.enumerated() {
             let searchStarted = clock.now
             // Whole rankings, as BEIR scores them: no weak-hit floor.
-            let hits = try await kb.search(SearchQuery(query.text, mode: configuration.mode, limit: depth,
-                                                       fusion: configuration.fusion, relativeScoreFloor: nil))
+            let hits = try await kb.search(
+                SearchQuery(
+                    query.text, mode: configuration.mode, limit: depth,
+                    fusion: configuration.fusion, relativeScoreFloor: nil))
             searchTimes.append(clock.now - searchStarted)
             results[query.id] = documentRanking(hits)
             let evidence = Set((dataset.qrels[query.id] ?? [:]).filter { $0.value > 0 }.keys)
@@ -152,9 +172,10 @@ public enum EvaluationRun {
                 let context = try await kb.context(for: query.text, budget: budget)
                 if budgetIndex == 0 { contextTimes.append(clock.now - start) }
                 let packed = MemoryContext.packedInRankOrder(hits.map(\.fact), budget: budget)
-                tallies[budgetIndex].add(context: ContextRecall.recall(context.items.map(\.fact), evidence: evidence),
-                                         topk: ContextRecall.recall(packed, evidence: evidence),
-                                         category: configuration.categories[query.id])
+                tallies[budgetIndex].add(
+                    context: ContextRecall.recall(context.items.map(\.fact), evidence: evidence),
+                    topk: ContextRecall.recall(packed, evidence: evidence),
+                    category: configuration.categories[query.id])
             }
             progress?(Progress(phase: .searching, done: index + 1, total: dataset.queries.count))
         }
@@ -168,7 +189,8 @@ public enum EvaluationRun {
             encodedTexts: embedding?.misses ?? 0, cacheFile: embedding?.cache.fileURL,
             indexingTime: indexingTime, searchTime: searchTime,
             queries: QueryOutcome.outcomes(dataset, results: results),
-            contextRecall: tallies.map(\.result), contextLatency: contextTimes.isEmpty ? nil : LatencyStats(samples: contextTimes),
+            contextRecall: tallies.map(\.result),
+            contextLatency: contextTimes.isEmpty ? nil : LatencyStats(samples: contextTimes),
             searchLatency: LatencyStats(samples: searchTimes))
     }
 

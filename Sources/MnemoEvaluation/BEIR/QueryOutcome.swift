@@ -35,9 +35,12 @@ public struct QueryOutcome: Hashable, Sendable {
         var lines = ["query_id\tfirst_relevant_rank\tfirst_relevant_id\trelevant\tndcg_at_10\trecall_at_10\tquery"]
         for outcome in outcomes {
             let text = outcome.text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-            lines.append([outcome.queryID, outcome.firstRelevantRank.map(String.init) ?? "", outcome.firstRelevantID ?? "",
-                          String(outcome.relevantCount), String(format: "%.4f", outcome.ndcgAt10),
-                          String(format: "%.4f", outcome.recallAt10), text].joined(separator: "\t"))
+            lines.append(
+                [
+                    outcome.queryID, outcome.firstRelevantRank.map(String.init) ?? "", outcome.firstRelevantID ?? "",
+                    String(outcome.relevantCount), String(format: "%.4f", outcome.ndcgAt10),
+                    String(format: "%.4f", outcome.recallAt10), text,
+                ].joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

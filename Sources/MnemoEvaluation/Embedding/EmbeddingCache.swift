@@ -54,7 +54,8 @@ public final class EmbeddingCache: @unchecked Sendable {
             return Self.encode(vectors, dimension: identity.dimension)
         }
         guard let data else { return }
-        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: fileURL, options: .atomic)
     }
 
@@ -66,7 +67,9 @@ public final class EmbeddingCache: @unchecked Sendable {
     private static func encode(_ vectors: [UInt64: [Float]], dimension: Int) -> Data {
         var data = Data(magic)
         data.reserveCapacity(24 + vectors.count * (8 + 4 * dimension))
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         append(UInt32(dimension))
         append(UInt32(0))
         append(UInt64(vectors.count))
@@ -90,7 +93,8 @@ public final class EmbeddingCache: @unchecked Sendable {
             let count = Int(read(UInt64.self, at: 16))
             let entrySize = 8 + 4 * dimension
             guard storedDimension == dimension, raw.count == 24 + count * entrySize else {
-                throw EvaluationError.invalidCache("\(path) holds \(storedDimension)-dimensional vectors or is truncated; delete it")
+                throw EvaluationError.invalidCache(
+                    "\(path) holds \(storedDimension)-dimensional vectors or is truncated; delete it")
             }
             var vectors: [UInt64: [Float]] = [:]
             vectors.reserveCapacity(count)
@@ -128,7 +132,8 @@ public struct CachingEmbedder: Embedder {
         if !missing.isEmpty {
             let computed = try await base.embed(missing.map { texts[$0] })
             guard computed.count == missing.count else {
-                throw MnemoError.embedderFailure(model: base.identity, reason: "returned \(computed.count) vectors for \(missing.count) texts")
+                throw MnemoError.embedderFailure(
+                    model: base.identity, reason: "returned \(computed.count) vectors for \(missing.count) texts")
             }
             for (index, vector) in zip(missing, computed) {
                 vectors[index] = vector

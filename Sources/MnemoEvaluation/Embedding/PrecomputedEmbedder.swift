@@ -29,7 +29,8 @@ public struct PrecomputedEmbedder: Embedder {
         return try texts.map { text in
             // The knowledge base trims content before embedding it.
             guard let row = rowOfText[text] ?? rowOfText[text.trimmingWhitespace] else {
-                throw MnemoError.embedderFailure(model: identity, reason: "no precomputed vector for \"\(text.prefix(80))\"")
+                throw MnemoError.embedderFailure(
+                    model: identity, reason: "no precomputed vector for \"\(text.prefix(80))\"")
             }
             return Array(vectors[row * dimension..<(row + 1) * dimension])
         }

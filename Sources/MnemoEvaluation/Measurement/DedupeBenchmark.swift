@@ -22,7 +22,9 @@ public enum DedupeBenchmark {
     /// - Parameters:
     ///   - facts: corpus facts, before the planted copies are added.
     ///   - plantedPairs: how many facts get a near-duplicate copy.
-    public static func run(facts: Int, plantedPairs: Int, seed: UInt64 = 42, dimension: Int = 384) async throws -> Report {
+    public static func run(facts: Int, plantedPairs: Int, seed: UInt64 = 42, dimension: Int = 384) async throws
+        -> Report
+    {
         let corpus = SyntheticCorpus(.init(facts: facts, queries: 0, dimension: dimension, seed: seed))
         var newFacts = corpus.facts
         var texts = corpus.facts.map(\.content)
@@ -34,7 +36,7 @@ public enum DedupeBenchmark {
             copy.content += " again"
             var noise = (0..<dimension).map { _ in Float(random.gaussian()) }
             let noiseNorm = noise.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            noise = noise.map { $0 / noiseNorm * 0.426 }  // cosine 1/√(1 + 0.426²) ≈ 0.92
+            noise = noise.map { $0 / noiseNorm * 0.426 } // cosine 1/√(1 + 0.426²) ≈ 0.92
             var vector = (0..<dimension).map { corpus.vectors[original * dimension + $0] + noise[$0] }
             let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
             vector = vector.map { $0 / norm }
@@ -43,8 +45,10 @@ public enum DedupeBenchmark {
             vectors += vector
         }
         let embedder = PrecomputedEmbedder(
-            identity: EmbeddingModelIdentity(name: "mnemo/synthetic-clusters", dimension: dimension), texts: texts, vectors: vectors)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-dedupe-bench-\(UUID().uuidString)")
+            identity: EmbeddingModelIdentity(name: "mnemo/synthetic-clusters", dimension: dimension), texts: texts,
+            vectors: vectors)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-dedupe-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let kb = try KnowledgeBase(path: folder.appendingPathComponent("bench.sqlite").path, embedder: embedder)
@@ -53,7 +57,9 @@ public enum DedupeBenchmark {
         let loadStart = clock.now
         var ids: [Int64] = []
         for start in stride(from: 0, to: newFacts.count, by: 5_000) {
-            ids += try await kb.addFacts(Array(newFacts[start..<min(newFacts.count, start + 5_000)]), nearDuplicates: nil).map(\.id)
+            ids += try await kb.addFacts(
+                Array(newFacts[start..<min(newFacts.count, start + 5_000)]), nearDuplicates: nil
+            ).map(\.id)
         }
         let loadTime = clock.now - loadStart
 
@@ -69,7 +75,8 @@ public enum DedupeBenchmark {
             guard let a = cluster[ids[original]] else { return false }
             return cluster[ids[facts + planted]] == a
         }.count
-        return Report(facts: newFacts.count, plantedPairs: originals.count, foundPairs: found, mergedFacts: report.mergedFacts,
-                      loadSeconds: loadTime.seconds, dedupeSeconds: dedupeTime.seconds)
+        return Report(
+            facts: newFacts.count, plantedPairs: originals.count, foundPairs: found, mergedFacts: report.mergedFacts,
+            loadSeconds: loadTime.seconds, dedupeSeconds: dedupeTime.seconds)
     }
 }

@@ -31,7 +31,9 @@ public struct LatencyStats: Hashable, Sendable {
     }
 
     /// Times `body` once per element of `inputs` with `ContinuousClock`.
-    public static func measure<Input>(_ inputs: [Input], _ body: (Input) async throws -> Void) async rethrows -> LatencyStats {
+    public static func measure<Input>(_ inputs: [Input], _ body: (Input) async throws -> Void) async rethrows
+        -> LatencyStats
+    {
         let clock = ContinuousClock()
         var samples: [Duration] = []
         samples.reserveCapacity(inputs.count)

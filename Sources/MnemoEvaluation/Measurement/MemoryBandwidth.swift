@@ -30,7 +30,7 @@ public enum MemoryBandwidth {
     /// pass. The buffer is written first: untouched pages would all map to the kernel's shared
     /// zero page and be read from cache.
     public static func measure(bytes: Int = 256 << 20, threads: Int = 2, passes: Int = 5) -> Measurement {
-        let lanes = 64  // floats read per loop iteration, in four 16-wide accumulators
+        let lanes = 64 // floats read per loop iteration, in four 16-wide accumulators
         let floats = bytes / 4 / lanes / threads * lanes * threads
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: floats)
         defer { buffer.deallocate() }
@@ -56,7 +56,10 @@ public enum MemoryBandwidth {
     }
 
     private static func sum(_ start: UnsafeRawPointer, floats: Int) -> Float {
-        var a = SIMD16<Float>(), b = SIMD16<Float>(), c = SIMD16<Float>(), d = SIMD16<Float>()
+        var a = SIMD16<Float>()
+        var b = SIMD16<Float>()
+        var c = SIMD16<Float>()
+        var d = SIMD16<Float>()
         var offset = 0
         let end = floats * 4
         while offset < end {

@@ -8,9 +8,9 @@ public enum ProcessCPUTime {
     public static func now() -> Duration {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         func duration(_ time: timeval) -> Duration {
             .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))

@@ -38,8 +38,10 @@ public enum SearchBenchmark {
         /// The variants to time, in order.
         public var variants: [Variant]
 
-        public init(batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
-                    variants: [Variant] = Variant.all) {
+        public init(
+            batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
+            variants: [Variant] = Variant.all
+        ) {
             self.batchSize = batchSize
             self.warmupQueries = warmupQueries
             self.databasePath = databasePath
@@ -94,13 +96,15 @@ public enum SearchBenchmark {
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async throws -> Report {
         let clock = ContinuousClock()
-        let scratch = configuration.databasePath == nil
+        let scratch =
+            configuration.databasePath == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-bench-\(UUID().uuidString)") : nil
         if let scratch { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         let path = configuration.databasePath ?? scratch!.appendingPathComponent("bench.sqlite").path
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw MnemoError.invalidInput(field: "path", reason: "\(path) already exists; the benchmark writes a new database")
+            throw MnemoError.invalidInput(
+                field: "path", reason: "\(path) already exists; the benchmark writes a new database")
         }
         let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
 
@@ -127,9 +131,11 @@ public enum SearchBenchmark {
         var rankings: [String: [[Int64]]] = [:]
         for variant in configuration.variants {
             func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
-                try await kb.search(SearchQuery(
-                    query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
-                    limit: configuration.limit, vectorScan: variant.vectorScan)).map(\.fact.id)
+                try await kb.search(
+                    SearchQuery(
+                        query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
+                        limit: configuration.limit, vectorScan: variant.vectorScan)
+                ).map(\.fact.id)
             }
             for query in queries.prefix(configuration.warmupQueries) { _ = try await search(query) }
             var ids: [[Int64]] = []
@@ -149,11 +155,13 @@ public enum SearchBenchmark {
         }
         // In WAL mode recent pages may still sit in the -wal file.
         let size = ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
+            total
+                + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
         }
         return Report(
             facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
-            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies, cpuPerQuery: cpuPerQuery,
+            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies,
+            cpuPerQuery: cpuPerQuery,
             int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
             int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),
             exactSemanticRankings: rankings["semantic"] ?? [], factIDs: factIDs)
@@ -164,6 +172,7 @@ public enum SearchBenchmark {
         guard let approximate, let exact else { return nil }
         let pairs = zip(approximate, exact).filter { !$0.1.isEmpty }
         guard !pairs.isEmpty else { return 1 }
-        return pairs.reduce(0.0) { $0 + Double(Set($1.0).intersection($1.1).count) / Double($1.1.count) } / Double(pairs.count)
+        return pairs.reduce(0.0) { $0 + Double(Set($1.0).intersection($1.1).count) / Double($1.1.count) }
+            / Double(pairs.count)
     }
 }

@@ -15,7 +15,9 @@ public enum TenantBenchmark {
         public var rounds: Int
         public var seed: UInt64
 
-        public init(tenants: Int = 1_000, factsPerTenant: Int = 500, queries: Int = 500, rounds: Int = 3, seed: UInt64 = 42) {
+        public init(
+            tenants: Int = 1_000, factsPerTenant: Int = 500, queries: Int = 500, rounds: Int = 3, seed: UInt64 = 42
+        ) {
             precondition(tenants > 0 && factsPerTenant > 0 && queries > 0 && rounds > 0, "invalid tenant benchmark")
             self.tenants = tenants
             self.factsPerTenant = factsPerTenant
@@ -39,17 +41,22 @@ public enum TenantBenchmark {
         }
     }
 
-    public static func run(_ configuration: Configuration, progress: (@Sendable (String) -> Void)? = nil) async throws -> Report {
+    public static func run(_ configuration: Configuration, progress: (@Sendable (String) -> Void)? = nil) async throws
+        -> Report
+    {
         let clock = ContinuousClock()
-        let corpus = SyntheticCorpus(.init(facts: configuration.factsPerTenant, queries: configuration.queries, seed: configuration.seed))
+        let corpus = SyntheticCorpus(
+            .init(facts: configuration.factsPerTenant, queries: configuration.queries, seed: configuration.seed))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tenants-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let lone = try KnowledgeBase(path: folder.appendingPathComponent("lone.sqlite").path, namespace: "tenant-0",
-                                     embedder: corpus.embedder())
+        let lone = try KnowledgeBase(
+            path: folder.appendingPathComponent("lone.sqlite").path, namespace: "tenant-0",
+            embedder: corpus.embedder())
         try await lone.addFacts(corpus.facts, nearDuplicates: nil)
-        let shared = try KnowledgeBase(path: folder.appendingPathComponent("shared.sqlite").path, embedder: corpus.embedder())
+        let shared = try KnowledgeBase(
+            path: folder.appendingPathComponent("shared.sqlite").path, embedder: corpus.embedder())
         let loadStart = clock.now
         for tenant in 0..<configuration.tenants {
             try await shared.inNamespace("tenant-\(tenant)").addFacts(corpus.facts, nearDuplicates: nil)
@@ -68,7 +75,8 @@ public enum TenantBenchmark {
             try await search(lone, query)
             try await search(tenants[0], query)
         }
-        var loneSamples: [Duration] = [], sharedSamples: [Duration] = []
+        var loneSamples: [Duration] = []
+        var sharedSamples: [Duration] = []
         for round in 1...configuration.rounds {
             progress?("timing round \(round)/\(configuration.rounds)")
             for (index, query) in corpus.queries.enumerated() {
@@ -81,7 +89,8 @@ public enum TenantBenchmark {
                 sharedSamples.append(end - middle)
             }
         }
-        return Report(configuration: configuration, lone: LatencyStats(samples: loneSamples),
-                      shared: LatencyStats(samples: sharedSamples), loadTime: loadTime)
+        return Report(
+            configuration: configuration, lone: LatencyStats(samples: loneSamples),
+            shared: LatencyStats(samples: sharedSamples), loadTime: loadTime)
     }
 }

@@ -44,14 +44,18 @@ public struct RetrievalMetrics: Hashable, Sendable {
     /// - Parameters:
     ///   - results: query id → retrieved documents, in retrieval order (for MRR's ties).
     ///   - qrels: query id → document id → relevance grade.
-    public static func evaluate(_ results: [String: [ScoredDocument]], qrels: [String: [String: Int]]) -> RetrievalMetrics {
+    public static func evaluate(_ results: [String: [ScoredDocument]], qrels: [String: [String: Int]])
+        -> RetrievalMetrics
+    {
         var totals = (ndcg: 0.0, recall10: 0.0, recall100: 0.0, mrr: 0.0)
         for (queryID, judgements) in qrels {
             let retrieved = (results[queryID] ?? []).filter { $0.id != queryID }
             let trecRanking = Self.trecOrder(retrieved)
             // Swift's sort is not stable: keep retrieval order among equal scores explicitly.
             let beirOrder = retrieved.enumerated()
-                .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
+                .sorted {
+                    $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset
+                }
                 .map(\.element.id)
             totals.ndcg += ndcg(trecRanking, judgements: judgements, k: 10)
             totals.recall10 += recall(trecRanking, judgements: judgements, k: 10)
@@ -59,8 +63,9 @@ public struct RetrievalMetrics: Hashable, Sendable {
             totals.mrr += reciprocalRank(beirOrder, judgements: judgements, k: 10)
         }
         let count = Double(max(qrels.count, 1))
-        return RetrievalMetrics(queries: qrels.count, ndcgAt10: totals.ndcg / count, recallAt10: totals.recall10 / count,
-                                recallAt100: totals.recall100 / count, mrrAt10: totals.mrr / count)
+        return RetrievalMetrics(
+            queries: qrels.count, ndcgAt10: totals.ndcg / count, recallAt10: totals.recall10 / count,
+            recallAt100: totals.recall100 / count, mrrAt10: totals.mrr / count)
     }
 
     /// Document ids sorted as trec_eval sorts a run: by score, ties by id in decreasing order.

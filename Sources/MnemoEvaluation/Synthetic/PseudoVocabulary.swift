@@ -8,8 +8,10 @@ public struct PseudoVocabulary: Sendable {
     /// The words, most frequent rank first.
     public let words: [String]
 
-    private static let onsets = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
-                                 "br", "dr", "gr", "kl", "pl", "st", "tr", "sh", "ch", "th"]
+    private static let onsets = [
+        "b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
+        "br", "dr", "gr", "kl", "pl", "st", "tr", "sh", "ch", "th",
+    ]
     private static let vowels = ["a", "e", "i", "o", "u", "ai", "ea", "ou"]
     private static let codas = ["", "", "", "n", "r", "s", "l", "m", "k", "x"]
 
@@ -30,7 +32,8 @@ public struct PseudoVocabulary: Sendable {
             if seen.insert(word).inserted { words.append(word) }
         }
         // A stable sort keeps the draw order among words of one length.
-        self.words = words.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        self.words = words.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(
+            \.element)
     }
 
     public var count: Int { words.count }

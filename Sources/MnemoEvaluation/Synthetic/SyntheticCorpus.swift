@@ -28,10 +28,13 @@ public struct SyntheticCorpus: Sendable {
         public var vocabularySize: Int
         public var clusters: Int
 
-        public init(facts: Int, queries: Int = 200, dimension: Int = 384, seed: UInt64 = 42,
-                    vocabularySize: Int = 20_000, clusters: Int = 200) {
-            precondition(facts >= 0 && queries >= 0 && dimension > 0 && vocabularySize > 100 && clusters > 0,
-                         "invalid synthetic corpus configuration")
+        public init(
+            facts: Int, queries: Int = 200, dimension: Int = 384, seed: UInt64 = 42,
+            vocabularySize: Int = 20_000, clusters: Int = 200
+        ) {
+            precondition(
+                facts >= 0 && queries >= 0 && dimension > 0 && vocabularySize > 100 && clusters > 0,
+                "invalid synthetic corpus configuration")
             self.facts = facts
             self.queries = queries
             self.dimension = dimension
@@ -68,8 +71,11 @@ public struct SyntheticCorpus: Sendable {
         self.configuration = configuration
         var root = SplitMix64(seed: configuration.seed)
         // Each part draws from its own stream, so changing one part leaves the others as they were.
-        var wordStream = root.fork(), topicStream = root.fork(), factStream = root.fork()
-        var vectorStream = root.fork(), queryStream = root.fork()
+        var wordStream = root.fork()
+        var topicStream = root.fork()
+        var factStream = root.fork()
+        var vectorStream = root.fork()
+        var queryStream = root.fork()
 
         let vocabulary = PseudoVocabulary(count: configuration.vocabularySize, generator: &wordStream)
         let topics = SyntheticTopicTree(generator: &topicStream)
@@ -92,15 +98,16 @@ public struct SyntheticCorpus: Sendable {
             guard seen.insert(text).inserted else { continue }
             let topic = topicSizes.sample(using: &factStream)
             let index = facts.count
-            facts.append(NewFact(
-                content: text.prefix(1).uppercased() + text.dropFirst() + ".",
-                topicPath: try! TopicPath(topics.paths[topic]),
-                type: Self.pick(Self.typeWeights, &factStream),
-                importance: Self.pick(Self.importanceWeights, &factStream),
-                confidence: 0.5 + 0.5 * factStream.uniform(),
-                sources: ["conversation-\(index / 20)"],
-                createdAt: start.addingTimeInterval(Double(index) * 60),
-                isActive: factStream.below(100) >= 3))
+            facts.append(
+                NewFact(
+                    content: text.prefix(1).uppercased() + text.dropFirst() + ".",
+                    topicPath: try! TopicPath(topics.paths[topic]),
+                    type: Self.pick(Self.typeWeights, &factStream),
+                    importance: Self.pick(Self.importanceWeights, &factStream),
+                    confidence: 0.5 + 0.5 * factStream.uniform(),
+                    sources: ["conversation-\(index / 20)"],
+                    createdAt: start.addingTimeInterval(Double(index) * 60),
+                    isActive: factStream.below(100) >= 3))
             factRanks.append(ranks)
             factTopics.append(topic)
         }
@@ -137,8 +144,10 @@ public struct SyntheticCorpus: Sendable {
                 vector[component] += Float(0.5 * queryStream.gaussian() / Double(configuration.dimension).squareRoot())
             }
             Self.normalize(&vector)
-            queries.append(Query(text: terms.map { vocabulary[$0] }.joined(separator: " "), vector: vector,
-                                 filter: filters[index % filters.count], target: target))
+            queries.append(
+                Query(
+                    text: terms.map { vocabulary[$0] }.joined(separator: " "), vector: vector,
+                    filter: filters[index % filters.count], target: target))
         }
         self.facts = facts
         self.vectors = vectors
@@ -190,8 +199,10 @@ public struct SyntheticCorpus: Sendable {
 
     /// Unit vectors: a cluster centre plus Gaussian noise of the same overall size (cosine about
     /// 0.5 to the centre's neighbours); 70 % of a topic's facts fall in one of its 5 home clusters.
-    static func clusteredVectors(topics: [Int], configuration: Configuration,
-                                 generator: inout SplitMix64) -> [Float] {
+    static func clusteredVectors(
+        topics: [Int], configuration: Configuration,
+        generator: inout SplitMix64
+    ) -> [Float] {
         let dimension = configuration.dimension
         let noise = 1 / Double(dimension).squareRoot()
         var centres = [Float](repeating: 0, count: configuration.clusters * dimension)
@@ -203,7 +214,8 @@ public struct SyntheticCorpus: Sendable {
         var vectors = [Float](repeating: 0, count: topics.count * dimension)
         var vector = [Float](repeating: 0, count: dimension)
         for (index, topic) in topics.enumerated() {
-            let cluster = generator.below(10) < 7
+            let cluster =
+                generator.below(10) < 7
                 ? (topic * 5 + generator.below(5)) % configuration.clusters
                 : generator.below(configuration.clusters)
             for component in 0..<dimension {

@@ -31,7 +31,8 @@ public struct ZipfDistribution: Sendable {
     /// Draws a rank (binary search on the cumulative distribution).
     public func sample(using generator: inout SplitMix64) -> Int {
         let target = generator.uniform()
-        var low = 0, high = cumulative.count - 1
+        var low = 0
+        var high = cumulative.count - 1
         while low < high {
             let middle = (low + high) / 2
             if cumulative[middle] > target { high = middle } else { low = middle + 1 }

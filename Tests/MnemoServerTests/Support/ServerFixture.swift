@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Mnemo
-@testable import MnemoServer
 import Testing
+
+@testable import MnemoServer
 
 /// A server over an in-memory knowledge base holding two users' facts, with tokens auth:
 /// `alice-token` is alice, `bob-token` is bob.
@@ -20,25 +21,38 @@ struct ServerFixture {
 
     init(authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024) async throws {
         knowledgeBase = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
-        let auth = try authentication ?? Authentication.tokens(parsing: """
-            # token namespace
-            alice-token alice
-            bob-token bob
-            """, file: "tokens")
+        let auth =
+            try authentication
+            ?? Authentication.tokens(
+                parsing: """
+                    # token namespace
+                    alice-token alice
+                    bob-token bob
+                    """, file: "tokens")
         server = try MnemoHTTPServer(
             knowledgeBase: knowledgeBase,
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize),
             authentication: auth)
-        alice = try await Self.seed(knowledgeBase.inNamespace("alice"), [
-            NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference, importance: .high, confidence: 0.95),
-            NewFact(content: "Works as a software engineer in Porto", topicPath: "Profession", importance: .high),
-            NewFact(content: "Runs a marathon every spring", topicPath: "Health & Fitness/Running", type: .experience, importance: .medium),
-            NewFact(content: "Wants to learn Rust this year", topicPath: "Technology", type: .goal, importance: .low, confidence: 0.6),
-        ])
-        bob = try await Self.seed(knowledgeBase.inNamespace("bob"), [
-            NewFact(content: "Plays the cello in an orchestra", topicPath: "Music", type: .experience),
-            NewFact(content: "Prefers Kotlin to Java", topicPath: "Technology", type: .preference),
-        ])
+        alice = try await Self.seed(
+            knowledgeBase.inNamespace("alice"),
+            [
+                NewFact(
+                    content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference,
+                    importance: .high, confidence: 0.95),
+                NewFact(content: "Works as a software engineer in Porto", topicPath: "Profession", importance: .high),
+                NewFact(
+                    content: "Runs a marathon every spring", topicPath: "Health & Fitness/Running", type: .experience,
+                    importance: .medium),
+                NewFact(
+                    content: "Wants to learn Rust this year", topicPath: "Technology", type: .goal, importance: .low,
+                    confidence: 0.6),
+            ])
+        bob = try await Self.seed(
+            knowledgeBase.inNamespace("bob"),
+            [
+                NewFact(content: "Plays the cello in an orchestra", topicPath: "Music", type: .experience),
+                NewFact(content: "Prefers Kotlin to Java", topicPath: "Technology", type: .preference),
+            ])
     }
 
     private static func seed(_ kb: KnowledgeBase, _ facts: [NewFact]) async throws -> [String: Fact] {
@@ -48,7 +62,9 @@ struct ServerFixture {
     }
 
     /// Runs `body` against the router in process.
-    func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    func test<Value>(
+        _ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
         try await server.application().test(setup, body)
     }
 }
@@ -63,8 +79,10 @@ extension TestClientProtocol {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
         if json != nil, let contentType { headers[.contentType] = contentType }
-        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
-            ServerResponse(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        { response in
+            ServerResponse(
+                status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
     }
 }

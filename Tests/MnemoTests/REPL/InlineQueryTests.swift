@@ -1,6 +1,7 @@
 import Mnemo
-@testable import MnemoCLI
 import Testing
+
+@testable import MnemoCLI
 
 @Suite("REPL inline filters")
 struct InlineQueryTests {
@@ -21,8 +22,12 @@ struct InlineQueryTests {
         #expect(try InlineQuery(parsing: "importance:high,low x").importances == [.high, .low])
         #expect(try InlineQuery(parsing: "importance:>=medium x").minimumImportance == .medium)
         #expect(try InlineQuery(parsing: "importance:>medium x").minimumImportance == .high)
-        #expect(try InlineQuery(parsing: "importance:<=low x").importances == Set(Importance.allCases.filter { $0 <= .low }))
-        #expect(try InlineQuery(parsing: "importance:<medium x").importances == Set(Importance.allCases.filter { $0 < .medium }))
+        #expect(
+            try InlineQuery(parsing: "importance:<=low x").importances == Set(Importance.allCases.filter { $0 <= .low })
+        )
+        #expect(
+            try InlineQuery(parsing: "importance:<medium x").importances
+                == Set(Importance.allCases.filter { $0 < .medium }))
         #expect(try InlineQuery(parsing: "importance:=high x").importances == [.high])
         #expect(try InlineQuery(parsing: #"topic:"Work/Side Projects" x"#).topicPath == "Work/Side Projects")
         #expect(try InlineQuery(parsing: "topic:Work/Projects x").topicPath == "Work/Projects")
@@ -39,11 +44,16 @@ struct InlineQueryTests {
     @Test func theSearchQueryTakesTheFiltersOverTheSessionDefaults() throws {
         let plain = try InlineQuery(parsing: "climbing").searchQuery(mode: .hybrid, limit: 5)
         #expect(plain == SearchQuery("climbing", mode: .hybrid, filter: FactFilter(), limit: 5))
-        let filtered = try InlineQuery(parsing: #"climbing mode:text limit:3 min:0.2 active:all topic:"Health & Fitness""#)
-            .searchQuery(mode: .hybrid, limit: 5)
-        #expect(filtered == SearchQuery("climbing", mode: .text,
-                                        filter: FactFilter(topicPath: "Health & Fitness", activity: .all),
-                                        limit: 3, minSimilarity: 0.2))
+        let filtered = try InlineQuery(
+            parsing: #"climbing mode:text limit:3 min:0.2 active:all topic:"Health & Fitness""#
+        )
+        .searchQuery(mode: .hybrid, limit: 5)
+        #expect(
+            filtered
+                == SearchQuery(
+                    "climbing", mode: .text,
+                    filter: FactFilter(topicPath: "Health & Fitness", activity: .all),
+                    limit: 3, minSimilarity: 0.2))
     }
 
     @Test func quotedPhrasesAndOtherColonsStayInTheText() throws {
@@ -56,9 +66,13 @@ struct InlineQueryTests {
     }
 
     @Test func summaryNamesEveryFilter() throws {
-        let query = try InlineQuery(parsing: #"x type:goal,fact importance:>=medium topic:"Work/Projects" active:all min:0.5"#)
-        #expect(query.filterSummary == ["type fact, goal", "importance ≥ medium", "topic Work/Projects",
-                                        "active and inactive", "similarity ≥ 0.5"])
+        let query = try InlineQuery(
+            parsing: #"x type:goal,fact importance:>=medium topic:"Work/Projects" active:all min:0.5"#)
+        #expect(
+            query.filterSummary == [
+                "type fact, goal", "importance ≥ medium", "topic Work/Projects",
+                "active and inactive", "similarity ≥ 0.5",
+            ])
         #expect(query.hasFilters)
         #expect(try !InlineQuery(parsing: "just words").hasFilters)
     }
@@ -71,14 +85,23 @@ struct InlineQueryTests {
         ("topc:Work", "did you mean topic:?"),
         ("activ:all", "did you mean active:?"),
         ("mdoe:text", "did you mean mode:?"),
-        ("type:gaol", #"unknown type "gaol" (expected fact, preference, goal or experience; several with commas); did you mean goal?"#),
+        (
+            "type:gaol",
+            #"unknown type "gaol" (expected fact, preference, goal or experience; several with commas); did you mean goal?"#
+        ),
         ("type:goal,", "type has an empty value"),
-        ("type:opinion", #"unknown type "opinion" (expected fact, preference, goal or experience; several with commas)"#),
+        (
+            "type:opinion",
+            #"unknown type "opinion" (expected fact, preference, goal or experience; several with commas)"#
+        ),
         ("importance:hihg", "did you mean high?"),
         ("importance:>=med", "did you mean medium?"),
         ("importance:>high", "nothing is more important than high"),
         ("importance:>=low,high", ">= takes one importance"),
-        ("active:al", #"unknown active state "al" (expected all, active (the default) or inactive); did you mean all?"#),
+        (
+            "active:al",
+            #"unknown active state "al" (expected all, active (the default) or inactive); did you mean all?"#
+        ),
         ("mode:semantc", "did you mean semantic?"),
         ("limit:0", #"limit takes a whole number from 1 to 1000, not "0""#),
         ("limit:many", "limit takes"),
@@ -97,7 +120,10 @@ struct InlineQueryTests {
     }
 
     @Test func tokensKeepQuotedSpans() {
-        #expect(InlineQuery.tokens(in: #"a topic:"Work/Side Projects" "b c" d"#) == ["a", #"topic:"Work/Side Projects""#, #""b c""#, "d"])
+        #expect(
+            InlineQuery.tokens(in: #"a topic:"Work/Side Projects" "b c" d"#) == [
+                "a", #"topic:"Work/Side Projects""#, #""b c""#, "d",
+            ])
         #expect(InlineQuery.tokens(in: #"unbalanced "quote here"#) == ["unbalanced", #""quote here"#])
     }
 

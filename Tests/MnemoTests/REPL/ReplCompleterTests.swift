@@ -1,10 +1,13 @@
-@testable import MnemoCLI
 import Testing
+
+@testable import MnemoCLI
 
 @Suite("REPL Tab completion")
 struct ReplCompleterTests {
-    let completer = ReplCompleter(topicPaths: ["Health & Fitness", "Health & Fitness/Running", "Health and Fitness",
-                                               "Technology", "Technology/iOS Development", "Work"])
+    let completer = ReplCompleter(topicPaths: [
+        "Health & Fitness", "Health & Fitness/Running", "Health and Fitness",
+        "Technology", "Technology/iOS Development", "Work",
+    ])
 
     @Test func commandNames() {
         #expect(completer.complete(":sta") == LineCompletion(replacedCount: 4, replacements: [":stats"], isFinal: true))
@@ -15,10 +18,12 @@ struct ReplCompleterTests {
 
     @Test func topicPathsAfterTopicAndMerge() {
         #expect(completer.complete(":topic tech")?.replacements == ["Technology", "Technology/iOS Development"])
-        #expect(completer.complete(":topic Health & Fitness/R")
+        #expect(
+            completer.complete(":topic Health & Fitness/R")
                 == LineCompletion(replacedCount: 18, replacements: ["Health & Fitness/Running"], isFinal: true))
         #expect(completer.complete(#":topic "Health & Fitness/R"#)?.replacements == [#""Health & Fitness/Running""#])
-        #expect(completer.complete(":merge Health and Fitness into Health &")?.replacements
+        #expect(
+            completer.complete(":merge Health and Fitness into Health &")?.replacements
                 == ["Health & Fitness", "Health & Fitness/Running"])
         #expect(completer.complete(":merge Work, Tech")?.replacements == ["Technology", "Technology/iOS Development"])
         #expect(completer.complete(":mode se")?.replacements == ["semantic"])
@@ -26,16 +31,23 @@ struct ReplCompleterTests {
     }
 
     @Test func filterNamesAndValues() {
-        #expect(completer.complete("marathon imp") == LineCompletion(replacedCount: 3, replacements: ["importance:"], isFinal: false))
-        #expect(completer.complete("marathon type:go") == LineCompletion(replacedCount: 7, replacements: ["type:goal"], isFinal: true))
+        #expect(
+            completer.complete("marathon imp")
+                == LineCompletion(replacedCount: 3, replacements: ["importance:"], isFinal: false))
+        #expect(
+            completer.complete("marathon type:go")
+                == LineCompletion(replacedCount: 7, replacements: ["type:goal"], isFinal: true))
         #expect(completer.complete("type:goal,f")?.replacements == ["type:goal,fact"])
         #expect(completer.complete("importance:>=me")?.replacements == ["importance:>=medium"])
         #expect(completer.complete("active:")?.replacements == ["active:all", "active:active", "active:inactive"])
         #expect(completer.complete("x mode:h")?.replacements == ["mode:hybrid"])
         #expect(completer.complete("topic:Wo")?.replacements == ["topic:Work"])
-        #expect(completer.complete("topic:health")?.replacements
+        #expect(
+            completer.complete("topic:health")?.replacements
                 == [#"topic:"Health & Fitness""#, #"topic:"Health & Fitness/Running""#, #"topic:"Health and Fitness""#])
-        #expect(completer.complete(#"run topic:"Health & Fitness/"#)?.replacements == [#"topic:"Health & Fitness/Running""#])
+        #expect(
+            completer.complete(#"run topic:"Health & Fitness/"#)?.replacements == [#"topic:"Health & Fitness/Running""#]
+        )
         #expect(completer.complete("limit:2") == nil)
         #expect(completer.complete("marathon ") == nil)
         #expect(completer.complete(#""quoted ty"#) == nil)

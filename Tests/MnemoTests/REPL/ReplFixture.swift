@@ -9,7 +9,9 @@ enum ReplFixture {
     /// "6b", "2021", "December 2025") merge even at the hashing fallback's lower similarities.
     static let database: String = {
         let path = try! TestKnowledgeBase.temporaryPath()
-        let result = try! CLIRunner.run(["ingest", ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl").path, "--db", path])
+        let result = try! CLIRunner.run([
+            "ingest", ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl").path, "--db", path,
+        ])
         precondition(result.status == 0, result.stderr)
         return path
     }()
@@ -22,10 +24,13 @@ enum ReplFixture {
     }
 
     /// Feeds `lines` to `mnemo repl` on standard input.
-    static func run(_ lines: [String], database: String = database, arguments: [String] = [],
-                    environment: [String: String] = [:]) throws -> CLIRunner.Result {
-        try CLIRunner.run(["repl", "--db", database] + arguments, environment: environment,
-                          input: lines.map { $0 + "\n" }.joined())
+    static func run(
+        _ lines: [String], database: String = database, arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> CLIRunner.Result {
+        try CLIRunner.run(
+            ["repl", "--db", database] + arguments, environment: environment,
+            input: lines.map { $0 + "\n" }.joined())
     }
 
     /// The JSON documents printed one after another, each pretty-printed from a line `{` or `[`

@@ -12,10 +12,15 @@ struct ReplPipeTests {
         #expect(!result.stdout.contains("Ask something"))
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(result.stdout.contains("climbing gym"))
-        #expect(result.stdout.range(of: #"(?m)^5 results in [0-9.]+ ms \(hybrid\)$"#, options: .regularExpression) != nil, "\(result.stdout)")
+        #expect(
+            result.stdout.range(of: #"(?m)^5 results in [0-9.]+ ms \(hybrid\)$"#, options: .regularExpression) != nil,
+            "\(result.stdout)")
         // Each hit: number and content, then type, importance, topic path, id and score.
-        #expect(result.stdout.range(of: #"(?m)^1\. .+\n   (fact|preference|goal|experience) · (none|low|medium|high) · [^·]+ · #\d+ · \d\.\d{3}$"#,
-                                    options: .regularExpression) != nil, "\(result.stdout)")
+        #expect(
+            result.stdout.range(
+                of:
+                    #"(?m)^1\. .+\n   (fact|preference|goal|experience) · (none|low|medium|high) · [^·]+ · #\d+ · \d\.\d{3}$"#,
+                options: .regularExpression) != nil, "\(result.stdout)")
     }
 
     @Test func inlineFiltersNarrowTheSearchAndLeaveTheText() throws {
@@ -40,10 +45,16 @@ struct ReplPipeTests {
         #expect(!searches[0].1.isEmpty && searches[0].1.allSatisfy { $0["type"] as? String == "goal" })
         #expect(searches[1].0["query"] as? String == "marathon")
         // At most the limit: the weak-hit floor may leave out the tail.
-        #expect((1...10).contains(searches[1].1.count) && searches[1].1.allSatisfy { ["goal", "experience"].contains($0["type"] as? String) })
+        #expect(
+            (1...10).contains(searches[1].1.count)
+                && searches[1].1.allSatisfy { ["goal", "experience"].contains($0["type"] as? String) })
         #expect(!searches[2].1.isEmpty && searches[2].1.allSatisfy { $0["importance"] as? String == "high" })
-        #expect(!searches[3].1.isEmpty && searches[3].1.allSatisfy { ["low", "none"].contains($0["importance"] as? String) })
-        #expect(!searches[4].1.isEmpty && searches[4].1.allSatisfy { ($0["topic"] as? String)?.hasPrefix("Health & Fitness/Running") == true })
+        #expect(
+            !searches[3].1.isEmpty
+                && searches[3].1.allSatisfy { ["low", "none"].contains($0["importance"] as? String) })
+        #expect(
+            !searches[4].1.isEmpty
+                && searches[4].1.allSatisfy { ($0["topic"] as? String)?.hasPrefix("Health & Fitness/Running") == true })
         #expect(searches[5].1.count == 2)
         #expect(searches[6].0["mode"] as? String == "text")
         #expect(searches[6].1.allSatisfy { ($0["content"] as? String)?.lowercased().contains("climb") == true })
@@ -54,8 +65,10 @@ struct ReplPipeTests {
     @Test func filtersAloneListTheFactsThatPassThem() throws {
         let result = try ReplFixture.run(["type:goal importance:high limit:7"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.range(of: #"(?m)^7 facts in [0-9.]+ ms \(type goal; importance high\)$"#, options: .regularExpression) != nil,
-                "\(result.stdout)")
+        #expect(
+            result.stdout.range(
+                of: #"(?m)^7 facts in [0-9.]+ ms \(type goal; importance high\)$"#, options: .regularExpression) != nil,
+            "\(result.stdout)")
         let json = try ReplFixture.run(["type:goal importance:high limit:7"], arguments: ["--json"])
         let facts = try #require(try ReplFixture.jsonDocuments(json.stdout).first as? [[String: Any]])
         #expect(facts.count == 7)
@@ -64,11 +77,16 @@ struct ReplPipeTests {
 
     @Test func inactiveFactsNeedActiveAll() throws {
         let database = try ReplFixture.scratchDatabase()
-        let search = try CLIRunner.run(["search", "Porto Marathon", "--mode", "text", "--limit", "1", "--db", database, "--json"])
+        let search = try CLIRunner.run([
+            "search", "Porto Marathon", "--mode", "text", "--limit", "1", "--db", database, "--json",
+        ])
         let id = try #require(try ReplFixture.results(search.json()).first?["id"] as? Int)
         #expect(try CLIRunner.run(["fact", "deactivate", "\(id)", "--db", database]).status == 0)
-        let result = try ReplFixture.run([":json", "porto marathon mode:text limit:50", "porto marathon mode:text limit:50 active:all",
-                                          "porto marathon mode:text active:inactive"], database: database)
+        let result = try ReplFixture.run(
+            [
+                ":json", "porto marathon mode:text limit:50", "porto marathon mode:text limit:50 active:all",
+                "porto marathon mode:text active:inactive",
+            ], database: database)
         let documents = try ReplFixture.jsonDocuments(result.stdout).dropFirst(0).map(ReplFixture.results)
         #expect(!documents[0].contains { $0["id"] as? Int == id })
         #expect(documents[1].contains { $0["id"] as? Int == id && $0["is_active"] as? Bool == false })
@@ -82,16 +100,21 @@ struct ReplPipeTests {
         let colour = try ReplFixture.run(["marathon type:goal"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
         #expect(colour.stdout.contains("\u{1B}[1;33mmarathon\u{1B}[22;39m"), "\(colour.stdout)")
         #expect(colour.stdout.contains("\u{1B}[35mgoal\u{1B}[39m"))
-        let noColour = try ReplFixture.run(["marathon type:goal"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        let noColour = try ReplFixture.run(
+            ["marathon type:goal"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
         #expect(!noColour.stdout.contains("\u{1B}"))
         #expect(noColour.stdout.contains("marathon"))
     }
 
     @Test func lookupCommands() throws {
-        let search = try CLIRunner.run(["search", "Porto Marathon", "--mode", "text", "--limit", "1", "--db", ReplFixture.database, "--json"])
+        let search = try CLIRunner.run([
+            "search", "Porto Marathon", "--mode", "text", "--limit", "1", "--db", ReplFixture.database, "--json",
+        ])
         let id = try #require(try ReplFixture.results(search.json()).first?["id"] as? Int)
-        let result = try ReplFixture.run([":fact \(id)", ":fa #\(id)", ":hist \(id)", ":topic health & fitness/running",
-                                          ":topics", ":stats", ":help"])
+        let result = try ReplFixture.run([
+            ":fact \(id)", ":fa #\(id)", ":hist \(id)", ":topic health & fitness/running",
+            ":topics", ":stats", ":help",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout
         #expect(out.components(separatedBy: "#\(id)  Goal: run the Porto Marathon").count == 3)
@@ -103,13 +126,18 @@ struct ReplPipeTests {
         #expect(out.contains("339 facts (339 active, 0 inactive) in "))
         #expect(out.contains("by type        fact "))
         for command in ReplHelp.commands { #expect(out.contains(command), "help lacks \(command)") }
-        for filter in ["type:goal,fact", "importance:>=medium", #"topic:"Work/Projects""#, "active:all", "limit:20", "mode:semantic", "min:0.5"] {
+        for filter in [
+            "type:goal,fact", "importance:>=medium", #"topic:"Work/Projects""#, "active:all", "limit:20",
+            "mode:semantic", "min:0.5",
+        ] {
             #expect(out.contains(filter), "help lacks \(filter)")
         }
     }
 
     @Test func lookupCommandsPrintJSONAfterTheToggle() throws {
-        let result = try ReplFixture.run([":json", ":fact 1", ":history 1", ":topic Pets", ":topics", ":stats", ":dedupe", ":json", ":stats"])
+        let result = try ReplFixture.run([
+            ":json", ":fact 1", ":history 1", ":topic Pets", ":topics", ":stats", ":dedupe", ":json", ":stats",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("JSON output on"))
         let body = result.stdout.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
@@ -138,10 +166,15 @@ struct ReplPipeTests {
 
     @Test func mergeMovesTopicsAndCompletionFollows() throws {
         let database = try ReplFixture.scratchDatabase()
-        let result = try ReplFixture.run([":merge Health and Fitness into Health & Fitness", ":topic Health and Fitness",
-                                          #":merge "Reading & Books", Books & Reading into "Books & Reading""#,
-                                          ":merge Pets", ":merge into Pets"], database: database)
-        #expect(result.stdout.contains("Health and Fitness into Health & Fitness: 2 facts moved"), "\(result.stdout)\(result.stderr)")
+        let result = try ReplFixture.run(
+            [
+                ":merge Health and Fitness into Health & Fitness", ":topic Health and Fitness",
+                #":merge "Reading & Books", Books & Reading into "Books & Reading""#,
+                ":merge Pets", ":merge into Pets",
+            ], database: database)
+        #expect(
+            result.stdout.contains("Health and Fitness into Health & Fitness: 2 facts moved"),
+            "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains(#"error: no topic "Health and Fitness""#))
         #expect(result.stderr.contains("cannot merge \"Books & Reading\" into itself"))
         #expect(result.stderr.components(separatedBy: "usage: :merge SOURCE[, SOURCE…] into TARGET").count == 3)
@@ -151,17 +184,25 @@ struct ReplPipeTests {
     }
 
     @Test func explainGivesTheScoresAndTheFusion() throws {
-        let result = try ReplFixture.run(["porto marathon", ":explain 1", ":json", ":explain 2", "porto marathon mode:text", ":explain 1"])
+        let result = try ReplFixture.run([
+            "porto marathon", ":explain 1", ":json", ":explain 2", "porto marathon mode:text", ":explain 1",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout
         #expect(out.contains("is result 1 of 5 (hybrid, score "), "\(out)")
         #expect(out.contains("  words    porto, marathon: matched Porto, Marathon"))
-        #expect(out.range(of: #"text     BM25 [0-9.]+, rank \d+ of \d+ word matches"#, options: .regularExpression) != nil)
-        #expect(out.range(of: #"meaning  cosine [0-9.]+, rank \d+ of the 100 nearest"#, options: .regularExpression) != nil)
-        #expect(out.range(of: #"fusion   \(1 − 0\.35·c²\) × cosine / best cosine \+ 0\.35·c² × bm25 / best bm25 × s / best s, c = share of the query's words in the memory, s = share in this fact; cosine [0-9.]+, bm25 [0-9.]+ → [0-9.]+"#,
-                                options: .regularExpression) != nil, "\(out)")
+        #expect(
+            out.range(of: #"text     BM25 [0-9.]+, rank \d+ of \d+ word matches"#, options: .regularExpression) != nil)
+        #expect(
+            out.range(of: #"meaning  cosine [0-9.]+, rank \d+ of the 100 nearest"#, options: .regularExpression) != nil)
+        #expect(
+            out.range(
+                of:
+                    #"fusion   \(1 − 0\.35·c²\) × cosine / best cosine \+ 0\.35·c² × bm25 / best bm25 × s / best s, c = share of the query's words in the memory, s = share in this fact; cosine [0-9.]+, bm25 [0-9.]+ → [0-9.]+"#,
+                options: .regularExpression) != nil, "\(out)")
         #expect(out.contains("  below    result 2 #"))
-        let documents = try ReplFixture.jsonDocuments(String(out[out.range(of: "JSON output on (:json again for text).")!.upperBound...]))
+        let documents = try ReplFixture.jsonDocuments(
+            String(out[out.range(of: "JSON output on (:json again for text).")!.upperBound...]))
         let explanation = try #require(documents.first as? [String: Any])
         let search = try ReplFixture.results(try #require(documents.dropFirst().first))
         #expect(explanation["result"] as? Int == 2)
@@ -191,12 +232,15 @@ struct ReplPipeTests {
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map(String.init)
         #expect(errors.count == 22, "\(result.stderr)")
         for hint in [
-            "did you mean importance:?", #"unknown type "gaol" (expected fact, preference, goal or experience; several with commas); did you mean goal?"#,
-            "did you mean medium?", "limit takes a whole number from 1 to 1000", "did you mean semantic?", "did you mean all?",
+            "did you mean importance:?",
+            #"unknown type "gaol" (expected fact, preference, goal or experience; several with commas); did you mean goal?"#,
+            "did you mean medium?", "limit takes a whole number from 1 to 1000", "did you mean semantic?",
+            "did you mean all?",
             #"did you mean "Health & Fitness/Climbing"?"#, "unknown command :fcat — did you mean :fact?",
             ":type is not a command: filters go in the query", "unknown command :bogus; type :help",
             "usage: :fact ID", "no fact with id 999999", "usage: :topic PATH", #"no topic "Nowhere""#,
-            "search first", ":to could be :topic or :topics", "usage: :explain N, where N is a result number from 1 to 5", "usage: :mode text|semantic|hybrid",
+            "search first", ":to could be :topic or :topics",
+            "usage: :explain N, where N is a result number from 1 to 5", "usage: :mode text|semantic|hybrid",
             "usage: :limit N",
         ] {
             #expect(result.stderr.contains(hint), "no \(hint) in \(result.stderr)")
@@ -210,12 +254,15 @@ struct ReplPipeTests {
         let result = try ReplFixture.run([":mode text", ":limit 2", "climbing", ":quit", "marathon"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Searching by text from now on."))
-        #expect(result.stdout.range(of: #"2 results in [0-9.]+ ms \(text\)"#, options: .regularExpression) != nil, "\(result.stdout)")
+        #expect(
+            result.stdout.range(of: #"2 results in [0-9.]+ ms \(text\)"#, options: .regularExpression) != nil,
+            "\(result.stdout)")
         #expect(!result.stdout.contains("arathon"))
     }
 
     @Test func theNamespaceScopesEverything() throws {
-        let result = try ReplFixture.run(["climbing mode:text", ":stats", ":topics"], arguments: ["--namespace", "someone-else"])
+        let result = try ReplFixture.run(
+            ["climbing mode:text", ":stats", ":topics"], arguments: ["--namespace", "someone-else"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("No results in "))
         #expect(result.stdout.contains("0 facts (0 active, 0 inactive) in 0 topics"))
@@ -232,6 +279,8 @@ struct ReplPipeTests {
 
 /// What `:help` must list.
 enum ReplHelp {
-    static let commands = [":fact ID", ":history ID", ":topic PATH", ":topics", ":stats", ":merge A[, B…] into C", ":dedupe",
-                           ":explain N", ":json", ":help", ":quit", ":mode", ":limit N"]
+    static let commands = [
+        ":fact ID", ":history ID", ":topic PATH", ":topics", ":stats", ":merge A[, B…] into C", ":dedupe",
+        ":explain N", ":json", ":help", ":quit", ":mode", ":limit N",
+    ]
 }

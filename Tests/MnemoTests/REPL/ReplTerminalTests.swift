@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The REPL on a pseudo-terminal, typed into as a person would: line editing keys, the
 /// history across sessions, Ctrl-R, Tab completion, and the plain fallback without libedit.
@@ -16,15 +17,20 @@ struct ReplTerminalTests {
 
     /// A fresh history file for one test.
     static func historyFile() throws -> String {
-        URL(fileURLWithPath: try TestKnowledgeBase.temporaryPath()).deletingLastPathComponent().appendingPathComponent("history").path
+        URL(fileURLWithPath: try TestKnowledgeBase.temporaryPath()).deletingLastPathComponent().appendingPathComponent(
+            "history"
+        ).path
     }
 
     /// `mnemo repl` on a terminal, in text mode (no embedder needed) with JSON output, so that
     /// each search echoes the text it searched for.
-    static func start(history: String, arguments: [String] = ["--mode", "text", "--json"],
-                      environment: [String: String] = [:]) throws -> PseudoTerminal {
-        let terminal = try PseudoTerminal(["repl", "--db", ReplFixture.database] + arguments,
-                                          environment: ["MNEMO_HISTORY": history].merging(environment) { $1 })
+    static func start(
+        history: String, arguments: [String] = ["--mode", "text", "--json"],
+        environment: [String: String] = [:]
+    ) throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal(
+            ["repl", "--db", ReplFixture.database] + arguments,
+            environment: ["MNEMO_HISTORY": history].merging(environment) { $1 })
         try terminal.waitFor("mnemo> ")
         return terminal
     }
@@ -136,10 +142,13 @@ enum LibEditProbe {
 struct ReplPlainTerminalTests {
     @Test func withoutLibeditTheTerminalGetsPlainLines() throws {
         // A library that is not there stands for a machine without libedit.
-        let terminal = try PseudoTerminal(["repl", "--db", ReplFixture.database, "--mode", "text"],
-                                          environment: ["MNEMO_LIBEDIT": "/nonexistent/libedit.so.2",
-                                                        "MNEMO_HISTORY": try ReplTerminalTests.historyFile()],
-                                          lineEditing: false)
+        let terminal = try PseudoTerminal(
+            ["repl", "--db", ReplFixture.database, "--mode", "text"],
+            environment: [
+                "MNEMO_LIBEDIT": "/nonexistent/libedit.so.2",
+                "MNEMO_HISTORY": try ReplTerminalTests.historyFile(),
+            ],
+            lineEditing: false)
         try terminal.waitFor("No line editing: libedit was not found")
         try terminal.waitFor("mnemo> ")
         terminal.send("climbing\n")

@@ -22,8 +22,10 @@ enum CLIRunner {
 
     /// Runs `mnemo`, or `executable` (such as a shell) with `arguments` that end up running it;
     /// `input`, when given, is its standard input (else none).
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                    executable: URL? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        executable: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = executable == nil ? arguments : Array(arguments.dropFirst())
@@ -34,7 +36,8 @@ enum CLIRunner {
         env["MNEMO_DB"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let stdin = Pipe()
@@ -47,7 +50,8 @@ enum CLIRunner {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Mnemo
 
 /// A ``SeededEmbedder`` that takes `delay` per call, so a test can cancel a task while it works.

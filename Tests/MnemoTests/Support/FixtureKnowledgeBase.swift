@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Mnemo
 
 /// The fixture knowledge base (`Fixtures/knowledge.jsonl`) and its retrieval queries.
@@ -31,17 +32,20 @@ enum FixtureKnowledgeBase {
 
     /// The facts of `knowledge.jsonl`, in file order.
     static func facts() throws -> [NewFact] {
-        let text = try String(contentsOf: ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl"), encoding: .utf8)
+        let text = try String(
+            contentsOf: ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl"), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let record = try decoder.decode(Line.self, from: Data(line.utf8))
-            return NewFact(content: record.content, topicPath: try TopicPath(record.topic), type: record.type,
-                           importance: record.importance, confidence: record.confidence,
-                           sources: [record.source], createdAt: Timestamp.parse(record.createdAt))
+            return NewFact(
+                content: record.content, topicPath: try TopicPath(record.topic), type: record.type,
+                importance: record.importance, confidence: record.confidence,
+                sources: [record.source], createdAt: Timestamp.parse(record.createdAt))
         }
     }
 
     static func queries() throws -> Queries {
-        try decoder.decode(Queries.self, from: Data(contentsOf: ModelFixture.fixtures.appendingPathComponent("queries.json")))
+        try decoder.decode(
+            Queries.self, from: Data(contentsOf: ModelFixture.fixtures.appendingPathComponent("queries.json")))
     }
 
     /// An in-memory knowledge base holding the fixture facts, embedded with `embedder`.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Mnemo
 
 /// The planted near-duplicate set (`Fixtures/hygiene.json`) and its all-MiniLM-L6-v2
@@ -61,8 +62,9 @@ enum HygieneSet {
         var description: String {
             let total = mergedDuplicates.count + missedDuplicates.count
             let lookAlikes = mergedLookAlikes.count + keptLookAlikes
-            return String(format: "precision %.3f, recall %.3f (%d of %d duplicates merged, %d of %d look-alikes merged)",
-                          precision, recall, mergedDuplicates.count, total, mergedLookAlikes.count, lookAlikes)
+            return String(
+                format: "precision %.3f, recall %.3f (%d of %d duplicates merged, %d of %d look-alikes merged)",
+                precision, recall, mergedDuplicates.count, total, mergedLookAlikes.count, lookAlikes)
         }
     }
 

@@ -34,7 +34,8 @@ enum ModelFixture {
         if let path = ProcessInfo.processInfo.environment["MNEMO_MODEL"], !path.isEmpty {
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true)
         }
-        let home = ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".cache/mnemo/models/all-MiniLM-L6-v2", isDirectory: true)
     }
@@ -45,9 +46,10 @@ enum ModelFixture {
         let hasVocabulary = ["vocab.txt", "tokenizer.json"].contains {
             FileManager.default.fileExists(atPath: modelDirectory.appendingPathComponent($0).path)
         }
-        return hasVocabulary && required.allSatisfy {
-            FileManager.default.fileExists(atPath: modelDirectory.appendingPathComponent($0).path)
-        }
+        return hasVocabulary
+            && required.allSatisfy {
+                FileManager.default.fileExists(atPath: modelDirectory.appendingPathComponent($0).path)
+            }
     }
 
     /// The condition for `@Test(.enabled(if:))`: run when the model is present, and also run (and so
@@ -61,7 +63,9 @@ enum ModelFixture {
 
     /// Returns the model folder, recording a test failure when it is missing (only reached on CI).
     static func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        try #require(modelIsPresent, "CI is set but the model is missing at \(modelDirectory.path)", sourceLocation: sourceLocation)
+        try #require(
+            modelIsPresent, "CI is set but the model is missing at \(modelDirectory.path)",
+            sourceLocation: sourceLocation)
         return modelDirectory
     }
 }

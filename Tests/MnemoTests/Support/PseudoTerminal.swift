@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs `mnemo` on a pseudo-terminal and types into it, as a person at a terminal would.
 ///
@@ -78,7 +79,8 @@ final class PseudoTerminal {
         if lineEditing {
             let deadline = ContinuousClock.now + .seconds(10)
             var modes = termios()
-            while tcgetattr(master, &modes) == 0, modes.c_lflag & tcflag_t(ICANON) != 0, ContinuousClock.now < deadline {
+            while tcgetattr(master, &modes) == 0, modes.c_lflag & tcflag_t(ICANON) != 0, ContinuousClock.now < deadline
+            {
                 usleep(2_000)
             }
         }
@@ -106,7 +108,9 @@ final class PseudoTerminal {
     func waitFor(pattern: String, timeout: Duration = .seconds(60)) throws -> String {
         let regex = try NSRegularExpression(pattern: pattern)
         return try waitUntil(timeout: timeout, describing: pattern) { screen in
-            regex.firstMatch(in: screen, range: NSRange(screen.startIndex..., in: screen)).flatMap { Range($0.range, in: screen) }
+            regex.firstMatch(in: screen, range: NSRange(screen.startIndex..., in: screen)).flatMap {
+                Range($0.range, in: screen)
+            }
         }
     }
 
@@ -114,7 +118,9 @@ final class PseudoTerminal {
     func waitForExit(timeout: Duration = .seconds(60)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw Failure(description: "mnemo did not exit; it printed:\n\(screen)") }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "mnemo did not exit; it printed:\n\(screen)")
+            }
             readAvailable(waitingMilliseconds: 50)
         }
         readAvailable(waitingMilliseconds: 0)
@@ -124,7 +130,9 @@ final class PseudoTerminal {
     /// Everything printed so far, escape sequences removed.
     var screen: String { Self.plain(String(decoding: bytes, as: UTF8.self)) }
 
-    private func waitUntil(timeout: Duration, describing: String, match: (String) -> Range<String.Index>?) throws -> String {
+    private func waitUntil(timeout: Duration, describing: String, match: (String) -> Range<String.Index>?) throws
+        -> String
+    {
         let deadline = ContinuousClock.now + timeout
         while true {
             let screen = screen
@@ -134,7 +142,8 @@ final class PseudoTerminal {
                 return String(unread[..<range.upperBound])
             }
             guard ContinuousClock.now < deadline, process.isRunning || readAvailable(waitingMilliseconds: 0) else {
-                throw Failure(description: "waited in vain for \(describing.debugDescription); mnemo printed:\n\(unread)")
+                throw Failure(
+                    description: "waited in vain for \(describing.debugDescription); mnemo printed:\n\(unread)")
             }
             readAvailable(waitingMilliseconds: 100)
         }
@@ -154,8 +163,10 @@ final class PseudoTerminal {
 
     /// Terminal output as text: ANSI escape sequences, carriage returns and bells removed.
     static func plain(_ output: String) -> String {
-        output.replacingOccurrences(of: "\u{1B}(\\[[0-9;?]*[ -/]*[@-~]|[()][A-Z0-9]|[=>78])", with: "", options: .regularExpression)
-            .replacingOccurrences(of: "[\r\u{07}]", with: "", options: .regularExpression)
+        output.replacingOccurrences(
+            of: "\u{1B}(\\[[0-9;?]*[ -/]*[@-~]|[()][A-Z0-9]|[=>78])", with: "", options: .regularExpression
+        )
+        .replacingOccurrences(of: "[\r\u{07}]", with: "", options: .regularExpression)
     }
 }
 

@@ -16,10 +16,10 @@ struct SeededEmbedder: Embedder {
     }
 
     func vector(for text: String) -> [Float] {
-        var state: UInt64 = 0xcbf29ce484222325
-        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100000001b3 }
+        var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let raw = (0..<identity.dimension).map { _ -> Float in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Float(Int64(bitPattern: state >> 11) % 2_000_001 - 1_000_000) / 1_000_000
         }
         return Self.normalized(raw)

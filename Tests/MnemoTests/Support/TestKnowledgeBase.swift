@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Mnemo
 
 /// Builds knowledge bases for tests.
@@ -9,7 +10,9 @@ enum TestKnowledgeBase {
     }
 
     /// A knowledge base with the given facts added in order.
-    static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws -> KnowledgeBase {
+    static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws
+        -> KnowledgeBase
+    {
         let kb = try empty(namespace: namespace)
         for fact in facts { try await kb.addFact(fact) }
         return kb

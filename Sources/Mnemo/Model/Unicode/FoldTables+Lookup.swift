@@ -37,7 +37,8 @@ extension FoldTables {
 
     /// The start of the `first, last, …` run of `table` that contains `scalar`, by binary search.
     private static func run(containing scalar: UInt32, in table: [UInt32], stride: Int) -> Int? {
-        var low = 0, high = table.count / stride
+        var low = 0
+        var high = table.count / stride
         while low < high {
             let middle = (low + high) / 2
             let start = middle * stride

@@ -29,7 +29,7 @@ enum KeyFolding {
             folded.append(scalar)
         }
         for scalar in decomposed {
-            if scalar < 0x80 {  // ASCII: no marks, and case folding is lower-casing
+            if scalar < 0x80 { // ASCII: no marks, and case folding is lower-casing
                 folded.append(scalar &- 0x41 < 26 ? scalar + 0x20 : scalar)
                 dropsMarks = true
                 continue
@@ -84,12 +84,19 @@ enum KeyFolding {
     private static func reorderCanonically(_ scalars: inout [UInt32]) {
         var index = 0
         while index < scalars.count {
-            guard FoldTables.combiningClass(scalars[index]) != 0 else { index += 1; continue }
+            guard FoldTables.combiningClass(scalars[index]) != 0 else {
+                index += 1
+                continue
+            }
             var end = index + 1
             while end < scalars.count, FoldTables.combiningClass(scalars[end]) != 0 { end += 1 }
             if end - index > 1 {
                 let sorted = scalars[index..<end].enumerated()
-                    .sorted { (FoldTables.combiningClass($0.element), $0.offset) < (FoldTables.combiningClass($1.element), $1.offset) }
+                    .sorted {
+                        (FoldTables.combiningClass($0.element), $0.offset) < (
+                            FoldTables.combiningClass($1.element), $1.offset
+                        )
+                    }
                     .map(\.element)
                 scalars.replaceSubrange(index..<end, with: sorted)
             }
@@ -127,7 +134,8 @@ enum KeyFolding {
             return hangulSyllableBase + ((first - leadingBase) * vowelCount + (second - vowelBase)) * trailingCount
         }
         if first &- hangulSyllableBase < hangulSyllableCount, (first - hangulSyllableBase) % trailingCount == 0,
-           second > trailingBase, second < trailingBase + trailingCount {
+            second > trailingBase, second < trailingBase + trailingCount
+        {
             return first + (second - trailingBase)
         }
         return FoldTables.composition[UInt64(first) << 32 | UInt64(second)]

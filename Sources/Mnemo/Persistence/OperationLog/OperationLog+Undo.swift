@@ -14,7 +14,8 @@ extension OperationLog {
             throw MnemoError.conflict(.alreadyUndone(operation: id, by: undo))
         }
         let changes = try changes(db, id: id)
-        for change in changes where try image(db, table: change.table, row: change.row, shapedLike: change.after) != change.after {
+        for change in changes
+        where try image(db, table: change.table, row: change.row, shapedLike: change.after) != change.after {
             throw MnemoError.conflict(.changedSince(operation: id, table: change.table, row: change.row))
         }
         // Rows come back in the reverse order of their first change; a row may briefly point
@@ -26,7 +27,8 @@ extension OperationLog {
             }
         }
         guard let undo = try Int64.fetchOne(db, sql: "SELECT id FROM operation WHERE reverts = ?", arguments: [id]),
-              let record = try find(db, namespace: namespace, id: undo) else {
+            let record = try find(db, namespace: namespace, id: undo)
+        else {
             throw OperationLog.corrupt("operation #\(id) could not be undone")
         }
         return record
@@ -46,22 +48,26 @@ extension OperationLog {
         if change.after == nil {
             let names = table.columns.map(\.name).joined(separator: ", ")
             let expressions = table.columns.map(table.restored).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(table.name) (\(names)) VALUES (\(expressions))", arguments: StatementArguments(values))
+            try db.execute(
+                sql: "INSERT INTO \(table.name) (\(names)) VALUES (\(expressions))",
+                arguments: StatementArguments(values))
         } else {
             let assignments = table.columns.filter { $0.name != table.key }
                 .map { "\($0.name) = \(table.restored($0))" }.joined(separator: ", ")
             values.append(change.row)
             let rowParameter = "?\(values.count)"
-            try db.execute(sql: "UPDATE \(table.name) SET \(assignments) WHERE \(table.key) = \(rowParameter)",
-                           arguments: StatementArguments(values))
+            try db.execute(
+                sql: "UPDATE \(table.name) SET \(assignments) WHERE \(table.key) = \(rowParameter)",
+                arguments: StatementArguments(values))
         }
     }
 
     /// The blob column of an image, decoded from hex.
     private static func blob(in image: String, table: TrackedTable) throws -> Data? {
         guard let column = table.columns.first(where: { $0.kind == .blob }),
-              let object = try JSONSerialization.jsonObject(with: Data(image.utf8)) as? [String: Any],
-              let hex = object[column.name] as? String else { return nil }
+            let object = try JSONSerialization.jsonObject(with: Data(image.utf8)) as? [String: Any],
+            let hex = object[column.name] as? String
+        else { return nil }
         var data = Data(capacity: hex.utf8.count / 2)
         var high: UInt8?
         for character in hex.utf8 {
@@ -77,8 +83,8 @@ extension OperationLog {
     }
 }
 
-private extension UInt8 {
-    var hexNibble: UInt8? {
+extension UInt8 {
+    fileprivate var hexNibble: UInt8? {
         switch self {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
         case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10

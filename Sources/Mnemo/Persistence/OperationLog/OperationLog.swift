@@ -26,8 +26,10 @@ enum OperationLog {
 
     /// Runs `body` as one recorded operation, unless an operation is already recording, in which
     /// case its writes simply belong to that one.
-    static func record<T>(_ db: Database, namespace: String, kind: OperationRecord.Kind, summary: @autoclosure () -> String,
-                          reverts: Int64? = nil, _ body: () throws -> T) throws -> T {
+    static func record<T>(
+        _ db: Database, namespace: String, kind: OperationRecord.Kind, summary: @autoclosure () -> String,
+        reverts: Int64? = nil, _ body: () throws -> T
+    ) throws -> T {
         guard try !isRecording(db) else { return try body() }
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, '1')", arguments: [recordingKey])
         let result = try body()
@@ -36,11 +38,14 @@ enum OperationLog {
     }
 
     static func isRecording(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)", arguments: [recordingKey]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)", arguments: [recordingKey])
+            ?? false
     }
 
     /// Turns the recorded before-images into the operation's snapshot and stops recording.
-    private static func end(_ db: Database, namespace: String, kind: OperationRecord.Kind, summary: String, reverts: Int64?) throws {
+    private static func end(
+        _ db: Database, namespace: String, kind: OperationRecord.Kind, summary: String, reverts: Int64?
+    ) throws {
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [recordingKey])
         var seen = Set<String>()
         var changes: [Change] = []
@@ -59,58 +64,72 @@ enum OperationLog {
         // An operation that changed nothing leaves nothing to undo.
         guard !changes.isEmpty || reverts != nil else { return }
         let json = String(decoding: try JSONEncoder.sortedKeys.encode(changes), as: UTF8.self)
-        try db.execute(sql: """
-            INSERT INTO operation (namespace, kind, summary, reverts, changes, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [namespace, kind.rawValue, summary, reverts, json, Date()])
+        try db.execute(
+            sql: """
+                INSERT INTO operation (namespace, kind, summary, reverts, changes, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [namespace, kind.rawValue, summary, reverts, json, Date()])
     }
 
     /// The current image of a row, or `nil` when it does not exist; with `recorded`, only with
     /// the columns that earlier image holds, so the two compare.
-    static func image(_ db: Database, table name: String, row: Int64, shapedLike recorded: String? = nil) throws -> String? {
+    static func image(_ db: Database, table name: String, row: Int64, shapedLike recorded: String? = nil) throws
+        -> String?
+    {
         guard let tracked = TrackedTable.named(name) else { throw corrupt("unknown table \(name)") }
         let table = tracked.shaped(like: recorded)
-        return try String.fetchOne(db, sql: "SELECT \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = ?",
-                                   arguments: [row])
+        return try String.fetchOne(
+            db, sql: "SELECT \(table.image(of: table.name)) FROM \(table.name) WHERE \(table.key) = ?",
+            arguments: [row])
     }
 
     // MARK: Reading
 
     static func list(_ db: Database, namespace: String, limit: Int) throws -> [OperationRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT operation.id, operation.kind, operation.summary, operation.created_at, operation.changes,
-                   operation.reverts, undo.id AS undone_by
-            FROM operation LEFT JOIN operation AS undo ON undo.reverts = operation.id
-            WHERE operation.namespace = ? ORDER BY operation.id DESC LIMIT ?
-            """, arguments: [namespace, limit]).map(record(row:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT operation.id, operation.kind, operation.summary, operation.created_at, operation.changes,
+                       operation.reverts, undo.id AS undone_by
+                FROM operation LEFT JOIN operation AS undo ON undo.reverts = operation.id
+                WHERE operation.namespace = ? ORDER BY operation.id DESC LIMIT ?
+                """, arguments: [namespace, limit]
+        ).map(record(row:))
     }
 
     /// The newest operation of the namespace that is not an undo and has not been undone.
     static func latestUndoable(_ db: Database, namespace: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT operation.id FROM operation
-            WHERE namespace = ? AND kind != ? AND NOT EXISTS (SELECT 1 FROM operation AS undo WHERE undo.reverts = operation.id)
-            ORDER BY operation.id DESC LIMIT 1
-            """, arguments: [namespace, OperationRecord.Kind.undo.rawValue])
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT operation.id FROM operation
+                WHERE namespace = ? AND kind != ? AND NOT EXISTS (SELECT 1 FROM operation AS undo WHERE undo.reverts = operation.id)
+                ORDER BY operation.id DESC LIMIT 1
+                """, arguments: [namespace, OperationRecord.Kind.undo.rawValue])
     }
 
     static func find(_ db: Database, namespace: String, id: Int64) throws -> OperationRecord? {
-        try Row.fetchOne(db, sql: """
-            SELECT operation.id, operation.kind, operation.summary, operation.created_at, operation.changes,
-                   operation.reverts, undo.id AS undone_by
-            FROM operation LEFT JOIN operation AS undo ON undo.reverts = operation.id
-            WHERE operation.namespace = ? AND operation.id = ?
-            """, arguments: [namespace, id]).map(record(row:))
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT operation.id, operation.kind, operation.summary, operation.created_at, operation.changes,
+                       operation.reverts, undo.id AS undone_by
+                FROM operation LEFT JOIN operation AS undo ON undo.reverts = operation.id
+                WHERE operation.namespace = ? AND operation.id = ?
+                """, arguments: [namespace, id]
+        ).map(record(row:))
     }
 
     private static func record(row: Row) -> OperationRecord {
         let changes = (try? JSONDecoder().decode([Change].self, from: Data((row["changes"] as String).utf8))) ?? []
-        return OperationRecord(id: row["id"], kind: OperationRecord.Kind(rawValue: row["kind"]) ?? .undo, summary: row["summary"],
-                               date: row["created_at"], changedRows: changes.count, revertedOperationID: row["reverts"],
-                               undoneBy: row["undone_by"])
+        return OperationRecord(
+            id: row["id"], kind: OperationRecord.Kind(rawValue: row["kind"]) ?? .undo, summary: row["summary"],
+            date: row["created_at"], changedRows: changes.count, revertedOperationID: row["reverts"],
+            undoneBy: row["undone_by"])
     }
 
     static func changes(_ db: Database, id: Int64) throws -> [Change] {
-        guard let json = try String.fetchOne(db, sql: "SELECT changes FROM operation WHERE id = ?", arguments: [id]) else { return [] }
+        guard let json = try String.fetchOne(db, sql: "SELECT changes FROM operation WHERE id = ?", arguments: [id])
+        else { return [] }
         return try JSONDecoder().decode([Change].self, from: Data(json.utf8))
     }
 }

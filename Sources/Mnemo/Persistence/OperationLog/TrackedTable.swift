@@ -23,32 +23,45 @@ struct TrackedTable: Sendable {
 
     static let all: [TrackedTable] = [topic, fact, factEmbedding, history, factConflict]
 
-    static let topic = TrackedTable(name: "topic", key: "id", columns: [
-        ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
-        ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain),
-    ])
-    static let fact = TrackedTable(name: "fact", key: "id", columns: [
-        ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
-        ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
-        ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
-    ])
+    static let topic = TrackedTable(
+        name: "topic", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
+            ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain),
+        ])
+    static let fact = TrackedTable(
+        name: "fact", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
+            ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
+            ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
+        ])
     /// `fact` as the v3 migration tracked it, before `expires_at`.
-    static let factBeforeExpiry = TrackedTable(name: "fact", key: "id", columns: [
-        ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
-        ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
-        ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain),
-    ])
-    static let factEmbedding = TrackedTable(name: "fact_embedding", key: "fact_id", columns: [
-        ("fact_id", .plain), ("vector", .blob),
-    ])
-    static let history = TrackedTable(name: "history", key: "id", columns: [
-        ("id", .plain), ("namespace", .plain), ("fact_id", .plain), ("topic_id", .plain), ("event", .plain),
-        ("details", .plain), ("created_at", .plain),
-    ])
-    static let factConflict = TrackedTable(name: "fact_conflict", key: "id", columns: [
-        ("id", .plain), ("namespace", .plain), ("older_fact_id", .plain), ("newer_fact_id", .plain), ("reason", .plain),
-        ("similarity", .real), ("created_at", .plain),
-    ])
+    static let factBeforeExpiry = TrackedTable(
+        name: "fact", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
+            ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
+            ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain),
+        ])
+    static let factEmbedding = TrackedTable(
+        name: "fact_embedding", key: "fact_id",
+        columns: [
+            ("fact_id", .plain), ("vector", .blob),
+        ])
+    static let history = TrackedTable(
+        name: "history", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("fact_id", .plain), ("topic_id", .plain), ("event", .plain),
+            ("details", .plain), ("created_at", .plain),
+        ])
+    static let factConflict = TrackedTable(
+        name: "fact_conflict", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("older_fact_id", .plain), ("newer_fact_id", .plain),
+            ("reason", .plain),
+            ("similarity", .real), ("created_at", .plain),
+        ])
 
     static func named(_ name: String) -> TrackedTable? {
         all.first { $0.name == name }
@@ -56,7 +69,9 @@ struct TrackedTable: Sendable {
 
     /// This table with only the columns an image recorded earlier holds, in the same order.
     func shaped(like image: String?) -> TrackedTable {
-        guard let image, let object = try? JSONSerialization.jsonObject(with: Data(image.utf8)) as? [String: Any] else { return self }
+        guard let image, let object = try? JSONSerialization.jsonObject(with: Data(image.utf8)) as? [String: Any] else {
+            return self
+        }
         return TrackedTable(name: name, key: key, columns: columns.filter { object.keys.contains($0.name) })
     }
 

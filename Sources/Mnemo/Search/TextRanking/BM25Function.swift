@@ -1,10 +1,11 @@
-#if canImport(GRDBSQLite)
-import GRDBSQLite
-#elseif canImport(SQLite3)
-import SQLite3
-#endif
 import Foundation
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#elseif canImport(SQLite3)
+    import SQLite3
+#endif
 
 /// `mnemo_bm25(fact_fts, key, changes, weight…)`: FTS5's `bm25()`, score for score, with each
 /// row's size kept in memory.
@@ -58,7 +59,7 @@ enum BM25Function {
 
     /// `mnemo_bm25_key(blob)`: the FNV-1a hash of the blob's bytes.
     private static let structureKey = DatabaseFunction(structureKeyName, argumentCount: 1, pure: true) { values in
-        guard case let .blob(data) = values[0].storage else { return 0 }
+        guard case .blob(let data) = values[0].storage else { return 0 }
         return Int64(bitPattern: FNV1a.hash(data))
     }
 
@@ -118,7 +119,8 @@ enum BM25Function {
 
         /// Forgets every size unless `key` and `changes` are those of the previous query.
         func validate(key keyValue: OpaquePointer?, changes changesValue: OpaquePointer?) {
-            let key = sqlite3_value_int64(keyValue), changes = sqlite3_value_int64(changesValue)
+            let key = sqlite3_value_int64(keyValue)
+            let changes = sqlite3_value_int64(changesValue)
             guard key != self.key || changes != self.changes else { return }
             self.key = key
             self.changes = changes
@@ -153,16 +155,18 @@ enum BM25Function {
         init(
             _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, weights: [Double], sizes: RowSizes
         ) throws(Failure) {
-            var rows: Int64 = 0, tokens: Int64 = 0
+            var rows: Int64 = 0
+            var tokens: Int64 = 0
             try Failure.check(api.pointee.xRowCount(context, &rows))
             try Failure.check(api.pointee.xColumnTotalSize(context, -1, &tokens))
             var idf: [Double] = []
             for phrase in 0..<api.pointee.xPhraseCount(context) {
                 var hits: Int64 = 0
-                try Failure.check(api.pointee.xQueryPhrase(context, phrase, &hits) { _, _, hits in
-                    hits?.assumingMemoryBound(to: Int64.self).pointee += 1
-                    return SQLITE_OK
-                })
+                try Failure.check(
+                    api.pointee.xQueryPhrase(context, phrase, &hits) { _, _, hits in
+                        hits?.assumingMemoryBound(to: Int64.self).pointee += 1
+                        return SQLITE_OK
+                    })
                 // As FTS5: a phrase in more than half of the rows would get a negative IDF.
                 let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
                 idf.append(value <= 0 ? 1e-6 : value)
@@ -180,14 +184,17 @@ enum BM25Function {
             var instances: Int32 = 0
             try Failure.check(api.pointee.xInstCount(context, &instances))
             for instance in 0..<instances {
-                var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
+                var phrase: Int32 = 0
+                var column: Int32 = 0
+                var offset: Int32 = 0
                 try Failure.check(api.pointee.xInst(context, instance, &phrase, &column, &offset))
                 frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1
             }
             let size = Double(try sizes.size(api, context))
             var score = 0.0
             for (phrase, frequency) in frequencies.enumerated() {
-                let k1 = BM25Function.k1, b = BM25Function.b
+                let k1 = BM25Function.k1
+                let b = BM25Function.b
                 score += idf[phrase] * ((frequency * (k1 + 1)) / (frequency + k1 * (1 - b + b * size / averageSize)))
             }
             return score

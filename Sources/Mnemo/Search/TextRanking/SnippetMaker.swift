@@ -22,7 +22,9 @@ struct SnippetMaker {
         let tokenizer = try db.makeTokenizer(Self.tokenizer)
         self.tokenizer = tokenizer
         phrases = query.phrases
-            .map { words in Token.all(in: Array(words.joined(separator: " ").utf8), tokenizer: tokenizer, for: .query).map(\.text) }
+            .map { words in
+                Token.all(in: Array(words.joined(separator: " ").utf8), tokenizer: tokenizer, for: .query).map(\.text)
+            }
     }
 
     /// Whether `text` holds each of the query's phrases, in the query's order: what the index
@@ -42,8 +44,10 @@ struct SnippetMaker {
         var position = window.lowerBound == 0 ? 0 : tokens[window.lowerBound].bytes.lowerBound
         if window.lowerBound > 0 { snippet += "…".utf8 }
         for match in matches where window.contains(match.lowerBound) {
-            let marked = tokens[match.lowerBound].bytes.lowerBound..<tokens[min(match.upperBound, window.upperBound) - 1].bytes.upperBound
-            guard marked.lowerBound >= position else { continue }  // Inside the previous mark.
+            let marked =
+                tokens[match.lowerBound].bytes
+                .lowerBound..<tokens[min(match.upperBound, window.upperBound) - 1].bytes.upperBound
+            guard marked.lowerBound >= position else { continue } // Inside the previous mark.
             snippet += bytes[position..<marked.lowerBound] + "[".utf8 + bytes[marked] + "]".utf8
             position = marked.upperBound
         }
@@ -66,7 +70,9 @@ struct SnippetMaker {
     /// Where `phrase` starts in `tokens`, lazily; nowhere for an empty phrase.
     private static func starts(of phrase: [String], in tokens: [Token]) -> LazyFilterSequence<Range<Int>> {
         let last = phrase.isEmpty ? -1 : tokens.count - phrase.count
-        return (0..<max(0, last + 1)).lazy.filter { start in phrase.indices.allSatisfy { tokens[start + $0].text == phrase[$0] } }
+        return (0..<max(0, last + 1)).lazy.filter { start in
+            phrase.indices.allSatisfy { tokens[start + $0].text == phrase[$0] }
+        }
     }
 
     /// The tokens to show: all when they fit; otherwise the window that starts at a match and
@@ -77,7 +83,9 @@ struct SnippetMaker {
         guard let first = matches.first else { return 0..<size }
         var best = (start: first.lowerBound, covered: 0, last: first.upperBound)
         for match in matches {
-            let inside = matches.filter { $0.lowerBound >= match.lowerBound && $0.upperBound <= match.lowerBound + size }
+            let inside = matches.filter {
+                $0.lowerBound >= match.lowerBound && $0.upperBound <= match.lowerBound + size
+            }
             if inside.count > best.covered {
                 best = (match.lowerBound, inside.count, inside.map(\.upperBound).max() ?? match.upperBound)
             }
@@ -99,8 +107,10 @@ struct SnippetMaker {
             utf8.withUnsafeBufferPointer { buffer in
                 withUnsafeMutablePointer(to: &collector) { collector in
                     _ = buffer.withMemoryRebound(to: CChar.self) { text in
-                        tokenizer.tokenize(context: collector, tokenization: tokenization, pText: UnsafePointer(text.baseAddress),
-                                           nText: Int32(text.count)) { collector, _, token, length, start, end in
+                        tokenizer.tokenize(
+                            context: collector, tokenization: tokenization, pText: UnsafePointer(text.baseAddress),
+                            nText: Int32(text.count)
+                        ) { collector, _, token, length, start, end in
                             guard let collector, let token else { return 0 }
                             let bytes = UnsafeRawBufferPointer(start: token, count: Int(length))
                             collector.assumingMemoryBound(to: Collector.self).pointee.tokens.append(

@@ -29,7 +29,8 @@ extension TextSearcher {
         guard !query.phrases.isEmpty else { return WordCoverage(query: 0, facts: [:]) }
         let rows = Double(try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM fact")) ?? 0)
         let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?")
-        var idfs: [Double] = [], present: [Bool] = []
+        var idfs: [Double] = []
+        var present: [Bool] = []
         for phrase in query.phrases {
             let matches = Double(try Int.fetchOne(count, arguments: ["\"" + phrase.joined(separator: " ") + "\""]) ?? 0)
             idfs.append(max(1e-6, log((rows - matches + 0.5) / (matches + 0.5))))
@@ -38,8 +39,10 @@ extension TextSearcher {
         let total = idfs.reduce(0, +)
         guard total > 0 else { return WordCoverage(query: 0, facts: [:]) }
         let found = zip(idfs, present).reduce(0) { $1.1 ? $0 + $1.0 : $0 }
-        return WordCoverage(query: found / total, facts: try phraseWeights(db, query: query, facts: facts, idfs: idfs, present: present)
-            .mapValues { $0 / total })
+        return WordCoverage(
+            query: found / total,
+            facts: try phraseWeights(db, query: query, facts: facts, idfs: idfs, present: present)
+                .mapValues { $0 / total })
     }
 
     /// The summed IDF of the query's phrases each of `facts` holds, in its content or topic path.
@@ -48,15 +51,20 @@ extension TextSearcher {
     /// held exactly when the index would match it there. Asking the index instead, phrase by
     /// phrase with `rowid IN (…)`, walks every fact holding a common word, which doubled the p95
     /// of a hybrid search at 100k facts; a hundred facts read by id cost less.
-    private static func phraseWeights(_ db: Database, query: TextQuery, facts: [Int64], idfs: [Double],
-                                       present: [Bool]) throws -> [Int64: Double] {
+    private static func phraseWeights(
+        _ db: Database, query: TextQuery, facts: [Int64], idfs: [Double],
+        present: [Bool]
+    ) throws -> [Int64: Double] {
         guard !facts.isEmpty, present.contains(true) else { return [:] }
         let matcher = try SnippetMaker(db, query: query)
         var weights: [Int64: Double] = [:]
         // The facts asked about are integers of our own, written into the statement.
-        let sql = "SELECT id, content, topic FROM fact_document WHERE id IN (\(facts.map(String.init).joined(separator: ",")))"
+        let sql =
+            "SELECT id, content, topic FROM fact_document WHERE id IN (\(facts.map(String.init).joined(separator: ",")))"
         for row in try Row.fetchAll(db, sql: sql) {
-            let held = zip(matcher.heldPhrases(in: row["content"]), matcher.heldPhrases(in: row["topic"])).map { $0 || $1 }
+            let held = zip(matcher.heldPhrases(in: row["content"]), matcher.heldPhrases(in: row["topic"])).map {
+                $0 || $1
+            }
             let weight = idfs.indices.reduce(0.0) { held[$1] && present[$1] ? $0 + idfs[$1] : $0 }
             if weight > 0 { weights[row["id"]] = weight }
         }

@@ -43,7 +43,8 @@ enum TextSearcher {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         // Most matches pass the default filter (active facts of the namespace); a type,
         // importance or topic filter passes about one in five to ten.
-        let isNarrow = filter.types != nil || filter.importances != nil || filter.minimumImportance != nil
+        let isNarrow =
+            filter.types != nil || filter.importances != nil || filter.minimumImportance != nil
             || filter.topicPath != nil || filter.activity == .inactiveOnly || filter.hasTimeRange
         let wanted = offset + limit
         var depth = max(isNarrow ? 200 : 50, wanted * (isNarrow ? 10 : 2))
@@ -67,8 +68,10 @@ enum TextSearcher {
                 Match(id: $0[0], relevance: -($0[1] as Double))
             }
             if matches.count == limit { return matches }
-            let total = try matchCount ?? Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"), arguments: [query.pattern]) ?? 0
+            let total =
+                try matchCount ?? Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"),
+                    arguments: [query.pattern]) ?? 0
             matchCount = total
             if depth >= total { return matches }
             depth = depth > total / 8 ? total : depth * 8
@@ -81,8 +84,9 @@ enum TextSearcher {
         let snippets = try SnippetMaker(db, query: query)
         return matches.compactMap { match in
             facts[match.id].map {
-                SearchHit(fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
-                          snippet: snippets.snippet($0.content))
+                SearchHit(
+                    fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
+                    snippet: snippets.snippet($0.content))
             }
         }
     }

@@ -41,21 +41,26 @@ struct CheckCommand: AsyncParsableCommand {
             throw CLIError("no database at \(global.databasePath)")
         }
         // Opened even when the stored vectors are another model's: that is one of the findings.
-        let knowledgeBase = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName,
-                                              reembeddingWith: EmbedderLoader.load())
+        let knowledgeBase = try KnowledgeBase(
+            path: global.databasePath, namespace: global.namespaceName,
+            reembeddingWith: EmbedderLoader.load())
         let report = try await knowledgeBase.check(repair: repair)
         if global.json {
-            try Output.json(JSONOutput(clean: report.isClean, problems: report.problems, found: report.found,
-                                       repairs: report.repairs, checked: report.checked))
+            try Output.json(
+                JSONOutput(
+                    clean: report.isClean, problems: report.problems, found: report.found,
+                    repairs: report.repairs, checked: report.checked))
         } else {
             if repair {
                 for problem in report.found { print("found: \(problem)") }
                 for repair in report.repairs { print("repaired: \(repair)") }
             }
             for problem in report.problems { print("problem: \(problem)") }
-            print(report.isClean
-                  ? "ok: \(report.checked.count) checks passed"
-                  : "\(report.problems.count) problems" + (repair ? " left after the repair" : "; `mnemo check --repair` rebuilds derived data"))
+            print(
+                report.isClean
+                    ? "ok: \(report.checked.count) checks passed"
+                    : "\(report.problems.count) problems"
+                        + (repair ? " left after the repair" : "; `mnemo check --repair` rebuilds derived data"))
         }
         if !report.isClean { throw ExitCode.failure }
     }

@@ -16,7 +16,9 @@ struct DedupeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The minimum cosine similarity (default \(NearDuplicateRule.defaultThreshold)).", valueName: "x"))
+    @Option(
+        help: ArgumentHelp(
+            "The minimum cosine similarity (default \(NearDuplicateRule.defaultThreshold)).", valueName: "x"))
     var threshold: Double?
 
     @Flag(help: "Report the duplicates without merging them.")
@@ -30,8 +32,9 @@ struct DedupeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try global.openExistingKnowledgeBase(embedding: true)
-        let report = try await kb.dedupe(rule: NearDuplicateRule(threshold: threshold ?? NearDuplicateRule.defaultThreshold),
-                                         dryRun: dryRun)
+        let report = try await kb.dedupe(
+            rule: NearDuplicateRule(threshold: threshold ?? NearDuplicateRule.defaultThreshold),
+            dryRun: dryRun)
         if global.json {
             try Output.json(report)
             return
@@ -44,7 +47,8 @@ struct DedupeCommand: AsyncParsableCommand {
             print("#\(cluster.survivor.id) \(cluster.survivor.content)")
             for duplicate in cluster.duplicates { print("   ← #\(duplicate.id) \(duplicate.content)") }
         }
-        let byTopics = report.topicMergedFacts == 0 ? "" : " (\(report.topicMergedFacts) of them where merged topics met)"
+        let byTopics =
+            report.topicMergedFacts == 0 ? "" : " (\(report.topicMergedFacts) of them where merged topics met)"
         print("\(report.topicGroups.count) topic groups and \(report.mergedFacts) duplicate facts \(verb)\(byTopics).")
     }
 }

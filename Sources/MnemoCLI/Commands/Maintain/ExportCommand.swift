@@ -19,8 +19,10 @@ struct ExportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Write to this file, replaced only once complete, instead of standard output.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write to this file, replaced only once complete, instead of standard output.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Export every namespace, not only --namespace.")

@@ -34,7 +34,8 @@ struct ModelCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print where the model lives and whether it is installed.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print where the model lives and whether it is installed.")
 
         func run() async throws {
             let directory = ModelFolder.modelDirectory
@@ -43,22 +44,26 @@ struct ModelCommand: AsyncParsableCommand {
                 return
             }
             let configuration = try ModelFolder.validate(directory: directory)
-            print("\(directory.path): \(configuration.layerCount) layers, \(configuration.hiddenSize) dimensions, max \(configuration.maxSequenceLength) tokens")
+            print(
+                "\(directory.path): \(configuration.layerCount) layers, \(configuration.hiddenSize) dimensions, max \(configuration.maxSequenceLength) tokens"
+            )
         }
     }
 
     /// Installs the model unless a valid one is there (or `force`), printing steps on stderr.
     static func install(from source: URL?, force: Bool = false) throws -> URL {
         let destination = ModelFolder.modelDirectory
-        if !force, source == nil, ModelFolder.isInstalled(at: destination), (try? ModelFolder.validate(directory: destination)) != nil {
+        if !force, source == nil, ModelFolder.isInstalled(at: destination),
+            (try? ModelFolder.validate(directory: destination)) != nil
+        {
             return destination
         }
         let progress: (String) -> Void = { Output.note($0) }
         if let source { return try ModelInstaller.install(from: source, to: destination, progress: progress) }
         #if os(macOS) || os(Linux)
-        return try ModelInstaller.download(to: destination, progress: progress)
+            return try ModelInstaller.download(to: destination, progress: progress)
         #else
-        throw CLIError("downloading needs pip; pass --from DIR")
+            throw CLIError("downloading needs pip; pass --from DIR")
         #endif
     }
 }

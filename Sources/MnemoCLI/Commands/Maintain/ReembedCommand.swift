@@ -6,7 +6,8 @@ struct ReembedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reembed",
         abstract: "Rebuild every fact's vector with the current embedding model.",
-        discussion: "Run it after installing or changing the model; until then, semantic search refuses a database made with another model."
+        discussion:
+            "Run it after installing or changing the model; until then, semantic search refuses a database made with another model."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -16,7 +17,8 @@ struct ReembedCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: global.databasePath) else {
             throw CLIError("no database at \(global.databasePath)")
         }
-        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, reembeddingWith: embedder)
+        let kb = try KnowledgeBase(
+            path: global.databasePath, namespace: global.namespaceName, reembeddingWith: embedder)
         let status = StatusLine.forTerminal()
         let count = try await kb.reembed { status?.show("embedding", done: $0.done, total: $0.total) }
         status?.finish()

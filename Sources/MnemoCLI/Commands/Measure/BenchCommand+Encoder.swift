@@ -12,16 +12,20 @@ extension BenchCommand {
         guard ModelFolder.isInstalled(at: directory) else {
             throw CLIError("no embedding model at \(directory.path); run `mnemo model install` or set MNEMO_MODEL")
         }
-        let encoder = try SentenceEncoder(modelDirectory: directory, batchSize: batch, threadCount: threads,
-                                          instructionSet: kernels.map { KernelInstructionSet(rawValue: $0)! } ?? .preferred)
+        let encoder = try SentenceEncoder(
+            modelDirectory: directory, batchSize: batch, threadCount: threads,
+            instructionSet: kernels.map { KernelInstructionSet(rawValue: $0)! } ?? .preferred)
         let status = StatusLine.forTerminal()
-        let report = EncoderBenchmark(texts: texts, encoder: encoder, rounds: rounds).run { status?.show($0, force: true) }
+        let report = EncoderBenchmark(texts: texts, encoder: encoder, rounds: rounds).run {
+            status?.show($0, force: true)
+        }
         status?.finish()
         if global.json {
             try Output.json(["encoder": report])
             return
         }
-        print("""
+        print(
+            """
             encoder \(encoder.identity.name), kernels \(report.isa), \(report.threads) threads, batch \(report.batch)
             \(report.texts) texts, \(report.tokens) tokens
             throughput: \(String(format: "%.1f", report.sentencesPerSecond)) sentences/s (median of \(report.rounds) round\(report.rounds == 1 ? "" : "s"); \
@@ -45,7 +49,9 @@ extension BenchCommand {
         if let kernels {
             let available = KernelInstructionSet.available.map(\.rawValue)
             guard available.contains(kernels) else {
-                throw ValidationError("--kernels \(kernels) is not available on this CPU; choose from \(available.joined(separator: ", "))")
+                throw ValidationError(
+                    "--kernels \(kernels) is not available on this CPU; choose from \(available.joined(separator: ", "))"
+                )
             }
         }
     }

@@ -43,14 +43,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The seed of the synthetic corpus.")
     var seed: UInt64 = 42
 
-    @Option(name: .customLong("only"), help: ArgumentHelp(
-        "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
-        valueName: "variant"))
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp(
+            "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
+            valueName: "variant"))
     var variants: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Instead: time one user's semantic search in a database of this many users with --facts each, against a lone user's.",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Instead: time one user's semantic search in a database of this many users with --facts each, against a lone user's.",
+            valueName: "n"))
     var tenants: Int?
 
     @Flag(inversion: .prefixedNo, help: "Run the numpy brute-force baseline (default: when python3 has numpy).")
@@ -59,16 +62,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure memory bandwidth.")
     var bandwidth = true
 
-    @Option(help: ArgumentHelp(
-        "Time dedupe (a dry run) instead of search, on --facts facts plus this many planted near-duplicate pairs.",
-        valueName: "pairs"))
+    @Option(
+        help: ArgumentHelp(
+            "Time dedupe (a dry run) instead of search, on --facts facts plus this many planted near-duplicate pairs.",
+            valueName: "pairs"))
     var dedupe: Int?
 
     @Flag(help: "Time the sentence encoder instead of search.")
     var encoder = false
 
-    @Option(name: .customLong("texts"), help: ArgumentHelp(
-        "With --encoder: a file of texts, one per line (default: the fixture facts).", valueName: "file"))
+    @Option(
+        name: .customLong("texts"),
+        help: ArgumentHelp(
+            "With --encoder: a file of texts, one per line (default: the fixture facts).", valueName: "file"))
     var textsFile: String?
 
     @Option(help: "With --encoder: texts per forward pass.")
@@ -77,8 +83,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "With --encoder: threads per forward pass (default: every active processor).")
     var threads: Int?
 
-    @Option(help: ArgumentHelp("With --encoder: the kernel path (portable, avx2; default: the fastest this CPU runs).",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "With --encoder: the kernel path (portable, avx2; default: the fastest this CPU runs).",
+            valueName: "path"))
     var kernels: String?
 
     @Option(help: "With --encoder: timed passes over all the texts (the median is reported).")
@@ -90,7 +98,8 @@ struct BenchCommand: AsyncParsableCommand {
         try validateEncoderOptions()
         let known = Set(SearchBenchmark.Variant.all.map(\.name))
         if let unknown = variants.first(where: { !known.contains($0) }) {
-            throw ValidationError("unknown variant \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
+            throw ValidationError(
+                "unknown variant \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
         }
         guard facts > 0 else { throw ValidationError("--facts must be at least 1") }
         guard queries > 0 else { throw ValidationError("--queries must be at least 1") }
@@ -99,13 +108,17 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     var selectedVariants: [SearchBenchmark.Variant] {
-        variants.isEmpty ? SearchBenchmark.Variant.all : SearchBenchmark.Variant.all.filter { variants.contains($0.name) }
+        variants.isEmpty
+            ? SearchBenchmark.Variant.all : SearchBenchmark.Variant.all.filter { variants.contains($0.name) }
     }
 
     func run() async throws {
         if encoder { return try runEncoder() }
         if let dedupe { return try await runDedupe(plantedPairs: dedupe) }
-        if let tenants { return try await TenantBenchOutput.run(tenants: tenants, facts: facts, queries: queries, seed: seed, json: global.json) }
+        if let tenants {
+            return try await TenantBenchOutput.run(
+                tenants: tenants, facts: facts, queries: queries, seed: seed, json: global.json)
+        }
         let status = StatusLine.forTerminal()
         let clock = ContinuousClock()
         status?.show("generating \(facts.formatted()) facts…", force: true)
@@ -114,10 +127,11 @@ struct BenchCommand: AsyncParsableCommand {
         let generationTime = clock.now - generationStart
 
         let report = try await SearchBenchmark.run(
-            corpus, configuration: .init(databasePath: global.db, variants: selectedVariants)) { progress in
-                let label = progress.phase == "loading" ? "loading facts" : "timing \(progress.phase)"
-                status?.show(label, done: progress.done, total: progress.total)
-            }
+            corpus, configuration: .init(databasePath: global.db, variants: selectedVariants)
+        ) { progress in
+            let label = progress.phase == "loading" ? "loading facts" : "timing \(progress.phase)"
+            status?.show(label, done: progress.done, total: progress.total)
+        }
         var output = BenchOutput(report, seed: seed, generationTime: generationTime)
 
         if bandwidth {
@@ -126,8 +140,9 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if numpy ?? NumpyBaseline.isAvailable {
             status?.show("running the numpy baseline…", force: true)
-            output.addNumpy(try NumpyBaseline.run(corpus), corpus: corpus, factIDs: report.factIDs,
-                            exact: report.exactSemanticRankings)
+            output.addNumpy(
+                try NumpyBaseline.run(corpus), corpus: corpus, factIDs: report.factIDs,
+                exact: report.exactSemanticRankings)
         }
         status?.finish()
         if global.json {

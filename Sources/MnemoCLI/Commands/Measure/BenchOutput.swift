@@ -72,12 +72,15 @@ struct BenchOutput: Encodable {
         dimension = report.dimension
         queries = report.queries
         self.seed = seed
-        latencies = report.latencies.map { ($0.variant.name, Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name])) }
+        latencies = report.latencies.map {
+            ($0.variant.name, Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name]))
+        }
         int8RecallAt10 = report.int8RecallAt10
         int8RecallAt10Filtered = report.int8RecallAt10Filtered
-        build = Build(generateSeconds: generationTime.seconds, loadSeconds: report.loadTime.seconds,
-                      factsPerSecond: report.loadRate, indexLoadMs: report.indexLoadTime.milliseconds,
-                      databaseBytes: report.databaseBytes)
+        build = Build(
+            generateSeconds: generationTime.seconds, loadSeconds: report.loadTime.seconds,
+            factsPerSecond: report.loadRate, indexLoadMs: report.indexLoadTime.milliseconds,
+            databaseBytes: report.databaseBytes)
     }
 
     func latency(_ name: String) -> Latency? {
@@ -97,17 +100,22 @@ struct BenchOutput: Encodable {
 
     /// numpy scans every row, Mnemo only active facts (the default filter): the agreement is
     /// measured over the active facts in numpy's top 10, all of which Mnemo must return.
-    mutating func addNumpy(_ result: NumpyBaseline.Result, corpus: SyntheticCorpus, factIDs: [Int64], exact: [[Int64]]) {
+    mutating func addNumpy(_ result: NumpyBaseline.Result, corpus: SyntheticCorpus, factIDs: [Int64], exact: [[Int64]])
+    {
         let pairs = Array(zip(result.topRows, exact))
-        let agreement = pairs.isEmpty ? nil : pairs.reduce(0.0) { total, pair in
-            let numpyIDs = Set(pair.0.filter { corpus.facts[$0].isActive }.map { factIDs[$0] })
-            return total + Double(numpyIDs.intersection(pair.1).count) / Double(max(1, numpyIDs.count))
-        } / Double(pairs.count)
+        let agreement =
+            pairs.isEmpty
+            ? nil
+            : pairs.reduce(0.0) { total, pair in
+                let numpyIDs = Set(pair.0.filter { corpus.facts[$0].isActive }.map { factIDs[$0] })
+                return total + Double(numpyIDs.intersection(pair.1).count) / Double(max(1, numpyIDs.count))
+            } / Double(pairs.count)
         let p50 = result.stats.p50.milliseconds
-        numpy = Numpy(p50Ms: p50, p95Ms: result.stats.p95.milliseconds, p99Ms: result.stats.p99.milliseconds,
-                      version: result.numpyVersion, threads: result.threads, top10Agreement: agreement,
-                      semanticSpeedup: latency("semantic").map { p50 / $0.p50Ms },
-                      semanticInt8Speedup: latency("semantic_int8").map { p50 / $0.p50Ms })
+        numpy = Numpy(
+            p50Ms: p50, p95Ms: result.stats.p95.milliseconds, p99Ms: result.stats.p99.milliseconds,
+            version: result.numpyVersion, threads: result.threads, top10Agreement: agreement,
+            semanticSpeedup: latency("semantic").map { p50 / $0.p50Ms },
+            semanticInt8Speedup: latency("semantic_int8").map { p50 / $0.p50Ms })
     }
 
     private struct Key: CodingKey {
@@ -135,12 +143,20 @@ struct BenchOutput: Encodable {
     /// The human-readable report.
     var text: String {
         var lines = ["\(facts.formatted()) facts, \(dimension) dimensions, \(queries) queries per mode (seed \(seed))"]
-        lines.append(String(format: "loaded in %.1f s (%.0f facts/s); vector index read in %.0f ms; database %.0f MB",
-                            build.loadSeconds, build.factsPerSecond, build.indexLoadMs, Double(build.databaseBytes) / 1e6))
+        lines.append(
+            String(
+                format: "loaded in %.1f s (%.0f facts/s); vector index read in %.0f ms; database %.0f MB",
+                build.loadSeconds, build.factsPerSecond, build.indexLoadMs, Double(build.databaseBytes) / 1e6))
         lines.append("")
-        lines.append(Output.table(["mode", "p50 ms", "p95 ms", "p99 ms", "mean ms", "cpu ms"], latencies.map { name, latency in
-            [name] + [latency.p50Ms, latency.p95Ms, latency.p99Ms, latency.meanMs, latency.cpuMs ?? .nan].map { String(format: "%.3f", $0) }
-        }))
+        lines.append(
+            Output.table(
+                ["mode", "p50 ms", "p95 ms", "p99 ms", "mean ms", "cpu ms"],
+                latencies.map { name, latency in
+                    [name]
+                        + [latency.p50Ms, latency.p95Ms, latency.p99Ms, latency.meanMs, latency.cpuMs ?? .nan].map {
+                            String(format: "%.3f", $0)
+                        }
+                }))
         lines.append("")
         if let int8RecallAt10 {
             var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)
@@ -148,17 +164,26 @@ struct BenchOutput: Encodable {
             lines.append(line)
         }
         if let bandwidth = memoryBandwidth {
-            lines.append(String(format: "memory bandwidth: %.1f GB/s (%d threads reading %d MB)",
-                                bandwidth.gbPerS, bandwidth.threads, bandwidth.bufferBytes >> 20))
-            for (name, bytes, bound) in [("semantic", bandwidth.exactScanBytes, bandwidth.exactScanLowerBoundMs),
-                                         ("semantic_int8", bandwidth.int8ScanBytes, bandwidth.int8ScanLowerBoundMs)] {
+            lines.append(
+                String(
+                    format: "memory bandwidth: %.1f GB/s (%d threads reading %d MB)",
+                    bandwidth.gbPerS, bandwidth.threads, bandwidth.bufferBytes >> 20))
+            for (name, bytes, bound) in [
+                ("semantic", bandwidth.exactScanBytes, bandwidth.exactScanLowerBoundMs),
+                ("semantic_int8", bandwidth.int8ScanBytes, bandwidth.int8ScanLowerBoundMs),
+            ] {
                 guard let p50 = latency(name)?.p50Ms else { continue }
-                lines.append("  \(name) " + String(format: "reads %.1f MB at %.1f GB/s = %.2f ms lower bound; p50 %.2f ms is %.0f%% of that speed",
-                                    Double(bytes) / 1e6, bandwidth.gbPerS, bound, p50, 100 * bound / p50))
+                lines.append(
+                    "  \(name) "
+                        + String(
+                            format:
+                                "reads %.1f MB at %.1f GB/s = %.2f ms lower bound; p50 %.2f ms is %.0f%% of that speed",
+                            Double(bytes) / 1e6, bandwidth.gbPerS, bound, p50, 100 * bound / p50))
             }
         }
         if let numpy {
-            var line = "numpy \(numpy.version) " + "brute force (matvec + argpartition, BLAS threads: \(numpy.threads)): "
+            var line =
+                "numpy \(numpy.version) " + "brute force (matvec + argpartition, BLAS threads: \(numpy.threads)): "
                 + String(format: "p50 %.2f ms, p95 %.2f ms, p99 %.2f ms", numpy.p50Ms, numpy.p95Ms, numpy.p99Ms)
             if let agreement = numpy.top10Agreement { line += String(format: "; top-10 agreement %.3f", agreement) }
             lines.append(line)

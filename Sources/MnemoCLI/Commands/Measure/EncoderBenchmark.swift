@@ -33,8 +33,11 @@ struct EncoderBenchmark {
     /// Runs one untimed warm-up pass, `rounds` timed passes over all texts, then every text alone.
     func run(progress: (String) -> Void) -> Report {
         let tokens = texts.reduce(0) { total, text in
-            total + encoder.tokenizer.encode(encoder.configuration.lowercasesInput ? text.lowercased() : text,
-                                             maxLength: encoder.configuration.maxSequenceLength).count
+            total
+                + encoder.tokenizer.encode(
+                    encoder.configuration.lowercasesInput ? text.lowercased() : text,
+                    maxLength: encoder.configuration.maxSequenceLength
+                ).count
         }
         let clock = ContinuousClock()
         progress("warming up…")
@@ -47,17 +50,19 @@ struct EncoderBenchmark {
             times.append(clock.now - start)
         }
         progress("encoding \(texts.count) texts one at a time…")
-        let single = LatencyStats(samples: texts.map { text in
-            let start = clock.now
-            _ = encoder.encode([text])
-            return clock.now - start
-        })
+        let single = LatencyStats(
+            samples: texts.map { text in
+                let start = clock.now
+                _ = encoder.encode([text])
+                return clock.now - start
+            })
         times.sort()
         let rate = { (time: Duration) in Double(texts.count) / (time.milliseconds / 1000) }
-        return Report(texts: texts.count, tokens: tokens, batch: encoder.batchSize, threads: encoder.threadCount,
-                      isa: encoder.instructionSet.description,
-                      sentencesPerSecond: rate(times[(times.count - 1) / 2]), bestSentencesPerSecond: rate(times[0]),
-                      rounds: rounds, singleP50Ms: single.p50.milliseconds, singleP95Ms: single.p95.milliseconds)
+        return Report(
+            texts: texts.count, tokens: tokens, batch: encoder.batchSize, threads: encoder.threadCount,
+            isa: encoder.instructionSet.description,
+            sentencesPerSecond: rate(times[(times.count - 1) / 2]), bestSentencesPerSecond: rate(times[0]),
+            rounds: rounds, singleP50Ms: single.p50.milliseconds, singleP95Ms: single.p95.milliseconds)
     }
 
     /// The texts of `--texts FILE`: its non-blank lines.

@@ -41,25 +41,34 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Documents per embedding batch and transaction.")
     var batchSize = 64
 
-    @Option(help: ArgumentHelp(
-        "How hybrid mode fuses the lists: standard, normalized:<text weight>, rrf[:k] or weighted:<text weight>:<saturation>.", valueName: "fusion"))
+    @Option(
+        help: ArgumentHelp(
+            "How hybrid mode fuses the lists: standard, normalized:<text weight>, rrf[:k] or weighted:<text weight>:<saturation>.",
+            valueName: "fusion"))
     var fusion: HybridFusion = .standard
 
-    @Option(help: ArgumentHelp(
-        "Also write each query's rank of its first relevant hit (tab-separated) to this file.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write each query's rank of its first relevant hit (tab-separated) to this file.", valueName: "file"))
     var perQuery: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "Also measure memory contexts at these token budgets: the share of each question's evidence a context holds, against the hybrid ranking packed into the same budget (hybrid mode).",
-        valueName: "tokens"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Also measure memory contexts at these token budgets: the share of each question's evidence a context holds, against the hybrid ranking packed into the same budget (hybrid mode).",
+            valueName: "tokens"))
     var contextBudget: [Int] = []
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
-        guard contextBudget.allSatisfy({ $0 >= 0 }) else { throw ValidationError("--context-budget must not be negative") }
-        guard contextBudget.isEmpty || mode == .hybrid else { throw ValidationError("--context-budget needs --mode hybrid") }
+        guard contextBudget.allSatisfy({ $0 >= 0 }) else {
+            throw ValidationError("--context-budget must not be negative")
+        }
+        guard contextBudget.isEmpty || mode == .hybrid else {
+            throw ValidationError("--context-budget needs --mode hybrid")
+        }
     }
 
     func run() async throws {
@@ -67,14 +76,17 @@ struct EvalCommand: AsyncParsableCommand {
         let dataset = try BEIRDataset(contentsOf: folder, split: split)
         // Text mode needs no model: none is loaded.
         let embedder = mode == .text ? nil : try EmbedderLoader.load()
-        let cacheDirectory = noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? EvaluationRun.defaultCacheDirectory
+        let cacheDirectory =
+            noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? EvaluationRun.defaultCacheDirectory
         let status = StatusLine.forTerminal()
         let report = try await EvaluationRun.run(
             dataset, embedder: embedder,
-            configuration: .init(mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
-                                 contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder))) { progress in
-                status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
-            }
+            configuration: .init(
+                mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
+                contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder))
+        ) { progress in
+            status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
+        }
         status?.finish()
         if let perQuery {
             do {

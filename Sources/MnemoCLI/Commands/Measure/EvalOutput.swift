@@ -48,10 +48,18 @@ struct EvalOutput: Encodable {
     // Explicit keys: the snake-case conversion would write "ndcg_at10".
     enum CodingKeys: String, CodingKey {
         case dataset, mode, queries, documents, model
-        case ndcgAt10 = "ndcg_at_10", recallAt10 = "recall_at_10", recallAt100 = "recall_at_100", mrrAt10 = "mrr_at_10"
-        case truncatedDocuments = "truncated_documents", encodedTexts = "encoded_texts", cacheFile = "cache_file"
-        case indexSeconds = "index_seconds", searchSeconds = "search_seconds"
-        case context, searchLatencyMs = "search_latency_ms", contextLatencyMs = "context_latency_ms"
+        case ndcgAt10 = "ndcg_at_10"
+        case recallAt10 = "recall_at_10"
+        case recallAt100 = "recall_at_100"
+        case mrrAt10 = "mrr_at_10"
+        case truncatedDocuments = "truncated_documents"
+        case encodedTexts = "encoded_texts"
+        case cacheFile = "cache_file"
+        case indexSeconds = "index_seconds"
+        case searchSeconds = "search_seconds"
+        case context
+        case searchLatencyMs = "search_latency_ms"
+        case contextLatencyMs = "context_latency_ms"
     }
 
     init(_ report: EvaluationRun.Report, model: String?) {
@@ -71,12 +79,14 @@ struct EvalOutput: Encodable {
         searchSeconds = report.searchTime.seconds
         if !report.contextRecall.isEmpty {
             context = report.contextRecall.map { recall in
-                ContextFigures(budget: recall.budget, contextEvidenceRecall: recall.contextEvidenceRecall,
-                               topkEvidenceRecall: recall.topkEvidenceRecall,
-                               categories: recall.categories.mapValues {
-                                   CategoryFigures(queries: $0.queries, contextEvidenceRecall: $0.contextEvidenceRecall,
-                                                   topkEvidenceRecall: $0.topkEvidenceRecall)
-                               })
+                ContextFigures(
+                    budget: recall.budget, contextEvidenceRecall: recall.contextEvidenceRecall,
+                    topkEvidenceRecall: recall.topkEvidenceRecall,
+                    categories: recall.categories.mapValues {
+                        CategoryFigures(
+                            queries: $0.queries, contextEvidenceRecall: $0.contextEvidenceRecall,
+                            topkEvidenceRecall: $0.topkEvidenceRecall)
+                    })
             }
             searchLatencyMs = report.searchLatency.map(Latency.init)
             contextLatencyMs = report.contextLatency.map(Latency.init)
@@ -84,24 +94,39 @@ struct EvalOutput: Encodable {
     }
 
     var text: String {
-        var lines = ["\(dataset) · \(mode)\(model.map { " · \($0)" } ?? "") · \(queries) queries over \(documents.formatted()) documents"]
-        lines.append(Output.table(["metric", "value"], [
-            ["nDCG@10", String(format: "%.4f", ndcgAt10)],
-            ["Recall@10", String(format: "%.4f", recallAt10)],
-            ["Recall@100", String(format: "%.4f", recallAt100)],
-            ["MRR@10", String(format: "%.4f", mrrAt10)],
-        ]))
+        var lines = [
+            "\(dataset) · \(mode)\(model.map { " · \($0)" } ?? "") · \(queries) queries over \(documents.formatted()) documents"
+        ]
+        lines.append(
+            Output.table(
+                ["metric", "value"],
+                [
+                    ["nDCG@10", String(format: "%.4f", ndcgAt10)],
+                    ["Recall@10", String(format: "%.4f", recallAt10)],
+                    ["Recall@100", String(format: "%.4f", recallAt100)],
+                    ["MRR@10", String(format: "%.4f", mrrAt10)],
+                ]))
         var timing = String(format: "indexed in %.1f s, searched in %.1f s", indexSeconds, searchSeconds)
-        if model != nil { timing += encodedTexts == 0 ? "; every vector from the cache" : "; \(encodedTexts) texts encoded" }
+        if model != nil {
+            timing += encodedTexts == 0 ? "; every vector from the cache" : "; \(encodedTexts) texts encoded"
+        }
         if truncatedDocuments > 0 { timing += "; \(truncatedDocuments) documents cut to 4,096 characters" }
         lines.append(timing)
         if let context {
-            lines.append(Output.table(["budget", "context evidence recall", "top-k evidence recall"], context.map {
-                ["\($0.budget)", String(format: "%.4f", $0.contextEvidenceRecall), String(format: "%.4f", $0.topkEvidenceRecall)]
-            }))
+            lines.append(
+                Output.table(
+                    ["budget", "context evidence recall", "top-k evidence recall"],
+                    context.map {
+                        [
+                            "\($0.budget)", String(format: "%.4f", $0.contextEvidenceRecall),
+                            String(format: "%.4f", $0.topkEvidenceRecall),
+                        ]
+                    }))
             if let search = searchLatencyMs, let built = contextLatencyMs {
-                lines.append(String(format: "search p50 %.2f ms, p95 %.2f ms; context at %d tokens p50 %.2f ms, p95 %.2f ms",
-                                    search.p50, search.p95, context[0].budget, built.p50, built.p95))
+                lines.append(
+                    String(
+                        format: "search p50 %.2f ms, p95 %.2f ms; context at %d tokens p50 %.2f ms, p95 %.2f ms",
+                        search.p50, search.p95, context[0].budget, built.p50, built.p95))
             }
         }
         return lines.joined(separator: "\n")

@@ -39,14 +39,18 @@ enum NumpyBaseline {
             if threads == "1" {
                 for name in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] { environment[name] = "1" }
             }
-            let run = try python([scriptURL.path, matrix.path, queries.path, "\(corpus.configuration.dimension)", "\(k)", "\(warmup)"],
-                                 environment: environment)
+            let run = try python(
+                [scriptURL.path, matrix.path, queries.path, "\(corpus.configuration.dimension)", "\(k)", "\(warmup)"],
+                environment: environment)
             guard run.status == 0, let data = run.output.data(using: .utf8),
-                  let output = try? JSONDecoder().decode(Output.self, from: data) else {
+                let output = try? JSONDecoder().decode(Output.self, from: data)
+            else {
                 throw CLIError("the numpy baseline failed: \(run.output.suffix(300))")
             }
-            results.append(Result(stats: LatencyStats(samples: output.seconds.map { .seconds($0) }), threads: threads,
-                                  numpyVersion: output.numpy, topRows: output.top))
+            results.append(
+                Result(
+                    stats: LatencyStats(samples: output.seconds.map { .seconds($0) }), threads: threads,
+                    numpyVersion: output.numpy, topRows: output.top))
         }
         return results.min { $0.stats.p50 < $1.stats.p50 }!
     }
@@ -62,7 +66,9 @@ enum NumpyBaseline {
         values.withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
-    private static func python(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    private static func python(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments

@@ -29,21 +29,30 @@ enum TenantBenchOutput {
         let status = StatusLine.forTerminal()
         status?.show("loading \(tenants.formatted()) users × \(facts.formatted()) facts…", force: true)
         let report = try await TenantBenchmark.run(
-            .init(tenants: tenants, factsPerTenant: facts, queries: queries, seed: seed)) { status?.show($0, force: true) }
+            .init(tenants: tenants, factsPerTenant: facts, queries: queries, seed: seed)
+        ) { status?.show($0, force: true) }
         status?.finish()
-        let shape = Shape(tenants: tenants, factsPerTenant: facts, queries: report.lone.count, lone: .init(report.lone),
-                          shared: .init(report.shared), p50Ratio: report.p50Ratio, loadSeconds: report.loadTime.milliseconds / 1_000)
+        let shape = Shape(
+            tenants: tenants, factsPerTenant: facts, queries: report.lone.count, lone: .init(report.lone),
+            shared: .init(report.shared), p50Ratio: report.p50Ratio, loadSeconds: report.loadTime.milliseconds / 1_000)
         if json {
             try Output.json(shape)
             return
         }
         func line(_ name: String, _ stats: Shape.Stats) -> [String] {
-            [name, String(format: "%.3f", stats.p50Ms), String(format: "%.3f", stats.p95Ms), String(format: "%.3f", stats.p99Ms)]
+            [
+                name, String(format: "%.3f", stats.p50Ms), String(format: "%.3f", stats.p95Ms),
+                String(format: "%.3f", stats.p99Ms),
+            ]
         }
-        print("Semantic search of one user, \(facts.formatted()) facts each, \(shape.queries) queries interleaved (ms):")
-        print(Output.table(["database", "p50", "p95", "p99"], [
-            line("lone user", shape.lone), line("\(tenants.formatted()) users", shape.shared),
-        ]))
+        print(
+            "Semantic search of one user, \(facts.formatted()) facts each, \(shape.queries) queries interleaved (ms):")
+        print(
+            Output.table(
+                ["database", "p50", "p95", "p99"],
+                [
+                    line("lone user", shape.lone), line("\(tenants.formatted()) users", shape.shared),
+                ]))
         print(String(format: "p50 ratio %.2f×; loading took %.1f s", shape.p50Ratio, shape.loadSeconds))
     }
 }

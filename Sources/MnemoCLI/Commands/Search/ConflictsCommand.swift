@@ -30,7 +30,8 @@ struct ConflictsCommand: AsyncParsableCommand {
             return
         }
         for conflict in conflicts {
-            print("""
+            print(
+                """
                 \(Timestamp.format(conflict.detectedAt))  \(conflict.reason) (similarity \(String(format: "%.3f", conflict.similarity)))
                   older #\(conflict.older.id)  \(Timestamp.format(conflict.older.createdAt))  \(conflict.older.content)
                   newer #\(conflict.newer.id)  \(Timestamp.format(conflict.newer.createdAt))  \(conflict.newer.content)

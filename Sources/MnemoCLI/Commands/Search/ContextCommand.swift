@@ -25,10 +25,13 @@ struct ContextCommand: AsyncParsableCommand {
     @Option(help: "The most tokens the context may take.")
     var budget = 800
 
-    @Option(help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
+    @Option(
+        help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
     var until: String?
 
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
@@ -60,10 +63,14 @@ struct ContextCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(MemoryContextJSON(context))
         } else if context.text.isEmpty {
-            print(context.items.isEmpty && budget > 0 ? "Nothing in memory fits this message." : "Nothing fits in \(budget) tokens.")
+            print(
+                context.items.isEmpty && budget > 0
+                    ? "Nothing in memory fits this message." : "Nothing fits in \(budget) tokens.")
         } else {
             print(context.text, terminator: "")
-            print("\n(\(context.tokens) of \(budget) tokens\(context.nothingRelevant ? "; nothing known answers the message" : ""))")
+            print(
+                "\n(\(context.tokens) of \(budget) tokens\(context.nothingRelevant ? "; nothing known answers the message" : ""))"
+            )
         }
     }
 }

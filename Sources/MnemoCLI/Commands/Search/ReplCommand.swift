@@ -37,15 +37,18 @@ struct ReplCommand: AsyncParsableCommand {
     static func loop(_ kb: KnowledgeBase, mode: SearchMode, json: Bool = false) async throws {
         let environment = ProcessInfo.processInfo.environment
         let interactive = isatty(STDIN_FILENO) == 1
-        let session = ReplSession(kb: kb, mode: mode, json: json,
-                                  style: TerminalStyle.detect(environment: environment, isTerminal: Output.isTerminal))
+        let session = ReplSession(
+            kb: kb, mode: mode, json: json,
+            style: TerminalStyle.detect(environment: environment, isTerminal: Output.isTerminal))
         try await session.refreshTopicPaths()
         let reader = lineReader(interactive: interactive, environment: environment, session: session)
         if interactive {
             let stats = try await kb.stats()
-            var banner = "Mnemo — \(stats.activeFacts) facts in \(stats.topics) topics, \(mode.rawValue) search. Ask something, or :help."
+            var banner =
+                "Mnemo — \(stats.activeFacts) facts in \(stats.topics) topics, \(mode.rawValue) search. Ask something, or :help."
             if reader is PlainLineReader {
-                banner += environment["MNEMO_LIBEDIT"] == "none"
+                banner +=
+                    environment["MNEMO_LIBEDIT"] == "none"
                     ? "\n(Line editing is off: MNEMO_LIBEDIT=none.)"
                     : "\n(No line editing: libedit was not found; on Debian or Ubuntu it is the libedit2 package.)"
             }
@@ -56,17 +59,20 @@ struct ReplCommand: AsyncParsableCommand {
             await session.handle(line)
             fflush(nil)
         }
-        if interactive && !session.isFinished { print() }  // Ctrl-D leaves the cursor after the prompt.
+        if interactive && !session.isFinished { print() } // Ctrl-D leaves the cursor after the prompt.
         if !interactive && session.failures > 0 { throw ExitCode.failure }
     }
 
     /// libedit on a terminal when it can be loaded; plain lines otherwise, with a prompt only
     /// on a terminal. The prompt goes to standard error when standard output is redirected.
-    private static func lineReader(interactive: Bool, environment: [String: String], session: ReplSession) -> any LineReader {
+    private static func lineReader(interactive: Bool, environment: [String: String], session: ReplSession)
+        -> any LineReader
+    {
         guard interactive else { return PlainLineReader(showsPrompt: false) }
         guard let libedit = LibEdit.load(environment: environment) else { return PlainLineReader(showsPrompt: true) }
-        return EditingLineReader(libedit: libedit, historyFile: HistoryFile.url(environment: environment),
-                                 output: Output.isTerminal ? nil : fdopen(STDERR_FILENO, "w"),
-                                 complete: { [unowned session] in session.completion(for: $0) })
+        return EditingLineReader(
+            libedit: libedit, historyFile: HistoryFile.url(environment: environment),
+            output: Output.isTerminal ? nil : fdopen(STDERR_FILENO, "w"),
+            complete: { [unowned session] in session.completion(for: $0) })
     }
 }

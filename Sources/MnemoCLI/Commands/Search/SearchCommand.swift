@@ -24,12 +24,16 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("\(FilterField.mode.valueHelp); hybrid by default.", valueName: "mode"))
     var mode: String?
 
-    @Option(name: .customLong("type"), help: ArgumentHelp(
-        "Only this type (\(FilterField.type.valueHelp)); repeat for several.", valueName: "type"))
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "Only this type (\(FilterField.type.valueHelp)); repeat for several.", valueName: "type"))
     var types: [String] = []
 
-    @Option(name: .customLong("importance"), help: ArgumentHelp(
-        "Only this importance (\(FilterField.importance.valueHelp)); repeat for several.", valueName: "importance"))
+    @Option(
+        name: .customLong("importance"),
+        help: ArgumentHelp(
+            "Only this importance (\(FilterField.importance.valueHelp)); repeat for several.", valueName: "importance"))
     var importances: [String] = []
 
     @Option(help: ArgumentHelp("Only facts at least this important.", valueName: "importance"))
@@ -38,10 +42,13 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
 
-    @Option(help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
+    @Option(
+        help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
     var until: String?
 
     @Option(help: "The number of results.")
@@ -53,9 +60,10 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Drop semantic hits below this cosine similarity.", valueName: "x"))
     var minSimilarity: Double?
 
-    @Option(help: ArgumentHelp(
-        "Drop semantic and hybrid hits scoring below this share of the best hit's score; 0 keeps them all.",
-        valueName: "share"))
+    @Option(
+        help: ArgumentHelp(
+            "Drop semantic and hybrid hits scoring below this share of the best hit's score; 0 keeps them all.",
+            valueName: "share"))
     var minRelativeScore: Double = SearchQuery.defaultRelativeScoreFloor
 
     @Flag(help: "Match only facts that have every word.")
@@ -91,7 +99,9 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try parameters()
-        guard (0...1).contains(minRelativeScore) else { throw ValidationError("--min-relative-score must be between 0 and 1") }
+        guard (0...1).contains(minRelativeScore) else {
+            throw ValidationError("--min-relative-score must be between 0 and 1")
+        }
     }
 
     func run() async throws {

@@ -27,7 +27,8 @@ enum TopicOutput {
     static func outline(_ nodes: [TopicNode], depth: Int = 0) -> String {
         nodes.map { node in
             let indent = String(repeating: "  ", count: depth)
-            let counts = node.children.isEmpty ? "\(node.factCount)" : "\(node.factCount), \(node.subtreeFactCount) in all"
+            let counts =
+                node.children.isEmpty ? "\(node.factCount)" : "\(node.factCount), \(node.subtreeFactCount) in all"
             let line = "\(indent)\(node.topic.name) (\(counts))"
             return node.children.isEmpty ? line : line + "\n" + outline(node.children, depth: depth + 1)
         }.joined(separator: "\n")

@@ -16,7 +16,8 @@ struct MCPCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
     var queryCacheSize = 256
 
     @OptionGroup var global: GlobalOptions

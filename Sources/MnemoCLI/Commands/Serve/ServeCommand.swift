@@ -44,10 +44,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --auth jwt: a file holding the HS256 secret.", valueName: "file"))
     var jwtSecretFile: String?
 
-    @Flag(help: "With --auth jwt: accept tokens that carry no `exp` claim (they never expire: a leaked one stays valid).")
+    @Flag(
+        help: "With --auth jwt: accept tokens that carry no `exp` claim (they never expire: a leaked one stays valid).")
     var allowTokensWithoutExp = false
 
-    @Option(help: ArgumentHelp("Run `mnemo purge` on every namespace this often (such as 1h): expired facts are erased, undo records older than --undo-older-than dropped.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Run `mnemo purge` on every namespace this often (such as 1h): expired facts are erased, undo records older than --undo-older-than dropped.",
+            valueName: "duration"))
     var purgeInterval: PurgeCommand.Duration?
 
     @Option(help: ArgumentHelp("With --purge-interval: the undo window.", valueName: "duration"))
@@ -56,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
 
-    @Option(help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
     var queryCacheSize = 1_024
 
     @OptionGroup var global: GlobalOptions
@@ -66,36 +71,48 @@ struct ServeCommand: AsyncParsableCommand {
         if auth == .jwt, jwtSecretFile == nil { throw ValidationError("--auth jwt needs --jwt-secret-file FILE") }
         if auth != .tokens, tokensFile != nil { throw ValidationError("--tokens-file goes with --auth tokens") }
         if auth != .jwt, jwtSecretFile != nil { throw ValidationError("--jwt-secret-file goes with --auth jwt") }
-        if auth != .jwt, allowTokensWithoutExp { throw ValidationError("--allow-tokens-without-exp goes with --auth jwt") }
+        if auth != .jwt, allowTokensWithoutExp {
+            throw ValidationError("--allow-tokens-without-exp goes with --auth jwt")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
-        if let purgeInterval, purgeInterval.seconds < 1 { throw ValidationError("--purge-interval must be at least 1s") }
+        if let purgeInterval, purgeInterval.seconds < 1 {
+            throw ValidationError("--purge-interval must be at least 1s")
+        }
     }
 
     func run() async throws {
-        let authentication: Authentication = switch auth {
-        case .none: .none
-        case .tokens: try Authentication.tokens(fromFile: tokensFile!)
-        case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
-        }
+        let authentication: Authentication =
+            switch auth {
+            case .none: .none
+            case .tokens: try Authentication.tokens(fromFile: tokensFile!)
+            case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
+            }
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
         let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
         let configuration = ServerConfiguration(
             host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName)
         let server: MnemoHTTPServer
         do {
-            server = try MnemoHTTPServer(knowledgeBase: kb, configuration: configuration, authentication: authentication)
+            server = try MnemoHTTPServer(
+                knowledgeBase: kb, configuration: configuration, authentication: authentication)
         } catch let error as ServerSetupError {
             throw CLIError(error.description)
         }
-        let host = host, database = global.databasePath, auth = auth, model = embedder.identity.name
+        let host = host
+        let database = global.databasePath
+        let auth = auth
+        let model = embedder.identity.name
         let purging = purgeInterval.map { interval in
-            Task { [undoWindow = undoOlderThan.seconds] in await Self.purge(kb, every: interval.seconds, undoWindow: undoWindow) }
+            Task { [undoWindow = undoOlderThan.seconds] in
+                await Self.purge(kb, every: interval.seconds, undoWindow: undoWindow)
+            }
         }
         defer { purging?.cancel() }
         try await server.run { port in
-            Output.note("mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
+            Output.note(
+                "mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
         }
         Output.note("mnemo serve: stopped")
     }
@@ -108,7 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
                 for namespace in try await kb.namespaces() {
                     let receipt = try await kb.inNamespace(namespace).purge(undoOlderThan: undoWindow)
                     if !receipt.factIDs.isEmpty || receipt.undoRecords > 0 {
-                        Output.note("mnemo serve: purged \(namespace): \(receipt.factIDs.count) expired facts erased, \(receipt.undoRecords) undo records dropped")
+                        Output.note(
+                            "mnemo serve: purged \(namespace): \(receipt.factIDs.count) expired facts erased, \(receipt.undoRecords) undo records dropped"
+                        )
                     }
                 }
             } catch {

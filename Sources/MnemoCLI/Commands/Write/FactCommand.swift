@@ -30,8 +30,10 @@ struct FactCommand: AsyncParsableCommand {
         @Option(help: "New importance: \(FilterField.minImportance.valueHelp).") var importance: String?
         @Option(help: "New confidence, from 0 to 1.") var confidence: Double?
         @Option(help: ArgumentHelp("Move to this topic path.", valueName: "path")) var topic: String?
-        @Option(help: ArgumentHelp("When the fact expires (ISO 8601, such as 2025-06-30T00:00:00Z), or `never`.",
-                                   valueName: "date")) var expiresAt: String?
+        @Option(
+            help: ArgumentHelp(
+                "When the fact expires (ISO 8601, such as 2025-06-30T00:00:00Z), or `never`.",
+                valueName: "date")) var expiresAt: String?
         @OptionGroup var global: GlobalOptions
 
         /// The change, through the vocabulary every front door shares.
@@ -48,7 +50,8 @@ struct FactCommand: AsyncParsableCommand {
                 throw ValidationError(error.message)
             }
             guard !edit.isEmpty else {
-                throw ValidationError("nothing to change: pass --content, --type, --importance, --confidence, --topic or --expires-at")
+                throw ValidationError(
+                    "nothing to change: pass --content, --type, --importance, --confidence, --topic or --expires-at")
             }
             return edit
         }
@@ -65,7 +68,8 @@ struct FactCommand: AsyncParsableCommand {
     }
 
     struct Deactivate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Hide a fact from search; it is kept and can be reactivated.")
+        static let configuration = CommandConfiguration(
+            abstract: "Hide a fact from search; it is kept and can be reactivated.")
         @Argument(help: "The fact id.") var id: Int64
         @OptionGroup var global: GlobalOptions
 

@@ -41,12 +41,16 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(help: "Store each file all or nothing: if any record is rejected, store none of it.")
     var strict = false
 
-    @Flag(help: ArgumentHelp(
-        "Store facts without vectors: much faster, but near duplicates are not merged, and semantic search misses these facts until `mnemo reembed`."))
+    @Flag(
+        help: ArgumentHelp(
+            "Store facts without vectors: much faster, but near duplicates are not merged, and semantic search misses these facts until `mnemo reembed`."
+        ))
     var noEmbeddings = false
 
-    @Flag(help: ArgumentHelp(
-        "Store each record in the namespace its \"namespace\" field names, as when restoring `mnemo export --all-namespaces`. Without it every record goes to --namespace, and a record naming another namespace is rejected (foreign_namespace). Use it for trusted files only."))
+    @Flag(
+        help: ArgumentHelp(
+            "Store each record in the namespace its \"namespace\" field names, as when restoring `mnemo export --all-namespaces`. Without it every record goes to --namespace, and a record naming another namespace is rejected (foreign_namespace). Use it for trusted files only."
+        ))
     var namespacesFromRecords = false
 
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
@@ -78,14 +82,16 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func ingest(_ file: String, into knowledgeBase: KnowledgeBase) async -> IngestOutput.File {
         let progressBar = IngestProgressBar.forInput(file)
-        var options = IngestOptions(format: format, strict: strict,
-                                    namespacePolicy: namespacesFromRecords ? .fromRecords : .pinned, batchSize: batchSize)
+        var options = IngestOptions(
+            format: format, strict: strict,
+            namespacePolicy: namespacesFromRecords ? .fromRecords : .pinned, batchSize: batchSize)
         if let progressBar {
             options.progress = { progressBar.update($0) }
         }
         defer { progressBar?.finish() }
         do {
-            let report = file == "-"
+            let report =
+                file == "-"
                 ? try await knowledgeBase.ingest(fileHandle: .standardInput, options: options)
                 : try await knowledgeBase.ingest(contentsOf: URL(fileURLWithPath: file), options: options)
             return IngestOutput.File(file: file, report: report, strict: strict)

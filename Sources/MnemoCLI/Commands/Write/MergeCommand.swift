@@ -30,6 +30,8 @@ struct MergeCommand: AsyncParsableCommand {
             return
         }
         let verb = dryRun ? "Would merge" : "Merged"
-        print("\(verb) \(report.mergedTopics.joined(separator: ", ")) into \(report.target): \(report.movedFacts) facts moved, \(report.mergedFacts) duplicate facts merged.")
+        print(
+            "\(verb) \(report.mergedTopics.joined(separator: ", ")) into \(report.target): \(report.movedFacts) facts moved, \(report.mergedFacts) duplicate facts merged."
+        )
     }
 }

@@ -5,7 +5,8 @@ import Mnemo
 struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Revert a topic merge, a dedupe run, a near-duplicate merge, or a fact update, deactivation or deletion.",
+        abstract:
+            "Revert a topic merge, a dedupe run, a near-duplicate merge, or a fact update, deactivation or deletion.",
         discussion: """
             Undo restores exactly the state before the operation: the facts with their ids, topics, \
             history, the full-text index and the vectors. Without an id it reverts the newest \
@@ -42,7 +43,9 @@ struct UndoCommand: AsyncParsableCommand {
             if operations.isEmpty { print("No operations.") }
             for operation in operations {
                 let state = operation.undoneBy.map { "  (undone by #\($0))" } ?? ""
-                print("#\(operation.id)  \(Timestamp.format(operation.date))  \(operation.kind.rawValue)  \(operation.summary)  [\(operation.changedRows) rows]\(state)")
+                print(
+                    "#\(operation.id)  \(Timestamp.format(operation.date))  \(operation.kind.rawValue)  \(operation.summary)  [\(operation.changedRows) rows]\(state)"
+                )
             }
             return
         }
