@@ -93,19 +93,51 @@ let package = Package(
             dependencies: ["Mnemo", "MnemoEncoder"],
             path: "Examples"
         ),
+        // What several test targets share: test knowledge bases and embedders, the fixtures' and
+        // the model's locations, a runner for the built `mnemo`, a pseudo-terminal.
+        .target(
+            name: "MnemoTestSupport",
+            dependencies: ["Mnemo"],
+            path: "Tests/MnemoTestSupport"
+        ),
         .testTarget(
             name: "MnemoTests",
+            // The encoder for the tests that need the real model's vectors (retrieval and
+            // near-duplicate quality on the fixtures); the examples that the documents quote.
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoExamples", "MnemoTestSupport"]
+        ),
+        .testTarget(
+            name: "MnemoEncoderTests",
             // The CLI target for its model installer, which only the command line ships.
-            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI", "MnemoExamples"]
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoCLI", "MnemoTestSupport"]
+        ),
+        .testTarget(
+            name: "MnemoEvaluationTests",
+            dependencies: ["Mnemo", "MnemoEvaluation", "MnemoTestSupport"]
+        ),
+        .testTarget(
+            name: "MnemoCLITests",
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoCLI", "MnemoTestSupport"]
         ),
         .testTarget(
             name: "MnemoServerTests",
+            // MnemoMCP too: one suite checks that HTTP and MCP give the same answers.
             dependencies: [
                 "Mnemo",
                 "MnemoServer",
                 "MnemoMCP",
+                "MnemoTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
+        ),
+        .testTarget(
+            name: "MnemoMCPTests",
+            dependencies: [
+                "Mnemo",
+                "MnemoMCP",
+                "MnemoTestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
             ]
         ),

@@ -1,4 +1,5 @@
 import GRDB
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

@@ -1,5 +1,6 @@
 import Foundation
 import MnemoExamples
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

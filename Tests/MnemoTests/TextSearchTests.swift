@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

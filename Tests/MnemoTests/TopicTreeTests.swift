@@ -1,3 +1,4 @@
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

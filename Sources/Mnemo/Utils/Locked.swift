@@ -4,15 +4,15 @@ import Foundation
 /// on a worker thread (such as a hybrid search's text ranking, run beside the vector scan)
 /// hands its result back. `@unchecked Sendable` because the lock, not the type system,
 /// serialises the accesses.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

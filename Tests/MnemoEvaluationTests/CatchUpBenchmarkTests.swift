@@ -1,5 +1,6 @@
 import Foundation
 import MnemoEvaluation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

@@ -7,20 +7,20 @@ import Foundation
 /// partner (the blocked work's task may never be scheduled behind the loop's continuations), and
 /// the run hangs. A `ThreadJob` starts at once, outside that pool, and is awaited without
 /// blocking.
-final class ThreadJob<Value: Sendable>: @unchecked Sendable {
+package final class ThreadJob<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var outcome: Result<Value, any Error>?
     private var waiters: [CheckedContinuation<Value, any Error>] = []
 
-    init(_ work: @escaping @Sendable () throws -> Value) {
+    package init(_ work: @escaping @Sendable () throws -> Value) {
         Thread { [self] in finish(Result { try work() }) }.start()
     }
 
     /// Whether the work has ended, successfully or not.
-    var isFinished: Bool { lock.withLock { outcome != nil } }
+    package var isFinished: Bool { lock.withLock { outcome != nil } }
 
     /// The work's result, once it has ended.
-    var value: Value {
+    package var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
                 let ready: Result<Value, any Error>? = lock.withLock {

@@ -1,5 +1,6 @@
 import Foundation
 import Mnemo
+import MnemoTestSupport
 import Testing
 
 @testable import MnemoCLI

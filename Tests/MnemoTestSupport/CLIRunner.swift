@@ -1,17 +1,17 @@
 import Foundation
 
 /// Runs the `mnemo` executable that `swift test` built next to the test bundle.
-enum CLIRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+package enum CLIRunner {
+    package struct Result {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
 
         /// The standard output parsed as JSON.
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+        package func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
     }
 
-    static var binary: URL {
+    package static var binary: URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // On Linux the runner is the .xctest file itself; on macOS it sits inside the bundle.
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mnemo").path), folder.path != "/" {
@@ -22,7 +22,7 @@ enum CLIRunner {
 
     /// Runs `mnemo`, or `executable` (such as a shell) with `arguments` that end up running it;
     /// `input`, when given, is its standard input (else none).
-    static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
         executable: URL? = nil
     ) throws -> Result {

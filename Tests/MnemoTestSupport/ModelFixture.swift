@@ -9,28 +9,27 @@ import Testing
 /// skipped with a reason when it is absent on a developer's machine, but fail when the `CI`
 /// environment variable is set, because CI installs the model and a silent skip there would hide
 /// a broken install.
-enum ModelFixture {
-    /// The repository root, found from this source file's location (`Tests/MnemoTests/Support/`).
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // MnemoTests
+package enum ModelFixture {
+    /// The repository root, found from this source file's location (`Tests/MnemoTestSupport/`).
+    package static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent() // MnemoTestSupport
         .deletingLastPathComponent() // Tests
         .deletingLastPathComponent()
 
     /// The `Fixtures/` folder of the repository.
-    static let fixtures: URL = repositoryRoot.appendingPathComponent("Fixtures")
+    package static let fixtures: URL = repositoryRoot.appendingPathComponent("Fixtures")
 
     /// The reference token ids and vectors produced with sentence-transformers.
-    static let referenceFile: URL = fixtures.appendingPathComponent("reference/minilm_reference.json")
+    package static let referenceFile: URL = fixtures.appendingPathComponent("reference/minilm_reference.json")
 
     /// Whether this run is a CI run, where a missing model is an error rather than a skip.
-    static var isCI: Bool {
+    package static var isCI: Bool {
         guard let value = ProcessInfo.processInfo.environment["CI"] else { return false }
         return !value.isEmpty && value != "0" && value.lowercased() != "false"
     }
 
     /// The model folder to use: `MNEMO_MODEL`, else `~/.cache/mnemo/models/all-MiniLM-L6-v2`.
-    static var modelDirectory: URL {
+    package static var modelDirectory: URL {
         if let path = ProcessInfo.processInfo.environment["MNEMO_MODEL"], !path.isEmpty {
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true)
         }
@@ -41,7 +40,7 @@ enum ModelFixture {
     }
 
     /// Whether the model folder holds the files the encoder reads.
-    static var modelIsPresent: Bool {
+    package static var modelIsPresent: Bool {
         let required = ["config.json", "model.safetensors"]
         let hasVocabulary = ["vocab.txt", "tokenizer.json"].contains {
             FileManager.default.fileExists(atPath: modelDirectory.appendingPathComponent($0).path)
@@ -54,15 +53,15 @@ enum ModelFixture {
 
     /// The condition for `@Test(.enabled(if:))`: run when the model is present, and also run (and so
     /// fail loudly in ``requireModel()``) on CI when it is not.
-    static var shouldRunModelTests: Bool { modelIsPresent || isCI }
+    package static var shouldRunModelTests: Bool { modelIsPresent || isCI }
 
     /// The reason shown when model tests are skipped.
-    static var skipReason: Comment {
+    package static var skipReason: Comment {
         "all-MiniLM-L6-v2 is not installed at \(modelDirectory.path); set MNEMO_MODEL to a model folder or run `mnemo model install`"
     }
 
     /// Returns the model folder, recording a test failure when it is missing (only reached on CI).
-    static func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+    package static func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
         try #require(
             modelIsPresent, "CI is set but the model is missing at \(modelDirectory.path)",
             sourceLocation: sourceLocation)
@@ -71,32 +70,32 @@ enum ModelFixture {
 }
 
 /// One item of `Fixtures/reference/minilm_reference.json`.
-struct ReferenceItem: Decodable, Sendable {
-    var text: String
-    var tokenIDs: [Int32]
-    var tokens: [String]
-    var embedding: [Float]
+package struct ReferenceItem: Decodable, Sendable {
+    package var text: String
+    package var tokenIDs: [Int32]
+    package var tokens: [String]
+    package var embedding: [Float]
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case text, tokens, embedding
         case tokenIDs = "token_ids"
     }
 }
 
 /// The whole reference file.
-struct ReferenceFile: Decodable, Sendable {
-    var model: String
-    var maxSeqLength: Int
-    var dimension: Int
-    var items: [ReferenceItem]
+package struct ReferenceFile: Decodable, Sendable {
+    package var model: String
+    package var maxSeqLength: Int
+    package var dimension: Int
+    package var items: [ReferenceItem]
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case model, dimension, items
         case maxSeqLength = "max_seq_length"
     }
 
     /// Loads and caches the reference file.
-    static func load() throws -> ReferenceFile {
+    package static func load() throws -> ReferenceFile {
         let data = try Data(contentsOf: ModelFixture.referenceFile)
         return try JSONDecoder().decode(ReferenceFile.self, from: data)
     }

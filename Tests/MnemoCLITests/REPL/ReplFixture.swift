@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// Runs the REPL over the fixture knowledge base, through a pipe.

@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import Mnemo
+import Mnemo
 
 /// A ``SeededEmbedder`` that takes `delay` per call, so a test can cancel a task while it works.
 ///
@@ -8,15 +7,20 @@ import Foundation
 /// as soon as the task is cancelled (a well-behaved embedder), or on a timer that nothing
 /// interrupts, as an embedder that never looks at its task does. Neither holds a thread of the
 /// cooperative pool, so tests running in parallel do not slow each other down.
-struct DelayedEmbedder: Embedder {
-    var base = SeededEmbedder(name: "test/delayed", dimension: 16)
-    var delay: Duration
-    var checksCancellation: Bool
+package struct DelayedEmbedder: Embedder {
+    package var base = SeededEmbedder(name: "test/delayed", dimension: 16)
+    package var delay: Duration
+    package var checksCancellation: Bool
     /// Calls started so far.
-    let calls = Locked(0)
-    var identity: EmbeddingModelIdentity { base.identity }
+    package let calls = Locked(0)
+    package var identity: EmbeddingModelIdentity { base.identity }
 
-    func embed(_ texts: [String]) async throws -> [[Float]] {
+    package init(delay: Duration, checksCancellation: Bool) {
+        self.delay = delay
+        self.checksCancellation = checksCancellation
+    }
+
+    package func embed(_ texts: [String]) async throws -> [[Float]] {
         calls.withLock { $0 += 1 }
         if checksCancellation {
             try await Task.sleep(for: delay)

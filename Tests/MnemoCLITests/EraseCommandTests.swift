@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// `mnemo fact erase`, `mnemo forget` and what `mnemo fact delete` says it does.

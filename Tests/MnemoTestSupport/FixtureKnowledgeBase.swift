@@ -1,37 +1,36 @@
 import Foundation
-
-@testable import Mnemo
+import Mnemo
 
 /// The fixture knowledge base (`Fixtures/knowledge.jsonl`) and its retrieval queries.
-enum FixtureKnowledgeBase {
-    struct Line: Decodable {
-        var topic: String
-        var content: String
-        var type: FactType
-        var importance: Importance
-        var confidence: Double
-        var source: String
-        var createdAt: String
+package enum FixtureKnowledgeBase {
+    package struct Line: Decodable {
+        package var topic: String
+        package var content: String
+        package var type: FactType
+        package var importance: Importance
+        package var confidence: Double
+        package var source: String
+        package var createdAt: String
     }
 
-    struct Query: Decodable {
-        var query: String
-        var expected: [String]
+    package struct Query: Decodable {
+        package var query: String
+        package var expected: [String]
     }
 
-    struct Queries: Decodable {
-        var keyword: [Query]
-        var paraphrase: [Query]
+    package struct Queries: Decodable {
+        package var keyword: [Query]
+        package var paraphrase: [Query]
     }
 
-    static var decoder: JSONDecoder {
+    package static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return decoder
     }
 
     /// The facts of `knowledge.jsonl`, in file order.
-    static func facts() throws -> [NewFact] {
+    package static func facts() throws -> [NewFact] {
         let text = try String(
             contentsOf: ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl"), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
@@ -43,13 +42,13 @@ enum FixtureKnowledgeBase {
         }
     }
 
-    static func queries() throws -> Queries {
+    package static func queries() throws -> Queries {
         try decoder.decode(
             Queries.self, from: Data(contentsOf: ModelFixture.fixtures.appendingPathComponent("queries.json")))
     }
 
     /// An in-memory knowledge base holding the fixture facts, embedded with `embedder`.
-    static func load(embedder: (any Embedder)?) async throws -> KnowledgeBase {
+    package static func load(embedder: (any Embedder)?) async throws -> KnowledgeBase {
         let kb = try KnowledgeBase.inMemory(embedder: embedder)
         try await kb.addFacts(facts())
         return kb

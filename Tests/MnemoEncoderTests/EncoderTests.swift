@@ -1,20 +1,9 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
 @testable import MnemoEncoder
-
-func cosine(_ a: [Float], _ b: [Float]) -> Float {
-    var dot: Float = 0
-    var na: Float = 0
-    var nb: Float = 0
-    for i in a.indices {
-        dot += a[i] * b[i]
-        na += a[i] * a[i]
-        nb += b[i] * b[i]
-    }
-    return dot / (na.squareRoot() * nb.squareRoot())
-}
 
 /// One encoder for the whole suite: loading packs 90 MB of weights.
 private let sharedEncoder: Result<SentenceEncoder, any Error> = Result {

@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// The short form of `Scripts/crash-safety/crash-test.sh`: a few SIGKILLs of `mnemo ingest`,

@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// The REPL driven through a pipe, as a script uses it: every filter form, every command,

@@ -1,16 +1,15 @@
 import Foundation
-
-@testable import Mnemo
+import Mnemo
 
 /// Builds knowledge bases for tests.
-enum TestKnowledgeBase {
+package enum TestKnowledgeBase {
     /// An empty in-memory knowledge base.
-    static func empty(namespace: String = KnowledgeBase.defaultNamespace) throws -> KnowledgeBase {
+    package static func empty(namespace: String = KnowledgeBase.defaultNamespace) throws -> KnowledgeBase {
         try KnowledgeBase.inMemory(namespace: namespace)
     }
 
     /// A knowledge base with the given facts added in order.
-    static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws
+    package static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws
         -> KnowledgeBase
     {
         let kb = try empty(namespace: namespace)
@@ -19,12 +18,12 @@ enum TestKnowledgeBase {
     }
 
     /// A path for a database file in a fresh temporary folder.
-    static func temporaryPath() throws -> String {
+    package static func temporaryPath() throws -> String {
         try temporaryFolder().appendingPathComponent("kb.sqlite").path
     }
 
     /// A fresh, empty temporary folder.
-    static func temporaryFolder() throws -> URL {
+    package static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder

@@ -10,20 +10,20 @@ import Foundation
 ///
 /// Every wait is for some text to appear (with a generous time limit for a loaded machine), never
 /// a fixed sleep, so the tests are as fast as the program and do not depend on timing.
-final class PseudoTerminal {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package final class PseudoTerminal {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    static let up = "\u{1B}[A"
-    static let left = "\u{1B}[D"
-    static let ctrlA = "\u{01}"
-    static let ctrlD = "\u{04}"
-    static let ctrlE = "\u{05}"
-    static let ctrlR = "\u{12}"
-    static let ctrlU = "\u{15}"
-    static let ctrlW = "\u{17}"
-    static let tab = "\t"
+    package static let up = "\u{1B}[A"
+    package static let left = "\u{1B}[D"
+    package static let ctrlA = "\u{01}"
+    package static let ctrlD = "\u{04}"
+    package static let ctrlE = "\u{05}"
+    package static let ctrlR = "\u{12}"
+    package static let ctrlU = "\u{15}"
+    package static let ctrlW = "\u{17}"
+    package static let tab = "\t"
 
     private let process = Process()
     private let master: Int32
@@ -35,7 +35,7 @@ final class PseudoTerminal {
     private var consumed = 0
 
     /// Starts `mnemo arguments` with the terminal as its standard input, output and error.
-    init(_ arguments: [String], environment: [String: String] = [:], lineEditing: Bool = true) throws {
+    package init(_ arguments: [String], environment: [String: String] = [:], lineEditing: Bool = true) throws {
         self.lineEditing = lineEditing
         master = PTY.openMaster(O_RDWR | O_NOCTTY)
         guard master >= 0, PTY.grant(master) == 0, PTY.unlock(master) == 0, let name = PTY.slaveName(master) else {
@@ -75,7 +75,7 @@ final class PseudoTerminal {
     /// reaches the editor later, after a Ctrl-C already abandoned the line. A person waits for
     /// the cursor; so does this, up to 10 seconds (then it types anyway), when the program edits
     /// lines. (On Linux the master side reads the terminal's modes.)
-    func send(_ keys: String) {
+    package func send(_ keys: String) {
         if lineEditing {
             let deadline = ContinuousClock.now + .seconds(10)
             var modes = termios()
@@ -92,20 +92,20 @@ final class PseudoTerminal {
     }
 
     /// Sends SIGINT, as Ctrl-C does on a terminal the program controls (this one it does not).
-    func interrupt() {
+    package func interrupt() {
         kill(process.processIdentifier, SIGINT)
     }
 
     /// Waits until the screen output after the previous match contains `text` (escape
     /// sequences and carriage returns removed); returns that output.
     @discardableResult
-    func waitFor(_ text: String, timeout: Duration = .seconds(60)) throws -> String {
+    package func waitFor(_ text: String, timeout: Duration = .seconds(60)) throws -> String {
         try waitUntil(timeout: timeout, describing: text) { $0.range(of: text) }
     }
 
     /// Waits until the output after the previous match holds a match of `pattern`.
     @discardableResult
-    func waitFor(pattern: String, timeout: Duration = .seconds(60)) throws -> String {
+    package func waitFor(pattern: String, timeout: Duration = .seconds(60)) throws -> String {
         let regex = try NSRegularExpression(pattern: pattern)
         return try waitUntil(timeout: timeout, describing: pattern) { screen in
             regex.firstMatch(in: screen, range: NSRange(screen.startIndex..., in: screen)).flatMap {
@@ -115,7 +115,7 @@ final class PseudoTerminal {
     }
 
     /// Waits for the program to exit, reading what it still prints; returns its status.
-    func waitForExit(timeout: Duration = .seconds(60)) throws -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(60)) throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
@@ -128,7 +128,7 @@ final class PseudoTerminal {
     }
 
     /// Everything printed so far, escape sequences removed.
-    var screen: String { Self.plain(String(decoding: bytes, as: UTF8.self)) }
+    package var screen: String { Self.plain(String(decoding: bytes, as: UTF8.self)) }
 
     private func waitUntil(timeout: Duration, describing: String, match: (String) -> Range<String.Index>?) throws
         -> String
@@ -162,7 +162,7 @@ final class PseudoTerminal {
     }
 
     /// Terminal output as text: ANSI escape sequences, carriage returns and bells removed.
-    static func plain(_ output: String) -> String {
+    package static func plain(_ output: String) -> String {
         output.replacingOccurrences(
             of: "\u{1B}(\\[[0-9;?]*[ -/]*[@-~]|[()][A-Z0-9]|[=>78])", with: "", options: .regularExpression
         )
@@ -173,13 +173,13 @@ final class PseudoTerminal {
 /// posix_openpt, grantpt, unlockpt and ptsname: in every C library, but not in Swift's Glibc
 /// module (they need _XOPEN_SOURCE), so found by name.
 private enum PTY {
-    typealias Function = @convention(c) (CInt) -> CInt
-    typealias NameFunction = @convention(c) (CInt) -> UnsafeMutablePointer<CChar>?
+    package typealias Function = @convention(c) (CInt) -> CInt
+    package typealias NameFunction = @convention(c) (CInt) -> UnsafeMutablePointer<CChar>?
 
-    static let openMaster = unsafeBitCast(symbol("posix_openpt"), to: Function.self)
-    static let grant = unsafeBitCast(symbol("grantpt"), to: Function.self)
-    static let unlock = unsafeBitCast(symbol("unlockpt"), to: Function.self)
-    static let slaveName = unsafeBitCast(symbol("ptsname"), to: NameFunction.self)
+    package static let openMaster = unsafeBitCast(symbol("posix_openpt"), to: Function.self)
+    package static let grant = unsafeBitCast(symbol("grantpt"), to: Function.self)
+    package static let unlock = unsafeBitCast(symbol("unlockpt"), to: Function.self)
+    package static let slaveName = unsafeBitCast(symbol("ptsname"), to: NameFunction.self)
 
     private static func symbol(_ name: String) -> UnsafeMutableRawPointer {
         dlsym(dlopen(nil, RTLD_NOW), name)!

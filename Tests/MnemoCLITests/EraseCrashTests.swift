@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// SIGKILL during `mnemo forget` and `mnemo fact erase`: the erase is done or not done, never
