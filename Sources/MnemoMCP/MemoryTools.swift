@@ -18,6 +18,18 @@ enum MemoryTools {
     private static let importances = Value.array(Importance.allCases.reversed().map { .string($0.rawValue) })
     private static let modes = Value.array(SearchMode.allCases.map { .string($0.rawValue) })
 
+    /// `since` and `until`, the dates stated that a search or a context keeps.
+    private static let statedTimeProperties: [String: Value] = [
+        "since": [
+            "type": "string",
+            "description": .string("Only facts stated at or after this: \(FilterField.since.valueHelp)."),
+        ],
+        "until": [
+            "type": "string",
+            "description": "Only facts stated before this (a day, month or year given is included whole).",
+        ],
+    ]
+
     /// The largest `limit` of a search.
     static let maximumSearchLimit = 50
 
@@ -34,27 +46,23 @@ enum MemoryTools {
             name: context,
             title: "Recall memory for this turn",
             description: """
-                Call this at the start of every turn, with the user's message: it returns what you remember                 that matters for answering it, as Markdown ready to read, within a token budget. It holds the                 user's always-relevant facts, the facts that answer the message, and recent ones; each fact                 says its type and the date it was stated, and two facts that disagree come together, newer                 first. nothing_relevant true means the memory holds nothing that answers the message.
+                Call this at the start of every turn, with the user's message: it returns what you remember \
+                that matters for answering it, as Markdown ready to read, within a token budget. It holds the \
+                user's always-relevant facts, the facts that answer the message, and recent ones; each fact \
+                says its type and the date it was stated, and two facts that disagree come together, newer \
+                first. nothing_relevant true means the memory holds nothing that answers the message.
                 """,
             inputSchema: [
                 "type": "object",
-                "properties": [
-                    "message": ["type": "string", "description": "The user's message you are about to answer."],
-                    "budget": [
-                        "type": "integer", "minimum": 0, "maximum": 200_000,
-                        "description": "The most tokens the memory may take (default 800).",
-                    ],
-                    "since": [
-                        "type": "string",
-                        "description":
-                            "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo.",
-                    ],
-                    "until": [
-                        "type": "string",
-                        "description": "Only facts stated before this (a day or month given is included whole).",
-                    ],
-                    "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
-                ],
+                "properties": .object(
+                    [
+                        "message": ["type": "string", "description": "The user's message you are about to answer."],
+                        "budget": [
+                            "type": "integer", "minimum": 0, "maximum": 200_000,
+                            "description": "The most tokens the memory may take (default 800).",
+                        ],
+                        "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
+                    ].merging(statedTimeProperties) { own, _ in own }),
                 "required": ["message"],
                 "additionalProperties": false,
             ],
@@ -70,52 +78,45 @@ enum MemoryTools {
                 """,
             inputSchema: [
                 "type": "object",
-                "properties": [
-                    "query": [
-                        "type": "string",
-                        "description": "What to look for, in plain words: \"favourite programming language\".",
-                    ],
-                    "mode": [
-                        "type": "string", "enum": modes,
-                        "description":
-                            "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only.",
-                    ],
-                    "types": [
-                        "type": "array", "items": ["type": "string", "enum": types],
-                        "description": "Only facts of these types.",
-                    ],
-                    "importance": [
-                        "type": "array", "items": ["type": "string", "enum": importances],
-                        "description": "Only facts of these importances.",
-                    ],
-                    "min_importance": [
-                        "type": "string", "enum": importances, "description": "Only facts at least this important.",
-                    ],
-                    "topic": [
-                        "type": "string",
-                        "description": "Only facts in this topic or below it, by path: \"Health & Fitness\".",
-                    ],
-                    "limit": [
-                        "type": "integer", "minimum": 1, "maximum": 50,
-                        "description": "How many facts to return (default 10).",
-                    ],
-                    "min_similarity": [
-                        "type": "number", "minimum": -1, "maximum": 1,
-                        "description": "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict).",
-                    ],
-                    "include_inactive": [
-                        "type": "boolean", "description": "Also return forgotten (deactivated) facts.",
-                    ],
-                    "since": [
-                        "type": "string",
-                        "description":
-                            "Only facts stated at or after this: 2025-05-01, 2025-05, or an age such as 7d, 2w, 3mo.",
-                    ],
-                    "until": [
-                        "type": "string",
-                        "description": "Only facts stated before this (a day or month given is included whole).",
-                    ],
-                ],
+                "properties": .object(
+                    [
+                        "query": [
+                            "type": "string",
+                            "description": "What to look for, in plain words: \"favourite programming language\".",
+                        ],
+                        "mode": [
+                            "type": "string", "enum": modes,
+                            "description":
+                                "hybrid (default) combines words and meaning; text matches words only; semantic matches meaning only.",
+                        ],
+                        "types": [
+                            "type": "array", "items": ["type": "string", "enum": types],
+                            "description": "Only facts of these types.",
+                        ],
+                        "importance": [
+                            "type": "array", "items": ["type": "string", "enum": importances],
+                            "description": "Only facts of these importances.",
+                        ],
+                        "min_importance": [
+                            "type": "string", "enum": importances, "description": "Only facts at least this important.",
+                        ],
+                        "topic": [
+                            "type": "string",
+                            "description": "Only facts in this topic or below it, by path: \"Health & Fitness\".",
+                        ],
+                        "limit": [
+                            "type": "integer", "minimum": 1, "maximum": 50,
+                            "description": "How many facts to return (default 10).",
+                        ],
+                        "min_similarity": [
+                            "type": "number", "minimum": -1, "maximum": 1,
+                            "description":
+                                "Drop semantic matches below this cosine similarity (0.3 is loose, 0.6 strict).",
+                        ],
+                        "include_inactive": [
+                            "type": "boolean", "description": "Also return forgotten (deactivated) facts.",
+                        ],
+                    ].merging(statedTimeProperties) { own, _ in own }),
                 "required": ["query"],
                 "additionalProperties": false,
             ],

@@ -25,14 +25,7 @@ struct ContextCommand: AsyncParsableCommand {
     @Option(help: "The most tokens the context may take.")
     var budget = 800
 
-    @Option(
-        help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
-    var since: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
-    var until: String?
+    @OptionGroup var statedTime: StatedTimeOptions
 
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
@@ -42,8 +35,7 @@ struct ContextCommand: AsyncParsableCommand {
     func parameters() throws -> SearchParameters {
         var parameters = SearchParameters()
         do {
-            try parameters.set(.since, to: since.map { [$0] } ?? [])
-            try parameters.set(.until, to: until.map { [$0] } ?? [])
+            try statedTime.apply(to: &parameters)
             try parameters.set(.topic, to: topic.map { [$0] } ?? [])
         } catch {
             throw ValidationError(error.message)

@@ -42,14 +42,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
 
-    @Option(
-        help: ArgumentHelp("Only facts stated at or after this: \(FilterField.since.valueHelp).", valueName: "when"))
-    var since: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Only facts stated before this (a day, month or year given is included whole).", valueName: "when"))
-    var until: String?
+    @OptionGroup var statedTime: StatedTimeOptions
 
     @Option(help: "The number of results.")
     var limit = 10
@@ -83,8 +76,7 @@ struct SearchCommand: AsyncParsableCommand {
             try parameters.set(.importance, to: importances)
             try parameters.set(.minImportance, to: minImportance.map { [$0] } ?? [])
             try parameters.set(.topic, to: topic.map { [$0] } ?? [])
-            try parameters.set(.since, to: since.map { [$0] } ?? [])
-            try parameters.set(.until, to: until.map { [$0] } ?? [])
+            try statedTime.apply(to: &parameters)
             try parameters.setLimit(limit)
             try parameters.setOffset(offset)
             if let minSimilarity { try parameters.setMinSimilarity(minSimilarity) }
