@@ -26,9 +26,7 @@ extension KnowledgeBase {
             let expired = try FactTable.expiredIDs(db, namespace: namespace, now: now)
             var receipt = try FactEraser.erase(
                 db, namespace: namespace, ids: expired.sorted(), reason: .expired, now: now)
-            let old = try Int64.fetchAll(
-                db, sql: "SELECT id FROM operation WHERE namespace = ? AND created_at < ?",
-                arguments: [namespace, cutoff])
+            let old = try OperationLog.ids(db, namespace: namespace, recordedBefore: cutoff)
             receipt.undoRecords += try FactEraser.deleteOperations(db, ids: old)
             return receipt
         }

@@ -107,6 +107,13 @@ enum OperationLog {
                 """, arguments: [namespace, OperationRecord.Kind.undo.rawValue])
     }
 
+    /// The namespace's operations recorded before `cutoff`: the undo records a purge drops.
+    static func ids(_ db: Database, namespace: String, recordedBefore cutoff: Date) throws -> [Int64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM operation WHERE namespace = ? AND created_at < ?",
+            arguments: [namespace, cutoff])
+    }
+
     static func find(_ db: Database, namespace: String, id: Int64) throws -> OperationRecord? {
         try Row.fetchOne(
             db,
