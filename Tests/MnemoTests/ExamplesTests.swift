@@ -11,8 +11,24 @@ struct ExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The documents whose ```swift blocks must each be an example of `Examples/`.
-    static let documents = ["README.md", "Sources/Mnemo/Mnemo.docc/Mnemo.md", "Sources/Mnemo/Mnemo.docc/Ingestion.md"]
+    /// The documents that must hold ```swift blocks (so that a broken parser cannot pass).
+    static let documentsWithExamples = [
+        "README.md", "Sources/Mnemo/Mnemo.docc/Mnemo.md", "Sources/Mnemo/Mnemo.docc/Ingestion.md",
+    ]
+
+    /// The documents whose ```swift blocks must each be an example of `Examples/`: the README and
+    /// every article of every DocC catalog under `Sources/`.
+    static let documents: [String] = {
+        let articles = sourceFiles().filter { $0.hasSuffix(".md") && $0.contains(".docc/") }
+        return Array(Set(documentsWithExamples + articles)).sorted()
+    }()
+
+    /// The paths, from the repository root, of every file under `Sources/`.
+    static func sourceFiles() -> [String] {
+        let sources = root.appendingPathComponent("Sources")
+        guard let enumerator = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+        return enumerator.compactMap { ($0 as? String).map { "Sources/" + $0 } }.sorted()
+    }
 
     /// Every `// example: NAME` … `// end example` region of `Examples/`, dedented, by name.
     static func examples() throws -> [String: String] {
@@ -62,15 +78,40 @@ struct ExamplesTests {
         return blocks
     }
 
+    /// The text of a Swift file's doc comments (`///`), each line in place, other lines empty.
+    static func docCommentText(_ source: String) -> String {
+        source.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("///") else { return "" }
+            let text = trimmed.dropFirst(3)
+            return String(text.hasPrefix(" ") ? text.dropFirst() : text)
+        }.joined(separator: "\n")
+    }
+
     @Test(arguments: documents)
     func everySwiftBlockIsACompiledExample(_ document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let examples = Set(try Self.examples().values)
         let blocks = Self.swiftBlocks(text)
-        #expect(!blocks.isEmpty)
+        if Self.documentsWithExamples.contains(document) { #expect(!blocks.isEmpty) }
         for block in blocks {
             #expect(examples.contains(block), "\(document) quotes Swift that is not an example of Examples/:\n\(block)")
         }
+    }
+
+    /// "Code blocks in doc comments compile like the README's": every ```swift block of a doc
+    /// comment under `Sources/` is an example of `Examples/` (`DocCommentExamples`), quoted exactly.
+    @Test func everyDocCommentSwiftBlockIsACompiledExample() throws {
+        let examples = Set(try Self.examples().values)
+        var checked = 0
+        for file in Self.sourceFiles() where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            for block in Self.swiftBlocks(Self.docCommentText(source)) {
+                checked += 1
+                #expect(examples.contains(block), "\(file) quotes Swift that is not an example of Examples/:\n\(block)")
+            }
+        }
+        #expect(checked >= 10, "the doc comments' code blocks were not found")
     }
 
     @Test func theGettingStartedExampleRuns() async throws {
