@@ -125,6 +125,15 @@ struct ExamplesTests {
         #expect(try await kb.stats().facts == 2)
     }
 
+    @Test func theFrontPageExampleRuns() async throws {
+        let folder = try TestKnowledgeBase.temporaryFolder()
+        try await GettingStarted.frontPage(in: folder)
+        let kb = try KnowledgeBase(
+            url: folder.appendingPathComponent("memory.sqlite"),
+            configuration: .init(namespace: "user-42"))
+        #expect(try await kb.stats().facts == 1)
+    }
+
     @Test func theIngestionExamplesRun() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
         let url = folder.appendingPathComponent("facts.jsonl")

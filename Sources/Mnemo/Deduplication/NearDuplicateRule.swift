@@ -44,7 +44,7 @@ import Foundation
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
 /// ``valueMatchThreshold`` up: the frame shows they state the same attribute.
 public struct NearDuplicateRule: Hashable, Sendable {
-    /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see the README).
+    /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see <doc:NearDuplicates>).
     public var threshold: Double
 
     /// The minimum cosine similarity when both facts state values and all of them match, or
