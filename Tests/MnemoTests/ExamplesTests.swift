@@ -13,7 +13,8 @@ struct ExamplesTests {
 
     /// The documents that must hold ```swift blocks (so that a broken parser cannot pass).
     static let documentsWithExamples = [
-        "README.md", "Sources/Mnemo/Mnemo.docc/Mnemo.md", "Sources/Mnemo/Mnemo.docc/Ingestion.md",
+        "README.md", "Sources/Mnemo/Mnemo.docc/Mnemo.md", "Sources/Mnemo/Mnemo.docc/GettingStarted.md",
+        "Sources/Mnemo/Mnemo.docc/Ingestion.md",
     ]
 
     /// The documents whose ```swift blocks must each be an example of `Examples/`: the README and
