@@ -2,9 +2,26 @@ import Foundation
 import Mnemo
 import MnemoEncoder
 
-/// The README's first example, compiled and run by `ExamplesTests` (which also checks that the
-/// README quotes it exactly: the text between the `example:` markers).
+/// The README's example and the Getting Started article's, compiled and run by `ExamplesTests`
+/// (which also checks that the documents quote them exactly: the text between the `example:`
+/// markers).
 public enum GettingStarted {
+    /// The README's ten lines, with the database in `folder`.
+    public static func frontPage(in folder: URL) async throws {
+        // example: front-page
+        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
+        let kb = try KnowledgeBase(
+            url: folder.appendingPathComponent("memory.sqlite"),
+            configuration: .init(namespace: "user-42", embedder: embedder))
+        try await kb.addFact(
+            NewFact(
+                content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development",
+                type: .preference, importance: .high))
+        let hits = try await kb.search("which UI framework do I like?")
+        for hit in hits { print(hit.fact.content, hit.fact.topicPath, hit.score) }
+        // end example
+    }
+
     /// Runs the example with its database in `folder`.
     public static func run(in folder: URL) async throws {
         // example: getting-started

@@ -1,7 +1,7 @@
 import Foundation
 import Mnemo
 
-/// The README's and the Ingestion article's library examples.
+/// The Ingestion article's library examples.
 public enum IngestionExamples {
     /// Ingests `url` (a JSONL file) into `kb` and writes a backup next to it.
     public static func run(kb: KnowledgeBase, url: URL, backupURL: URL) async throws {

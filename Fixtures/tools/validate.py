@@ -133,7 +133,7 @@ STOP3 = {"the", "and", "for", "you", "how", "did", "was", "are", "who", "not", "
 
 
 def brief_words(text):
-    """Words of length >= 4 after stripping s/es/ing/ed (the rule in the brief)."""
+    """Words of length >= 4 after stripping s/es/ing/ed (the fixtures' rule for shared words)."""
     out = set()
     for w in re.findall(r"[a-z0-9]+", fold(text)):
         for suf in ("ing", "ed", "es", "s"):

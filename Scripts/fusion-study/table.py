@@ -6,7 +6,7 @@ which = sys.argv[1]
 cands = [('text only', None, 'text'), ('semantic only', None, 'semantic'),
          ('rrf k=60', 'rrf(60)', 'hybrid'), ('cos + 0.6·bm25/(bm25+32) (old standard)', 'saturated()', 'hybrid'),
          ('cos + 0.2·bm25/(bm25+16)', 'saturated(0.2,16)', 'hybrid'),
-         ('0.7·cos + 0.3·bm25/max (issue reference)', 'maxnorm(0.3)', 'hybrid'),
+         ('0.7·cos + 0.3·bm25/max (reference proposed at the start)', 'maxnorm(0.3)', 'hybrid'),
          ('min-max both lists, w 0.5', 'mm(0.5)', 'hybrid'),
          ('z-score, w 0.4', 'zscore(0.4)', 'hybrid'),
          ('distribution-based (μ±3σ), w 0.3', 'dbsf(0.3)', 'hybrid'),

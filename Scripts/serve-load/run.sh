@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load on `mnemo serve` over loopback with wrk: text search, hybrid search, fact listing and fact
 # updates, 64 connections each. Usage: Scripts/serve-load/run.sh [MNEMO_BINARY] [SECONDS]
-# Prints wrk's summary per route; the README's "Load" table comes from it.
+# Prints wrk's summary per route; the "Load" table of the Serving article
+# (Sources/Mnemo/Mnemo.docc/Serving.md) comes from it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mnemo="${1:-.build/release/mnemo}"; seconds="${2:-15}"

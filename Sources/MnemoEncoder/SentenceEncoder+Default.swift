@@ -6,7 +6,7 @@ extension SentenceEncoder {
     ///
     /// The folder is ``ModelFolder/modelDirectory`` (`MNEMO_MODEL`, else the cache folder). A missing
     /// folder means "not installed" and gives nil, so the caller can fall back to
-    /// ``HashingEmbedder`` (and say so). A folder that exists but is broken is an error, not a
+    /// `HashingEmbedder` (and say so). A folder that exists but is broken is an error, not a
     /// silent fallback: the user asked for that model and should learn what is wrong with it.
     ///
     /// - Parameters:

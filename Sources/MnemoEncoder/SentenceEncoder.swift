@@ -35,7 +35,7 @@ public final class SentenceEncoder: Embedder, Sendable {
     public let configuration: BertConfiguration
     /// The tokenizer that turns texts into the model's token ids.
     public let tokenizer: WordPieceTokenizer
-    /// The number of texts encoded per forward pass by ``encode(_:)``.
+    /// The number of texts encoded per forward pass by ``encode(_:)->[[Float]]``.
     public let batchSize: Int
     /// The number of threads each forward pass uses.
     public let threadCount: Int
@@ -150,7 +150,7 @@ public final class SentenceEncoder: Embedder, Sendable {
         encode([text])[0]
     }
 
-    /// ``Embedder`` conformance: the same as ``encode(_:)-([String])``. The work runs on the
+    /// `Embedder` conformance: the same as ``encode(_:)-([String])``. The work runs on the
     /// calling task's thread plus ``threadCount`` − 1 helpers.
     ///
     /// A cancelled task stops before the next forward pass (at most ``batchSize`` texts: about

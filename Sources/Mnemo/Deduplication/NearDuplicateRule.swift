@@ -28,15 +28,15 @@ import Foundation
 ///    strong evidence, so a paraphrase reworded around the same values still merges.
 ///
 /// When checks 1 and 6 hold but another fails, the facts are close but differ. They are a
-/// ``Verdict/conflict(_:)``, kept as a pair for the user to settle, only when they state the same
+/// `Verdict.conflict`, kept as a pair for the user to settle, only when they state the same
 /// attribute of the same subject with another value (where the sister lives, the appointment's
-/// date, the rent); they are ``Verdict/distinct`` when what tells them apart is who or which
+/// date, the rent); they are `Verdict.distinct` when what tells them apart is who or which
 /// occasion they are about:
 ///
 /// - another subject: one person substituted for another ("my aunt" / "my uncle lives in Braga"), or
 ///   the only change is the fact's first word ("Marta teaches piano" / "Laura teaches piano");
 /// - another item of a series: a number labelling it differs ("…with Dev in week 99" / "…week
-///   499", "fact number 3" / "fact number 7"; see ``FactValues``);
+///   499", "fact number 3" / "fact number 7"; see `FactValues`);
 /// - another occasion of an experience: two ``FactType/experience`` facts whose values differ only
 ///   in dates, weekdays, times or years ("Ran 10 km on Sunday" / "…on Monday").
 ///
@@ -44,7 +44,7 @@ import Foundation
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
 /// ``valueMatchThreshold`` up: the frame shows they state the same attribute.
 public struct NearDuplicateRule: Hashable, Sendable {
-    /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see the README).
+    /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see <doc:NearDuplicates>).
     public var threshold: Double
 
     /// The minimum cosine similarity when both facts state values and all of them match, or

@@ -8,9 +8,9 @@ import Foundation
 /// calls are answered from a least-recently-used cache of `capacity` vectors; batches (ingest,
 /// re-embedding) pass straight through and are not cached, so they never evict queries.
 ///
-/// ```swift
-/// import MnemoEncoder  // SentenceEncoder and ModelFolder
+/// With `import MnemoEncoder` (for `SentenceEncoder` and `ModelFolder`):
 ///
+/// ```swift
 /// let encoder = try SentenceEncoder(modelDirectory: ModelFolder.modelDirectory)
 /// let kb = try KnowledgeBase(path: "memory.sqlite", embedder: CachingEmbedder(encoder, capacity: 1_000))
 /// ```

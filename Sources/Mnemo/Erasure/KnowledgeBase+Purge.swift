@@ -12,7 +12,7 @@ extension KnowledgeBase {
     /// one history.
     /// - Parameters:
     ///   - now: the time against which expiry and the window are measured.
-    ///   - undoOlderThan: the undo window; ``Configuration/undoRetention`` when `nil`.
+    ///   - window: the undo window; ``Configuration/undoRetention`` when `nil`.
     /// - Returns: what was removed: ``ErasureReceipt/undoRecords`` counts the records dropped for
     ///   their age as well as those that held an expired fact.
     @discardableResult

@@ -6,9 +6,10 @@ extension KnowledgeBase {
     ///
     /// ```swift
     /// var configuration = KnowledgeBase.Configuration(namespace: "user-42", embedder: HashingEmbedder())
-    /// configuration.observesSuspensionNotifications = true   // database in an App Group container
-    /// let kb = try KnowledgeBase(url: containerURL.appendingPathComponent("memory.sqlite"),
-    ///                            configuration: configuration)
+    /// configuration.observesSuspensionNotifications = true // database in an App Group container
+    /// let kb = try KnowledgeBase(
+    ///     url: containerURL.appendingPathComponent("memory.sqlite"),
+    ///     configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
         /// The namespace every operation reads and writes (see ``KnowledgeBase/inNamespace(_:)``).

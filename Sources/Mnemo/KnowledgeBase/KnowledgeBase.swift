@@ -10,8 +10,8 @@ import GRDB
 ///
 /// ```swift
 /// let kb = try KnowledgeBase(path: "memory.sqlite", namespace: "user-42")
-/// try await kb.addFact(NewFact(content: "Prefers SwiftUI over UIKit",
-///                              topicPath: "Technology/iOS Development", type: .preference))
+/// try await kb.addFact(
+///     NewFact(content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development", type: .preference))
 /// let hits = try await kb.search("swiftui")
 /// ```
 ///

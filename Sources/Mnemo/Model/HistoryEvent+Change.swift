@@ -3,7 +3,7 @@ extension HistoryEvent {
     ///
     /// ```swift
     /// for event in try await kb.history(ofFact: id) {
-    ///     if case let .updated(changes) = event.change {
+    ///     if case .updated(let changes) = event.change {
     ///         for change in changes { print(change.field, change.old, "→", change.new) }
     ///     }
     /// }

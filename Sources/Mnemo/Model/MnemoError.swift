@@ -19,9 +19,9 @@ import Foundation
 ///     try await kb.deleteFact(id: id)
 /// } catch MnemoError.notFound(.fact) {
 ///     // already gone: refresh the list
-/// } catch let MnemoError.invalidInput(field, reason) {
+/// } catch MnemoError.invalidInput(let field, let reason) {
 ///     form.show(reason, on: field)
-/// } catch let MnemoError.storageFailure(failure) where failure.isBusy {
+/// } catch MnemoError.storageFailure(let failure) where failure.isBusy {
 ///     // another process holds the write lock: retry later
 /// }
 /// ```

@@ -29,8 +29,8 @@ import Foundation
 /// ``init(validating:)``, which takes a literal too and always throws instead of stopping:
 ///
 /// ```swift
-/// let path = try TopicPath(validating: userText)   // MnemoError.invalidInput on bad text
-/// let same = try TopicPath(userText)               // the same initialiser
+/// let path = try TopicPath(validating: userText) // MnemoError.invalidInput on bad text
+/// let same = try TopicPath(userText) // the same initialiser
 /// ```
 public struct TopicPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
     /// The display segments, trimmed and whitespace-collapsed.
@@ -81,9 +81,9 @@ public struct TopicPath: Hashable, Sendable, CustomStringConvertible, Expressibl
     ///
     /// ```swift
     /// do {
-    ///     let path = try TopicPath(validating: "Health & Fitness/Running/")
-    /// } catch let MnemoError.invalidInput(field, reason) {
-    ///     print(field, reason)  // topicPath "Health & Fitness/Running/": it has an empty segment
+    ///     _ = try TopicPath(validating: "Health & Fitness/Running/")
+    /// } catch MnemoError.invalidInput(let field, let reason) {
+    ///     print(field, reason) // topicPath "Health & Fitness/Running/": it has an empty segment
     /// }
     /// ```
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` with field `topicPath` when the path

@@ -1,8 +1,9 @@
 import Foundation
 import MnemoEvaluation
 
-/// What `mnemo bench` prints: the DESIGN.md shape (`facts`, `dimension`, then `text`,
-/// `semantic` and `hybrid` with `p50_ms`, `p95_ms`, `p99_ms`) plus the other variants and figures.
+/// What `mnemo bench` prints: `facts`, `dimension`, then `text`, `semantic` and `hybrid` with
+/// `p50_ms`, `p95_ms`, `p99_ms` (the keys scripts read first, kept stable), plus the other variants
+/// and figures.
 struct BenchOutput: Encodable {
     struct Latency: Encodable {
         var p50Ms: Double

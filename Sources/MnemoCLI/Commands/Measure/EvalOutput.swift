@@ -1,7 +1,8 @@
 import Foundation
 import MnemoEvaluation
 
-/// What `mnemo eval` prints; the JSON starts with the DESIGN.md keys.
+/// What `mnemo eval` prints; the JSON starts with the keys scripts read first, kept stable
+/// (`dataset`, `mode`, `queries`, `ndcg_at_10`, `recall_at_10`, `recall_at_100`, `mrr_at_10`).
 struct EvalOutput: Encodable {
     var dataset: String
     var mode: String
