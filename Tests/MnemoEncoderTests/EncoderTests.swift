@@ -77,7 +77,7 @@ struct EncoderTests {
     /// `SentenceTransformer(...).encode([a, b], normalize_embeddings=True)`), which the encoder must
     /// match closely; the design figures are only approached within 0.012.
     @Test(
-        "the design document's example pairs score as sentence-transformers does",
+        "look-alike pairs score as sentence-transformers does",
         arguments: [
             ("I drink tea instead of coffee", "I drink coffee instead of tea", Float(0.99598), Float(0.997)),
             ("my aunt lives in Braga", "my uncle lives in Braga", Float(0.91019), Float(0.918)),

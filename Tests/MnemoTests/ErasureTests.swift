@@ -34,7 +34,7 @@ import Testing
         let secret = try await kb.addFact(
             NewFact(content: "Diagnosed with a rare syndrome", topicPath: "Health", sources: ["conv-1"]))
         // The content changes (the old one goes to the history), it is deleted (the undo record
-        // holds it), then erased: the path.
+        // holds it), then erased: the path on which a deleted fact still left copies behind.
         try await kb.updateFact(id: secret.id, FactUpdate(content: Self.secret, importance: .high))
         try await kb.deleteFact(id: secret.id)
         let before = try FileTraces(databaseAt: path)
