@@ -113,18 +113,28 @@ struct MemoryToolHandler: Sendable {
         record.confidence = try arguments.double("confidence")
         record.sources = try arguments.string("source").map { [$0] } ?? []
         switch try await knowledgeBase.storeAllOrNothing([record]) {
+        case .rejected(let rejections) where rejections[0].code == .quotaExceeded:
+            throw ToolInputError(
+                "not remembered: the memory is full (\(rejections[0].reason)). Ask the user which remembered facts to forget, then try again [quota_exceeded]"
+            )
         case .rejected(let rejections):
             throw ToolInputError(
                 "not remembered: \(rejections.map(\.reason).joined(separator: "; ")) [\(rejections[0].code.rawValue)]")
-        case .stored(let stored):
-            let message =
+        case .stored(let stored, let evicted):
+            var message =
                 switch stored[0].disposition {
                 case .added: "Remembered as a new fact."
                 case .merged: "Merged into a similar fact already remembered (id \(stored[0].fact.id))."
                 case .unchanged: "Already remembered (id \(stored[0].fact.id)); its mention count went up."
                 }
+            if !evicted.isEmpty {
+                message +=
+                    " The memory was full: to make room, it deleted "
+                    + evicted.map { "#\($0.id) \"\($0.content)\"" }.joined(separator: ", ") + "."
+            }
             return RememberAnswer(
-                outcome: stored[0].disposition.rawValue, message: message, fact: FactJSON(stored[0].fact))
+                outcome: stored[0].disposition.rawValue, message: message, fact: FactJSON(stored[0].fact),
+                evicted: evicted.isEmpty ? nil : evicted.map(FactJSON.init))
         }
     }
 

@@ -7,6 +7,8 @@ struct RememberAnswer: Encodable {
     var outcome: String
     var message: String
     var fact: FactJSON
+    /// The facts deleted to make room, when the memory was full and the server evicts.
+    var evicted: [FactJSON]?
 }
 
 /// What the forget tool would erase, before the user confirms.

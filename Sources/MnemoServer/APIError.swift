@@ -78,6 +78,9 @@ extension APIError {
         // The file itself is the problem (read-only, not a Mnemo database, from a newer
         // version): no request can succeed until an operator acts, which is what 503 says.
         case .databaseUnusable: return APIError(.serviceUnavailable, "database_unusable", message)
+        // The request is valid; the user's plan is full: deleting facts (or a larger plan) lets
+        // the same request succeed.
+        case .quotaExceeded: return APIError(.conflict, "quota_exceeded", message)
         case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
             return APIError(.internalServerError, "internal_error", message)
         }

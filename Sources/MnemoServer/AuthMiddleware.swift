@@ -17,11 +17,12 @@ struct AuthMiddleware: RouterMiddleware {
         guard let token = Self.bearerToken(request.headers[.authorization]) else {
             throw unauthorized("send `Authorization: Bearer <token>`")
         }
-        guard let user = await authentication.namespace(forBearer: token) else {
+        guard let grant = await authentication.grant(forBearer: token) else {
             throw unauthorized("the bearer token is not valid")
         }
         var context = context
-        context.user = user
+        context.user = grant.namespace
+        context.factLimit = grant.factLimit
         return try await next(request, context)
     }
 

@@ -6,8 +6,9 @@ package enum Authentication: Sendable {
     /// No credentials: a request's user is the one its path or body names, else the default
     /// namespace. Allowed on a loopback host only.
     case none
-    /// Opaque bearer tokens, each mapped to one namespace.
-    case tokens([String: String])
+    /// Opaque bearer tokens, each mapped to one namespace; `factLimits` holds the tokens whose
+    /// line sets their own fact limit (a plan), which overrides the server's.
+    case tokens([String: String], factLimits: [String: TokenFactLimit] = [:])
     /// HS256 JSON Web Tokens whose `sub` claim is the namespace. A token is refused before its
     /// `nbf` and after its `exp`; one without `exp` is refused unless `requiresExpiry` is false
     /// (an operator's explicit choice of long-lived tokens: a leaked one is valid forever).
@@ -21,16 +22,22 @@ package enum Authentication: Sendable {
 
     /// The namespace a bearer token grants, or `nil` when the token is not valid.
     package func namespace(forBearer token: String) async -> String? {
+        await grant(forBearer: token)?.namespace
+    }
+
+    /// What a bearer token grants: its namespace and, when its tokens-file line sets one, its
+    /// own fact limit; `nil` when the token is not valid.
+    package func grant(forBearer token: String) async -> (namespace: String, factLimit: TokenFactLimit?)? {
         switch self {
         case .none:
             return nil
-        case .tokens(let namespaces):
-            return namespaces[token]
+        case .tokens(let namespaces, let factLimits):
+            return namespaces[token].map { ($0, factLimits[token]) }
         case .jwt(let keys, let requiresExpiry):
             guard let payload = try? await keys.verify(token, as: NamespaceClaims.self) else { return nil }
             if requiresExpiry, payload.exp == nil { return nil }
             let subject = payload.sub.value.trimmingCharacters(in: .whitespacesAndNewlines)
-            return subject.isEmpty ? nil : subject
+            return subject.isEmpty ? nil : (subject, nil)
         }
     }
 }
@@ -63,9 +70,21 @@ package struct ServerSetupError: Error, CustomStringConvertible {
     package var description: String
 }
 
+/// A token's own fact limit, from its tokens-file line: `fact-limit=N`, or `fact-limit=none` for
+/// no limit whatever the server's.
+package struct TokenFactLimit: Sendable, Hashable {
+    /// The most facts the token's namespace may hold, or `nil` for no limit.
+    package var limit: Int?
+
+    package init(_ limit: Int?) {
+        self.limit = limit
+    }
+}
+
 extension Authentication {
-    /// Reads a tokens file: one `TOKEN NAMESPACE` pair a line; blank lines and lines starting
-    /// with `#` are skipped.
+    /// Reads a tokens file: one `TOKEN NAMESPACE [fact-limit=N]` line per token; blank lines and
+    /// lines starting with `#` are skipped. `fact-limit=N` gives the token's namespace its own
+    /// fact limit (its plan), `fact-limit=none` no limit, overriding `mnemo serve --fact-limit`.
     package static func tokens(fromFile path: String) throws -> Authentication {
         let text: String
         do {
@@ -79,12 +98,24 @@ extension Authentication {
     /// Parses the text of a tokens file; `file` names it in errors.
     package static func tokens(parsing text: String, file: String) throws -> Authentication {
         var namespaces: [String: String] = [:]
+        var factLimits: [String: TokenFactLimit] = [:]
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let fields = line.split(whereSeparator: \.isWhitespace)
             if fields.isEmpty || fields[0].hasPrefix("#") { continue }
-            guard fields.count == 2 else {
+            guard fields.count == 2 || fields.count == 3 else {
                 throw ServerSetupError(
-                    description: "\(file) line \(offset + 1): expected `TOKEN NAMESPACE`, found \(fields.count) fields")
+                    description:
+                        "\(file) line \(offset + 1): expected `TOKEN NAMESPACE [fact-limit=N]`, found \(fields.count) fields"
+                )
+            }
+            if fields.count == 3 {
+                guard let limit = TokenFactLimit(parsing: fields[2]) else {
+                    throw ServerSetupError(
+                        description:
+                            "\(file) line \(offset + 1): expected `fact-limit=N` (a whole number, 0 or more) or `fact-limit=none`, found `\(fields[2])`"
+                    )
+                }
+                factLimits[String(fields[0])] = limit
             }
             let token = String(fields[0])
             if let other = namespaces[token], other != String(fields[1]) {
@@ -96,7 +127,7 @@ extension Authentication {
         guard !namespaces.isEmpty else {
             throw ServerSetupError(description: "\(file) holds no `TOKEN NAMESPACE` lines")
         }
-        return .tokens(namespaces)
+        return .tokens(namespaces, factLimits: factLimits)
     }
 
     /// Reads an HS256 secret from a file (surrounding whitespace is ignored).
@@ -120,5 +151,21 @@ extension Authentication {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         return .jwt(keys, requiresExpiry: requiresExpiry)
+    }
+}
+
+extension TokenFactLimit {
+    /// Reads `fact-limit=N` or `fact-limit=none`.
+    init?(parsing field: Substring) {
+        let prefix = "fact-limit="
+        guard field.hasPrefix(prefix) else { return nil }
+        let value = field.dropFirst(prefix.count)
+        if value == "none" {
+            self.init(nil)
+        } else if let limit = Int(value), limit >= 0 {
+            self.init(limit)
+        } else {
+            return nil
+        }
     }
 }

@@ -73,4 +73,7 @@ struct LucidExtractResponse: ResponseEncodable {
     /// The number of facts created.
     var count: Int
     var message: String
+    /// The ids of the stored facts deleted to make room for the created ones, when the server
+    /// evicts at its fact limit (`mnemo serve --fact-limit-policy evict`); left out when none.
+    var evicted: [String]?
 }

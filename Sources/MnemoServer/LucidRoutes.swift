@@ -106,10 +106,12 @@ struct LucidRoutes {
         switch outcome {
         case .rejected(let rejections):
             let first = rejections[0]
+            // Valid records refused by the user's fact limit: the state refuses them, not the body.
+            let status: HTTPResponse.Status = first.code == .quotaExceeded ? .conflict : .badRequest
             throw APIError(
-                .badRequest, first.code.rawValue,
+                status, first.code.rawValue,
                 "extracted record \(first.record) (\(first)); nothing was stored", rejected: rejections)
-        case .stored(let records):
+        case .stored(let records, let evicted):
             let created = records.filter { $0.disposition == .added }.map { LucidFact($0.fact) }
             var seen = Set(created.map(\.id))
             let updated = records.filter { $0.disposition != .added }.map { LucidFact($0.fact) }.filter {
@@ -120,7 +122,8 @@ struct LucidRoutes {
             let echoed = (try? JSONDecoder().decode([String: JSONValue].self, from: data))?["extracted"] ?? extracted
             let response = LucidExtractResponse(
                 extracted: echoed, created: created, updated: updated, count: created.count,
-                message: "Extracted \(records.count) facts, created \(created.count) successfully\(known)")
+                message: "Extracted \(records.count) facts, created \(created.count) successfully\(known)",
+                evicted: evicted.isEmpty ? nil : evicted.map { String($0.id) })
             return EditedResponse(status: .created, response: response)
         }
     }

@@ -8,6 +8,9 @@ package struct MnemoRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The namespace the request's bearer token grants; `nil` when authentication is off.
     package var user: String?
+    /// The fact limit of the request's token when its tokens-file line sets one (its plan);
+    /// `nil` for the server's own limit.
+    package var factLimit: TokenFactLimit?
     /// The largest body a route reads; larger ones get 413. Set from the server's configuration
     /// by ``RequestLimitMiddleware``.
     package var maximumBodySize = ServerConfiguration().maximumBodySize

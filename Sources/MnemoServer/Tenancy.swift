@@ -10,7 +10,8 @@ struct Tenancy: Sendable {
     ///
     /// With a token, the user is the token's namespace and `named` (a user a path or body
     /// names) must be that user, else 403. Without authentication, the user is `named`, else
-    /// the default namespace.
+    /// the default namespace. The knowledge base has the fact limit of the request's token when
+    /// its line in the tokens file sets one, else the server's (`mnemo serve --fact-limit`).
     func knowledgeBase(_ context: MnemoRequestContext, naming named: String? = nil) throws -> KnowledgeBase {
         let namespace: String
         if let user = context.user {
@@ -22,6 +23,8 @@ struct Tenancy: Sendable {
         guard !namespace.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw APIError.badRequest("invalid_user", "the user id must not be empty")
         }
-        return try knowledgeBase.inNamespace(namespace)
+        let user = try knowledgeBase.inNamespace(namespace)
+        guard let plan = context.factLimit else { return user }
+        return try user.withFactLimit(plan.limit, policy: knowledgeBase.quotaPolicy)
     }
 }

@@ -39,7 +39,7 @@ import Testing
 
     @Test func tokensFileParsing() throws {
         guard
-            case .tokens(let map) = try Authentication.tokens(
+            case .tokens(let map, _) = try Authentication.tokens(
                 parsing: "# comment\n\nt1 alice\n  t2\tbob  \n", file: "f")
         else {
             Issue.record("expected tokens")

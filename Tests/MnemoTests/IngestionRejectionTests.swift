@@ -88,8 +88,10 @@ import Testing
     }
 
     @Test func everyCodeIsCovered() {
-        // Foreign namespaces are tested by NamespacePinningTests.
-        let tested = Set(Self.cases.map(\.code)).union([.invalidUTF8, .recordTooLong, .foreignNamespace])
+        // Foreign namespaces are tested by NamespacePinningTests, quotas by QuotaTests.
+        let tested = Set(Self.cases.map(\.code)).union([
+            .invalidUTF8, .recordTooLong, .foreignNamespace, .quotaExceeded,
+        ])
         #expect(tested == Set(IngestRejection.Code.allCases))
     }
 

@@ -12,7 +12,7 @@ import Testing
             IngestRecord(content: "lives in porto.", sources: ["c1"]),
             IngestRecord(content: "Works as a nurse"),
         ])
-        guard case .stored(let records) = outcome else {
+        guard case .stored(let records, _) = outcome else {
             Issue.record("expected stored, got \(outcome)")
             return
         }
@@ -62,7 +62,7 @@ import Testing
 
         let good = #"{"extracted": [{"content": "Has two cats", "category": "pets"}]}"#
         guard
-            case .stored(let records) = try await kb.storeAllOrNothing(
+            case .stored(let records, _) = try await kb.storeAllOrNothing(
                 data: Data(good.utf8), format: .extracted, completing: { $0.sources.append("conv") })
         else {
             Issue.record("expected stored")

@@ -10,6 +10,12 @@ import Foundation
 /// of a batch visible. With `strict`, checked records are embedded as batches fill and held
 /// until the input ends, then written in one transaction, or not at all when any record was
 /// rejected.
+///
+/// Quotas: a record that would add a fact to a namespace at its limit is rejected as
+/// ``IngestRejection/Code/quotaExceeded`` and the rest of its batch is stored (with `strict`,
+/// nothing is). With ``QuotaPolicy/evictLeastValuable``, the facts this ingest added, in any of
+/// its batches, are never evicted for its later records: the input's excess is rejected instead,
+/// whatever the batch size.
 struct IngestPipeline {
     private let knowledgeBase: KnowledgeBase
     private let options: IngestOptions
@@ -20,11 +26,17 @@ struct IngestPipeline {
     private let batchSize: Int
     private(set) var report: IngestReport
     private var batch: [PendingFact] = []
-    /// With `strict`, the embedded batches waiting for the end of the input.
+    /// Where each record of ``batch`` is in the input, for a quota rejection.
+    private var positions: [RecordPosition] = []
+    /// With `strict`, the embedded batches waiting for the end of the input, and their positions.
     private var held: [PendingFact] = []
+    private var heldPositions: [RecordPosition] = []
+    /// The facts this ingest added, which an eviction spares; kept only under an evicting quota.
+    private var addedIDs = Set<Int64>()
     private var topics = TopicPathCache()
     /// The batch being written while the next is read.
-    private var inFlight: Task<[FactWriter.Outcome], any Error>?
+    private var inFlight: Task<FactWriter.Written, any Error>?
+    private var inFlightPositions: [RecordPosition] = []
     private var bytesRead = 0
 
     init(knowledgeBase: KnowledgeBase, options: IngestOptions, format: IngestFormat?, totalBytes: Int?) throws {
@@ -63,6 +75,7 @@ struct IngestPipeline {
                     try record.pending(
                         defaultNamespace: defaultNamespace, pinned: pinnedNamespace, nodeTopic: nodeTopic,
                         topics: &topics))
+                positions.append(position)
             } catch {
                 report.reject(position.rejection(error), keepingAtMost: options.maximumReportedRejections)
             }
@@ -90,6 +103,7 @@ struct IngestPipeline {
             } else if !held.isEmpty {
                 let facts = held
                 held = []
+                inFlightPositions = heldPositions
                 let knowledgeBase = knowledgeBase
                 inFlight = Task { try await knowledgeBase.storeBatch(facts) }
             }
@@ -104,12 +118,19 @@ struct IngestPipeline {
     /// Strict mode: embeds the batch and keeps it for the end, unless a record was rejected
     /// already, which means nothing will be written.
     private mutating func hold() async throws {
-        defer { batch = [] }
+        defer {
+            batch = []
+            positions = []
+        }
         guard report.rejectedCount == 0 else {
             held = []
+            heldPositions = []
             return
         }
-        if !batch.isEmpty { held += try await knowledgeBase.embedBatch(batch) }
+        if !batch.isEmpty {
+            held += try await knowledgeBase.embedBatch(batch)
+            heldPositions += positions
+        }
     }
 
     /// When the task is cancelled: stops the batch in flight (see ``settle()``), then throws
@@ -136,31 +157,51 @@ struct IngestPipeline {
     mutating func settle() async throws {
         guard let task = inFlight else { return }
         inFlight = nil
-        let outcomes: [FactWriter.Outcome]
+        let written: FactWriter.Written
         do {
-            outcomes = try await withTaskCancellationHandler {
+            written = try await withTaskCancellationHandler {
                 try await task.value
             } onCancel: {
                 task.cancel()
             }
         } catch is CancellationError {
             throw Self.cancelled(stored: report.accepted)
+        } catch let refusal as FactWriter.QuotaRefusal {
+            // Strict: the quota refused records of the held input, so none of it was stored.
+            for index in refusal.indices {
+                report.reject(
+                    inFlightPositions[index].quotaRejection(limit: refusal.limit),
+                    keepingAtMost: options.maximumReportedRejections)
+            }
+            report.committed = false
+            sendProgress(isFinished: false)
+            return
         } catch {
             throw MnemoError.interrupted(stored: report.accepted, cause: MnemoError(error))
         }
-        for outcome in outcomes { report.count(outcome) }
+        report.count(written, positions: inFlightPositions, keepingAtMost: options.maximumReportedRejections)
+        if knowledgeBase.quotaPolicy == .evictLeastValuable {
+            for case .added(let fact)? in written.outcomes { addedIDs.insert(fact.id) }
+        }
         sendProgress(isFinished: false)
     }
 
     private mutating func startWriting() async throws {
         let facts = batch
+        let factPositions = positions
         batch = []
+        positions = []
         batch.reserveCapacity(batchSize)
         // One batch at a time: a record may duplicate one of the batch before it, which must
-        // be stored first.
+        // be stored first (and an eviction must know every fact the batches before added).
         try await settle()
         let knowledgeBase = knowledgeBase
-        inFlight = Task { try await knowledgeBase.storeBatch(knowledgeBase.embedBatch(facts)) }
+        let protected = addedIDs
+        inFlightPositions = factPositions
+        inFlight = Task {
+            try await knowledgeBase.storeBatch(
+                knowledgeBase.embedBatch(facts), allOrNothing: false, protecting: protected)
+        }
     }
 
     private func sendProgress(isFinished: Bool) {

@@ -41,6 +41,9 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
         case nulCharacter = "nul_character"
         /// The line is longer than ``IngestOptions/maximumLineLength`` bytes; it is skipped unread.
         case recordTooLong = "record_too_long"
+        /// The record would have added a new fact to a namespace that holds its limit of facts
+        /// (see ``QuotaPolicy``). Valid otherwise: it lands once there is room.
+        case quotaExceeded = "quota_exceeded"
     }
 
     /// The record's position in the input, from 1, in document order. In JSONL, blank lines are

@@ -18,6 +18,11 @@ public struct IngestReport: Hashable, Sendable, Codable {
     public var rejectedCount = 0
     /// Whether anything was written. False with `strict` when any record was rejected.
     public var committed = true
+    /// The ids of the stored facts deleted to make room for this input's new facts, in the
+    /// order they were evicted (see ``QuotaPolicy/evictLeastValuable``); empty otherwise.
+    /// Records refused for the quota are in ``rejected`` with
+    /// ``IngestRejection/Code/quotaExceeded``.
+    public var evicted: [Int64] = []
 
     /// Creates an empty report.
     package init(format: IngestFormat? = nil) {
@@ -36,6 +41,19 @@ public struct IngestReport: Hashable, Sendable, Codable {
         }
     }
 
+    /// Counts a written batch: its outcomes, its evictions, and as rejections the records its
+    /// quota refused, whose positions are `positions` (one per record of the batch).
+    mutating func count(_ written: FactWriter.Written, positions: [RecordPosition], keepingAtMost limit: Int) {
+        for (outcome, position) in zip(written.outcomes, positions) {
+            if let outcome {
+                count(outcome)
+            } else {
+                reject(position.quotaRejection(limit: written.limit ?? 0), keepingAtMost: limit)
+            }
+        }
+        evicted += written.evicted.map(\.id)
+    }
+
     mutating func reject(_ rejection: IngestRejection, keepingAtMost limit: Int) {
         rejectedCount += 1
         if rejected.count < limit { rejected.append(rejection) }
@@ -47,6 +65,7 @@ extension IngestReport: CustomStringConvertible {
     /// strict ingest refused its input. Each rejection prints itself (``IngestRejection``).
     public var description: String {
         "\(TopicNode.count(records, "record")): \(added) added, \(merged) merged, \(unchanged) unchanged, "
-            + "\(rejectedCount) rejected" + (committed ? "" : " (nothing stored)")
+            + "\(rejectedCount) rejected" + (evicted.isEmpty ? "" : ", \(evicted.count) evicted")
+            + (committed ? "" : " (nothing stored)")
     }
 }

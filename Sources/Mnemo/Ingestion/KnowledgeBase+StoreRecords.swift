@@ -14,8 +14,12 @@ package struct StoredRecord: Sendable {
 
 /// The result of an all-or-nothing store: every record stored, or why some could not be.
 package enum StoreOutcome: Sendable {
-    case stored([StoredRecord])
-    /// Nothing was stored because of these records.
+    /// Every record stored; `evicted` are the facts deleted to make room for the new ones
+    /// (see ``QuotaPolicy/evictLeastValuable``).
+    case stored([StoredRecord], evicted: [Fact])
+    /// Nothing was stored because of these records: all invalid ones (as ingest rejects them),
+    /// or, when every record is valid, those the namespace's fact limit refuses
+    /// (``IngestRejection/Code/quotaExceeded``).
     case rejected([IngestRejection])
 }
 
@@ -57,6 +61,7 @@ extension KnowledgeBase {
     ) async throws -> StoreOutcome {
         var rejected: [IngestRejection] = []
         var pending: [PendingFact] = []
+        var positions: [RecordPosition] = []
         var topics = TopicPathCache()
         for item in items {
             switch item {
@@ -67,21 +72,28 @@ extension KnowledgeBase {
                 do {
                     pending.append(
                         try record.pending(defaultNamespace: namespace, nodeTopic: nodeTopic, topics: &topics))
+                    positions.append(position)
                 } catch {
                     rejected.append(position.rejection(error))
                 }
             }
         }
         guard rejected.isEmpty else { return .rejected(rejected) }
-        guard !pending.isEmpty else { return .stored([]) }
-        let outcomes = try await storeBatch(embedBatch(pending))
+        guard !pending.isEmpty else { return .stored([], evicted: []) }
+        let written: FactWriter.Written
+        do {
+            written = try await storeBatch(embedBatch(pending))
+        } catch let refusal as FactWriter.QuotaRefusal {
+            return .rejected(refusal.indices.map { positions[$0].quotaRejection(limit: refusal.limit) })
+        }
         return .stored(
-            outcomes.map { outcome in
+            written.outcomes.map { outcome in
                 switch outcome {
-                case .added(let fact): StoredRecord(fact: fact, disposition: .added)
-                case .merged(let fact): StoredRecord(fact: fact, disposition: .merged)
-                case .unchanged(let fact): StoredRecord(fact: fact, disposition: .unchanged)
+                case .added(let fact)?: StoredRecord(fact: fact, disposition: .added)
+                case .merged(let fact)?: StoredRecord(fact: fact, disposition: .merged)
+                case .unchanged(let fact)?: StoredRecord(fact: fact, disposition: .unchanged)
+                case nil: preconditionFailure("an all-or-nothing store throws when its quota refuses a fact")
                 }
-            })
+            }, evicted: written.evicted)
     }
 }

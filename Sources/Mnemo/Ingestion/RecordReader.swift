@@ -8,6 +8,13 @@ struct RecordPosition: Hashable, Sendable {
     func rejection(_ problem: RecordProblem) -> IngestRejection {
         IngestRejection(record: record, line: line, code: problem.code, reason: problem.reason)
     }
+
+    /// The rejection of a valid record that would have added a fact to a full namespace.
+    func quotaRejection(limit: Int) -> IngestRejection {
+        rejection(
+            RecordProblem(
+                .quotaExceeded, "the namespace holds its limit of \(limit) facts; this record would add a new one"))
+    }
 }
 
 /// What a reader yields for each record of its input.

@@ -43,6 +43,16 @@ extension KnowledgeBase {
         /// operations older than this (they can no longer be undone, and the contents their
         /// snapshots hold leave the file). 30 days by default.
         public var undoRetention: TimeInterval
+        /// The most facts a namespace may hold, active and inactive, or `nil` (the default) for
+        /// no limit. At the limit, a write that would add a new fact is refused with
+        /// ``MnemoError/quotaExceeded(limit:)`` or makes room, as ``quotaPolicy`` says; repeats
+        /// and merges always pass. See ``QuotaPolicy`` for what counts. The limit applies to
+        /// every namespace the knowledge base writes to; ``KnowledgeBase/withFactLimit(_:policy:)``
+        /// gives one namespace (a user's plan) another.
+        public var factLimit: Int?
+        /// What a write does at ``factLimit``: refuse (the default) or evict the least valuable
+        /// facts.
+        public var quotaPolicy: QuotaPolicy
         /// The GRDB configuration the file is opened with: set a passphrase hook, a label, a
         /// read-only flag or `prepareDatabase` steps of your own here. Mnemo adds its own
         /// steps (``KnowledgeBase/prepare(_:mmapSize:)``) after yours.
@@ -72,6 +82,8 @@ extension KnowledgeBase {
             busyTimeout: TimeInterval = 10,
             observesSuspensionNotifications: Bool = false,
             undoRetention: TimeInterval = Configuration.defaultUndoRetention,
+            factLimit: Int? = nil,
+            quotaPolicy: QuotaPolicy = .reject,
             database: GRDB.Configuration = GRDB.Configuration(),
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
@@ -82,6 +94,8 @@ extension KnowledgeBase {
             self.busyTimeout = busyTimeout
             self.observesSuspensionNotifications = observesSuspensionNotifications
             self.undoRetention = undoRetention
+            self.factLimit = factLimit
+            self.quotaPolicy = quotaPolicy
             self.database = database
             self.now = now
         }

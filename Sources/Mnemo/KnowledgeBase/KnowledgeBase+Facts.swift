@@ -10,14 +10,18 @@ extension KnowledgeBase {
     /// ``AddFactOutcome/unchanged(_:)``. With an ``embedder``, a near duplicate (see
     /// ``NearDuplicateRule``) is merged into the stored fact in the same way, which also takes the
     /// higher importance and confidence: ``AddFactOutcome/merged(into:)``.
+    ///
+    /// When the namespace holds its ``factLimit`` and the fact is new, the ``quotaPolicy`` either
+    /// refuses it or deletes the least valuable stored fact to make room (see ``QuotaPolicy``;
+    /// ``addFactsReportingEvictions(_:nearDuplicates:)`` says which).
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for an empty or over-long content or
-    ///   a confidence outside 0…1; ``MnemoError/embedderFailure(model:reason:)``;
-    ///   ``MnemoError/storageFailure(_:)``; `CancellationError` when the task is cancelled
-    ///   (nothing is stored).
+    ///   a confidence outside 0…1; ``MnemoError/quotaExceeded(limit:)``;
+    ///   ``MnemoError/embedderFailure(model:reason:)``; ``MnemoError/storageFailure(_:)``;
+    ///   `CancellationError` when the task is cancelled (nothing is stored).
     @discardableResult
     public func addFact(_ fact: NewFact) async throws -> AddFactOutcome {
         let batch = try await embedBatch([(namespace, ValidatedFact(fact))])
-        return try await storeBatch(batch)[0]
+        return try await storeOrRefuse(batch, rule: NearDuplicateRule()).outcomes[0]
     }
 
     /// Adds many facts at once: one call to the embedder and one transaction for the whole batch,
@@ -31,11 +35,26 @@ extension KnowledgeBase {
     /// (throwing `CancellationError`) with nothing stored.
     /// - Returns: the outcome for each input, in order.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first invalid fact's field
-    ///   (nothing is stored), and what ``addFact(_:)`` throws.
+    ///   (nothing is stored); ``MnemoError/quotaExceeded(limit:)`` when the namespace's
+    ///   ``factLimit`` cannot hold every new fact of the batch (nothing is stored); and what
+    ///   ``addFact(_:)`` throws.
     @discardableResult
     public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws
         -> [AddFactOutcome]
     {
+        try await addFactsReportingEvictions(facts, nearDuplicates: nearDuplicates).outcomes
+    }
+
+    /// Adds many facts at once, as ``addFacts(_:nearDuplicates:)`` does, and names the facts
+    /// deleted to make room for them when the ``quotaPolicy`` is
+    /// ``QuotaPolicy/evictLeastValuable``.
+    ///
+    /// A fact of the batch is never evicted for a later one of the same batch: when the batch
+    /// brings more new facts than the limit holds, it throws ``MnemoError/quotaExceeded(limit:)``
+    /// and nothing (no fact, no eviction) is stored.
+    public func addFactsReportingEvictions(
+        _ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()
+    ) async throws -> AddFactsResult {
         let validated = try facts.enumerated().map { index, fact in
             do {
                 return (namespace, try ValidatedFact(fact))
@@ -43,7 +62,17 @@ extension KnowledgeBase {
                 throw MnemoError.invalidInput(field: "facts[\(index)].\(field)", reason: reason)
             }
         }
-        return try await storeBatch(embedBatch(validated), rule: nearDuplicates)
+        return try await storeOrRefuse(embedBatch(validated), rule: nearDuplicates)
+    }
+
+    /// Stores a batch all or nothing, a quota refusal becoming ``MnemoError/quotaExceeded(limit:)``.
+    private func storeOrRefuse(_ batch: [PendingFact], rule: NearDuplicateRule?) async throws -> AddFactsResult {
+        do {
+            let written = try await storeBatch(batch, rule: rule)
+            return AddFactsResult(outcomes: written.outcomes.map { $0! }, evicted: written.evicted)
+        } catch let refusal as FactWriter.QuotaRefusal {
+            throw refusal.mnemoError
+        }
     }
 
     /// The fact with this id in the namespace, or `nil`: a lookup, like ``topic(at:)``. Every

@@ -40,6 +40,13 @@ public final class KnowledgeBase: Sendable {
     let undoRetention: TimeInterval
     /// The clock of ``Configuration/now``.
     let clock: @Sendable () -> Date
+    /// ``Configuration/factLimit`` and ``Configuration/quotaPolicy``.
+    let quota: FactQuota?
+
+    /// The most facts a namespace may hold (``Configuration/factLimit``), or `nil` for no limit.
+    public var factLimit: Int? { quota?.limit }
+    /// What a write does at ``factLimit`` (``Configuration/quotaPolicy``).
+    public var quotaPolicy: QuotaPolicy { quota?.policy ?? .reject }
 
     /// The current time by the knowledge base's clock (``Configuration/now``).
     public var now: Date { clock() }
@@ -162,6 +169,7 @@ public final class KnowledgeBase: Sendable {
         self.embedder = configuration.embedder
         self.undoRetention = configuration.undoRetention
         self.clock = configuration.now
+        self.quota = try FactQuota(limit: configuration.factLimit, policy: configuration.quotaPolicy)
         if let embedder = configuration.embedder {
             if readOnly {
                 try self.writer.read { db in try EmbeddingTable.check(db, identity: embedder.identity) }
@@ -178,7 +186,7 @@ public final class KnowledgeBase: Sendable {
         }
     }
 
-    private init(sharing other: KnowledgeBase, namespace: String) throws {
+    private init(sharing other: KnowledgeBase, namespace: String, quota: FactQuota?) throws {
         try Self.validate(namespace: namespace)
         self.writer = other.writer
         self.embedder = other.embedder
@@ -186,6 +194,7 @@ public final class KnowledgeBase: Sendable {
         self.undoRetention = other.undoRetention
         self.clock = other.clock
         self.namespace = namespace
+        self.quota = quota
     }
 
     private static func validate(namespace: String) throws {
@@ -202,7 +211,22 @@ public final class KnowledgeBase: Sendable {
 
     /// The same knowledge base (connection, embedder and vector index), scoped to another namespace.
     public func inNamespace(_ namespace: String) throws -> KnowledgeBase {
-        try KnowledgeBase(sharing: self, namespace: namespace)
+        try KnowledgeBase(sharing: self, namespace: namespace, quota: quota)
+    }
+
+    /// The same knowledge base (connection, embedder, vector index and namespace) with another
+    /// fact limit: a server gives each user the limit of their plan.
+    ///
+    /// ```swift
+    /// let alice = try kb.inNamespace("alice").withFactLimit(50)        // free plan
+    /// let bob = try kb.inNamespace("bob").withFactLimit(1_000, policy: .evictLeastValuable)
+    /// ```
+    /// - Parameters:
+    ///   - limit: the most facts the namespace may hold, or `nil` for no limit.
+    ///   - policy: what a write does at the limit.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for a negative limit.
+    public func withFactLimit(_ limit: Int?, policy: QuotaPolicy = .reject) throws -> KnowledgeBase {
+        try KnowledgeBase(sharing: self, namespace: namespace, quota: FactQuota(limit: limit, policy: policy))
     }
 
     /// The namespaces that hold at least one topic.

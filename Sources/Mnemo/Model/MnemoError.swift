@@ -81,6 +81,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// The database file cannot be used: it is not a Mnemo database, was written by a newer
     /// version, or cannot be opened (for writing). Nothing was written to it.
     case databaseUnusable(path: String, reason: String)
+    /// The namespace already holds its limit of facts (``KnowledgeBase/Configuration/factLimit``)
+    /// and the write would have added a new one: nothing of the write was stored. A repeat or
+    /// a merge into a stored fact is never refused (see ``QuotaPolicy``).
+    case quotaExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -120,6 +124,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "cancelled"
         case .databaseUnusable(let path, let reason):
             "cannot use the database \(Self.quoted(path)): \(reason)"
+        case .quotaExceeded(let limit):
+            "the namespace holds its limit of \(limit) facts; delete or erase some, or raise the limit, before adding new ones"
         }
     }
 

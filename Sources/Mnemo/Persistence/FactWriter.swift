@@ -2,32 +2,61 @@ import Foundation
 import GRDB
 
 /// The one path by which new facts enter the database: exact-duplicate detection, near-duplicate
-/// merging, topic creation, insertion and history, inside the caller's transaction.
+/// merging, topic creation, quotas, insertion and history, inside the caller's transaction.
 enum FactWriter {
     typealias Outcome = AddFactOutcome
+
+    /// What a batch did: each fact's outcome, or `nil` for a fact refused because its namespace
+    /// holds its fact limit, and the facts evicted to make room.
+    struct Written: Sendable {
+        var outcomes: [Outcome?]
+        var evicted: [Fact] = []
+        /// The limit that refused facts, when there is one.
+        var limit: Int?
+
+        /// The positions in the batch of the refused facts.
+        var refused: [Int] { outcomes.indices.filter { outcomes[$0] == nil } }
+    }
+
+    /// Thrown inside a write transaction, so that it rolls back, when an all-or-nothing batch
+    /// has facts its namespace's quota refuses; `indices` are their positions in the batch.
+    struct QuotaRefusal: Error, Sendable {
+        var limit: Int
+        var indices: [Int]
+
+        var mnemoError: MnemoError { .quotaExceeded(limit: limit) }
+    }
 
     /// Stores facts as if one after the other, inside the caller's transaction, and returns each
     /// one's outcome in order.
     ///
     /// A fact whose normalized content is already stored in its namespace, or was added earlier
     /// in the batch, is not stored again: that fact's mention count goes up and its sources grow.
-    /// Otherwise a near duplicate found by `matcher` absorbs it. Otherwise it is added: new facts
-    /// are queued and inserted many at a time (see ``FactTable/InsertQueue``), as soon as a later
-    /// fact needs to read them and at the end of the batch.
-    /// - Parameter matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
+    /// Otherwise a near duplicate found by `matcher` absorbs it. Otherwise it is added, if its
+    /// namespace's `quota` admits it (see ``QuotaKeeper``): new facts are queued and inserted
+    /// many at a time (see ``FactTable/InsertQueue``), as soon as a later fact needs to read them
+    /// and at the end of the batch.
+    /// - Parameters:
+    ///   - matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
+    ///   - quota: the fact limit of every namespace of the batch, if any.
+    ///   - protected: facts that an eviction must spare (added earlier by the same call).
     static func store(
-        _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?
-    ) throws -> [Outcome] {
+        _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?,
+        quota: FactQuota? = nil, protecting protected: Set<Int64> = []
+    ) throws -> Written {
         var topics = TopicCache()
         var queue = FactTable.InsertQueue()
+        var keeper = quota.map { QuotaKeeper(quota: $0, protecting: protected) }
         let storedIDs = try storedIDs(db, batch)
         var addedIDs: [String: Int64] = [:]
-        var outcomes: [Outcome] = []
+        var outcomes: [Outcome?] = []
         outcomes.reserveCapacity(batch.count)
         var conflicts = PendingConflicts()
         for (namespace, fact) in batch {
             let key = namespace + "\u{1F}" + fact.contentKey
-            if let id = storedIDs[key] ?? addedIDs[key] {
+            // A stored fact evicted earlier in this batch is no longer there to repeat.
+            if let id = addedIDs[key] ?? storedIDs[key].flatMap({ keeper?.evictedIDs.contains($0) == true ? nil : $0 })
+            {
                 if queue.contains(id) { try queue.flush(db, now: now) }
                 let existing = try FactTable.require(db, namespace: namespace, id: id)
                 try FactTable.recordMention(db, of: existing, sources: fact.sources, now: now)
@@ -47,16 +76,21 @@ enum FactWriter {
                         }))
                 continue
             }
+            if try keeper?.admit(db, namespace: namespace, fact: fact, now: now) == false {
+                outcomes.append(nil)
+                continue
+            }
             let topic = try topics.topic(db, namespace: namespace, path: fact.topicPath, now: now)
             let added = try queue.enqueue(db, namespace: namespace, fact: fact, topic: topic, now: now)
             addedIDs[key] = added.id
+            keeper?.didAdd(added)
             matcher?.didAdd(added, vector: fact.embedding)
             conflicts.note(added, judgement)
             outcomes.append(.added(added))
         }
         try queue.flush(db, now: now)
-        try conflicts.write(db, now: now)
-        return outcomes
+        try conflicts.write(db, now: now, skipping: keeper?.evictedIDs ?? [])
+        return Written(outcomes: outcomes, evicted: keeper?.evicted ?? [], limit: quota?.limit)
     }
 
     /// The ids of facts stored before the batch with the same normalized content as one of its
@@ -76,17 +110,28 @@ extension KnowledgeBase {
     /// Writes a batch of validated facts in one transaction: the single write path of `addFact`
     /// and ingestion. Facts must already carry their embeddings (see ``embedBatch(_:)``).
     /// - Parameter rule: how near duplicates are recognised; `nil` merges exact duplicates only.
-    func storeBatch(_ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule())
-        async throws -> [FactWriter.Outcome]
-    {
+    ///   - allOrNothing: when the quota refuses any fact, roll the whole batch back and throw
+    ///     ``FactWriter/QuotaRefusal`` naming them; otherwise store the others and report the
+    ///     refused ones as `nil` outcomes.
+    ///   - protected: facts an eviction must spare: those the same call added in earlier batches.
+    func storeBatch(
+        _ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule(),
+        allOrNothing: Bool = true, protecting protected: Set<Int64> = []
+    ) async throws -> FactWriter.Written {
         try Task.checkCancellation()
         let vectorIndex = rule == nil ? nil : vectorIndex
         let now = now
+        let quota = quota
         return try await writer.write { db in
             // The near-duplicate check reads the index as of this transaction, so that a fact
             // committed by another task or process just before is found as a sequential add would.
             var matcher = try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: rule!) }
-            return try FactWriter.store(db, batch: facts, now: now, matcher: &matcher)
+            let written = try FactWriter.store(
+                db, batch: facts, now: now, matcher: &matcher, quota: quota, protecting: protected)
+            if allOrNothing, let limit = written.limit, !written.refused.isEmpty {
+                throw FactWriter.QuotaRefusal(limit: limit, indices: written.refused)
+            }
+            return written
         }
     }
 

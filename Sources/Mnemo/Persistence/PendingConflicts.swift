@@ -19,8 +19,10 @@ struct PendingConflicts {
         }
     }
 
-    func write(_ db: Database, now: Date) throws {
-        for link in links {
+    /// Writes the links, except those to a fact in `evicted` (deleted by the same batch to make
+    /// room: a conflict lasts while both facts are stored).
+    func write(_ db: Database, now: Date, skipping evicted: Set<Int64> = []) throws {
+        for link in links where !evicted.contains(link.stored.id) {
             try ConflictTable.link(
                 db, namespace: link.namespace, link.stored, link.added, reason: link.reason,
                 similarity: link.similarity, now: now)

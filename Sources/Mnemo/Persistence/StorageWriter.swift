@@ -24,9 +24,10 @@ struct StorageWriter: Sendable {
         do { return try await base.write(updates) } catch { throw Self.mapped(error) }
     }
 
-    /// `error` as a ``MnemoError``, except a cancellation, which stays a `CancellationError`.
+    /// `error` as a ``MnemoError``, except a cancellation, which stays a `CancellationError`, and
+    /// a quota refusal, which its caller turns into rejections or an error.
     static func mapped(_ error: any Error) -> any Error {
-        error is CancellationError ? error : MnemoError(error)
+        error is CancellationError || error is FactWriter.QuotaRefusal ? error : MnemoError(error)
     }
 
     func write<T>(_ updates: (Database) throws -> T) throws -> T {

@@ -4,8 +4,9 @@ import Mnemo
 /// The JSON shape of `mnemo ingest --json`, and its text forms.
 ///
 /// `{"added", "merged", "unchanged", "rejected": [{"file", "record", "line", "code", "reason"}],
-/// "rejected_count", "files": [{"file", "format", "records", "added", …, "error"}]}`: totals
-/// over all files first, then one entry per file.
+/// "rejected_count", "evicted", "files": [{"file", "format", "records", "added", …, "error"}]}`:
+/// totals over all files first, then one entry per file. `evicted` lists the ids of the facts
+/// deleted to make room (`--fact-limit-policy evict`).
 struct IngestOutput: Encodable {
     struct Rejection: Encodable {
         var file: String
@@ -40,11 +41,12 @@ struct IngestOutput: Encodable {
         var error: String?
         /// Listed once, in the totals' `rejected`, not again per file.
         var rejected: [Rejection] = []
+        var evicted: [Int64] = []
 
         var failure: String? { error }
 
         private enum CodingKeys: String, CodingKey {
-            case file, format, records, added, merged, unchanged, rejectedCount, committed, error
+            case file, format, records, added, merged, unchanged, rejectedCount, evicted, committed, error
         }
 
         init(file: String, report: IngestReport, strict: Bool) {
@@ -56,6 +58,7 @@ struct IngestOutput: Encodable {
             unchanged = report.unchanged
             rejectedCount = report.rejectedCount
             committed = report.committed
+            evicted = report.evicted
             rejected = report.rejected.map {
                 Rejection(file: file, record: $0.record, line: $0.line, code: $0.code.rawValue, reason: $0.reason)
             }
@@ -81,6 +84,7 @@ struct IngestOutput: Encodable {
     var unchanged: Int
     var rejected: [Rejection]
     var rejectedCount: Int
+    var evicted: [Int64]
     var files: [File]
 
     init(files: [File]) {
@@ -90,6 +94,7 @@ struct IngestOutput: Encodable {
         unchanged = files.reduce(0) { $0 + $1.unchanged }
         rejected = files.flatMap(\.rejected)
         rejectedCount = files.reduce(0) { $0 + $1.rejectedCount }
+        evicted = files.flatMap(\.evicted)
     }
 
     /// Rejections listed on a terminal before the rest are only counted.
@@ -110,6 +115,7 @@ struct IngestOutput: Encodable {
             let more = rejectedCount - min(rejected.count, Self.terminalRejectionLimit)
             if more > 0 { text += "\n… and \(more) more; --json lists them" }
         }
+        if !evicted.isEmpty { text += "\n\n" + Self.evictionLine(evicted) }
         return text
     }
 
@@ -121,7 +127,12 @@ struct IngestOutput: Encodable {
                 "\(file.file): \(file.added) added, \(file.merged) merged, \(file.unchanged) unchanged, \(file.rejectedCount) rejected"
             return file.committed ? counts : counts + "; nothing stored (--strict)"
         }
-        return (summaries + rejected.map(Self.line)).joined(separator: "\n")
+        let evictions = evicted.isEmpty ? [] : [Self.evictionLine(evicted)]
+        return (summaries + rejected.map(Self.line) + evictions).joined(separator: "\n")
+    }
+
+    private static func evictionLine(_ ids: [Int64]) -> String {
+        "evicted to make room (--fact-limit): " + ids.map { "#\($0)" }.joined(separator: ", ")
     }
 
     private static func line(_ rejection: Rejection) -> String {

@@ -20,11 +20,14 @@ struct MCPCommand: AsyncParsableCommand {
         help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
     var queryCacheSize = 256
 
+    @OptionGroup var quota: QuotaOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
-        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
+        let kb = try quota.applied(
+            to: KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder))
         try await MnemoMCPServer(knowledgeBase: kb).runOnStandardIO()
     }
 }

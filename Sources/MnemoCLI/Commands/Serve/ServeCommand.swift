@@ -19,6 +19,11 @@ struct ServeCommand: AsyncParsableCommand {
             --allow-tokens-without-exp. --auth none (the default) is allowed on a loopback host only; requests \
             then act on the user their path or body names, else on --namespace.
 
+            Plans: --fact-limit N caps every user's facts; a request that would add a new fact \
+            past it answers 409 quota_exceeded, or with --fact-limit-policy evict deletes the least \
+            valuable facts to make room (the response names them). A tokens-file line \
+            `TOKEN NAMESPACE fact-limit=N` (or `fact-limit=none`) gives that token its own limit.
+
             SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
 
             Example: mnemo serve --db kb.sqlite --auth tokens --tokens-file tokens.txt --port 8080
@@ -64,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
     var queryCacheSize = 1_024
 
+    @OptionGroup var quota: QuotaOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -90,7 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
             case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
             }
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
-        let kb = try KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder)
+        let kb = try quota.applied(
+            to: KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder))
         let configuration = ServerConfiguration(
             host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName)
         let server: MnemoHTTPServer

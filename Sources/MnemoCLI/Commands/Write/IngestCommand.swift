@@ -22,7 +22,9 @@ struct IngestCommand: AsyncParsableCommand {
             --no-embeddings skips both. Every record goes to --namespace (default "default"); \
             a record naming another namespace is rejected unless --namespaces-from-records is \
             given. `-` reads standard input. `mnemo export` writes a file \
-            this command reads back unchanged.
+            this command reads back unchanged. With --fact-limit, a record that would add a \
+            new fact to a namespace holding that many is rejected (quota_exceeded), or with \
+            --fact-limit-policy evict makes room by deleting the least valuable stored fact.
 
             Exit status: 0 when every file was read and each stored or recognised at least one \
             record, even if others were rejected (they are listed; in --json under "rejected"). \
@@ -56,6 +58,8 @@ struct IngestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Records per transaction.", visibility: .hidden))
     var batchSize: Int?
 
+    @OptionGroup var quota: QuotaOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -64,7 +68,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let knowledgeBase = try global.openKnowledgeBase(embedding: !noEmbeddings)
+        let knowledgeBase = try quota.applied(to: global.openKnowledgeBase(embedding: !noEmbeddings))
         var results: [IngestOutput.File] = []
         for file in files {
             let result = await ingest(file, into: knowledgeBase)
