@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

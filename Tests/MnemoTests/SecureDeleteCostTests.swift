@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MnemoEvaluation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo

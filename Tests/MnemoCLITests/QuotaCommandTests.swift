@@ -1,4 +1,5 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 /// `mnemo ingest --fact-limit` and `--fact-limit-policy`.
