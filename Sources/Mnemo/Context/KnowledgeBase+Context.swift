@@ -6,8 +6,9 @@ extension KnowledgeBase {
     ///
     /// Items come in three parts, each filling what the ones before left:
     /// 1. **Always**: active facts of at least ``ContextOptions/alwaysImportance``, up to
-    ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default), most relevant to
-    ///    the message first (by ``Relevance/meaning(similarity:)``), then most recently stated.
+    ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default): those whose
+    ///    relevance to the message reaches ``ContextOptions/minimumRelevance`` first, most
+    ///    relevant first, then the others, most recently stated first.
     ///    They are there for every message, related or not: what the user said must never be
     ///    forgotten (an allergy) is worth its share of every prompt; the share keeps a user with
     ///    many such facts from crowding out the answer.
@@ -67,7 +68,10 @@ extension KnowledgeBase {
         var alwaysFilter = filter
         alwaysFilter.minimumImportance = max(filter.minimumImportance ?? .negligible, options.alwaysImportance)
         let always = try await facts(matching: alwaysFilter, limit: 200).map { ($0, relevance($0)) }.sorted { a, b in
-            let (ra, rb) = (a.1 ?? 0, b.1 ?? 0)
+            // Relevance orders the facts that reach the threshold; below it, it is noise.
+            let (ra, rb) = (
+                a.1 ?? 0 >= options.minimumRelevance ? a.1! : -1, b.1 ?? 0 >= options.minimumRelevance ? b.1! : -1
+            )
             if ra != rb { return ra > rb }
             return a.0.createdAt != b.0.createdAt ? a.0.createdAt > b.0.createdAt : a.0.id > b.0.id
         }
