@@ -51,19 +51,34 @@ struct MemoryContextTests {
 
     @Test func itemsComeAlwaysThenRelevantThenRecentWithTheirReasons() async throws {
         let kb = try await Self.knowledgeBase()
-        let context = try await kb.context(for: "where does my sister live?", budget: 400)
+        // Two hits only, so that the bouldering and the oat milk are no hits at all.
+        let context = try await kb.context(
+            for: "where does my sister live?", budget: 400, options: ContextOptions(candidates: 2))
         let reasons = Dictionary(uniqueKeysWithValues: context.items.map { ($0.fact.content, $0.reason) })
         #expect(reasons["Allergic to peanuts"] == .always)
         #expect(reasons["Sister works as a nurse"] == .relevant || reasons["Sister lives in Porto"] == .relevant)
         #expect(reasons["Went bouldering yesterday"] == .recent)
-        #expect(reasons["Prefers oat milk in coffee"] == nil) // neither relevant, recent nor important
+        #expect(reasons["Prefers oat milk in coffee"] == nil) // neither a hit, recent nor important
         #expect(context.items.first?.fact.content == "Allergic to peanuts")
         #expect(!context.nothingRelevant)
         #expect(context.tokens <= 400)
         #expect(context.tokens == TokenEstimator().count(context.text))
-        for item in context.items where item.reason == .relevant {
-            #expect((item.score ?? 0) >= SearchHit.defaultRelevanceThreshold)
-        }
+    }
+
+    @Test func weakerHitsFillTheRoomInRankOrderBeforeRecentFacts() async throws {
+        let kb = try await Self.knowledgeBase()
+        let message = "where does my sister live?"
+        let context = try await kb.context(for: message, budget: 400)
+        let answering = context.items.filter { $0.reason == .relevant }
+        // Every fact is a hit of so small a memory: all come in rank order, the weak ones with
+        // their low scores, and no room is needed for a "recent" part.
+        let ranking = try await kb.search(SearchQuery(message, limit: 100, relativeScoreFloor: nil)).map(\.fact.id)
+        let positions = answering.map { ranking.firstIndex(of: $0.fact.id) ?? -1 }
+        #expect(positions == positions.sorted() && !positions.contains(-1))
+        #expect(answering.contains { ($0.score ?? 1) < SearchHit.defaultRelevanceThreshold })
+        #expect(answering.contains { $0.fact.content == "Prefers oat milk in coffee" })
+        #expect(!context.items.contains { $0.reason == .recent })
+        #expect(!context.nothingRelevant)
     }
 
     @Test func conflictingFactsArrivePairedNewerFirstWithTheirDates() async throws {
@@ -126,6 +141,27 @@ struct MemoryContextTests {
         let context = try await kb.context(for: "where does my sister live?", budget: 400, options: options)
         #expect(!context.items.contains { $0.fact.id == lisbon.id })
         #expect(context.items.allSatisfy { $0.fact.createdAt >= Self.day("2025-01-01") && $0.fact.isActive })
+    }
+
+    @Test func expiredFactsNeverAppear() async throws {
+        let kb = try await Self.knowledgeBase()
+        let past = Date().addingTimeInterval(-60)
+        // Lisbon would come as Porto's conflict partner, the allergy as always-surfaced, the
+        // bouldering as recent; each has expired.
+        for content in ["Sister lives in Lisbon", "Allergic to peanuts", "Went bouldering yesterday"] {
+            let fact = try #require(try await kb.search(content, mode: .text).first { $0.fact.content == content })
+            _ = try await kb.updateFact(id: fact.fact.id, FactUpdate(expiresAt: .some(past)))
+        }
+        for budget in [60, 400, 2_000] {
+            let context = try await kb.context(for: "where does my sister live?", budget: budget)
+            let contents = context.items.map(\.fact.content)
+            #expect(!contents.contains("Sister lives in Lisbon"))
+            #expect(!contents.contains("Allergic to peanuts"))
+            #expect(!contents.contains("Went bouldering yesterday"))
+            #expect(!context.text.contains("Lisbon") && !context.text.contains("peanuts"))
+        }
+        let context = try await kb.context(for: "where does my sister live?", budget: 400)
+        #expect(context.items.contains { $0.fact.content == "Sister lives in Porto" && $0.conflictsWith.isEmpty })
     }
 
     @Test func worksWithoutAnEmbedder() async throws {

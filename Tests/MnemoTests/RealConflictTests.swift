@@ -42,6 +42,13 @@ struct RealConflictTests {
                 == .distinct)
         #expect(verdict("Ran 10 km on Sunday", "Ran 10 km on Monday", 0.93, type: .experience) == .distinct)
         #expect(verdict("Visited Kyoto in 2019", "Visited Kyoto in 2023", 0.95, type: .experience) == .distinct)
+        // Another amount on a weekday that recurs: another run (`mnemo demo` listed this pair).
+        #expect(verdict("I ran 10 km on Sunday", "I ran 21 km on Sunday", 0.95, type: .experience) == .distinct)
+        #expect(verdict("Ran 10 km", "Ran 21 km", 0.93, type: .experience) == .distinct)
+        // A calendar date pins both to one run: then the distances conflict.
+        #expect(
+            verdict("Ran 10 km on 6 October 2025", "Ran 21 km on 6 October 2025", 0.95, type: .experience)
+                == .conflict("different values"))
         // The same wording as a plain fact is a changed value.
         #expect(verdict("Swims on Tuesdays", "Swims on Thursdays", 0.95) == .conflict("different values"))
     }

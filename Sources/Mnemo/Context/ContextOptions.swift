@@ -8,8 +8,8 @@ public struct ContextOptions: Hashable, Sendable {
     /// The largest share of the budget that always-surfaced facts may take (0…1), so that a user
     /// with many of them still gets the facts that answer the message. Default ``defaultAlwaysShare``.
     public var alwaysShare: Double
-    /// The ``SearchHit/relevance`` a fact needs to be included as answering the message. Default
-    /// ``SearchHit/defaultRelevanceThreshold``.
+    /// The ``SearchHit/relevance`` a hit needs to count as answering the message (see
+    /// ``MemoryContext/nothingRelevant``). Default ``SearchHit/defaultRelevanceThreshold``.
     public var minimumRelevance: Double
     /// How far back "recent" reaches from the knowledge base's ``KnowledgeBase/now``; `nil` for no
     /// limit. Recent facts fill whatever room the others leave.
@@ -17,19 +17,23 @@ public struct ContextOptions: Hashable, Sendable {
     /// Which facts may appear at all: types, topic subtree, `since`/`until`. Only active facts
     /// ever appear, whatever its ``FactFilter/activity``.
     public var filter: FactFilter
-    /// The weight of relevance against novelty when the facts that answer the message are
-    /// picked (maximal marginal relevance, 0…1): 1 ranks by relevance alone, lower values prefer a
-    /// fact unlike those already picked. Default ``defaultDiversity``.
+    /// The weight of relevance against novelty when the hits are picked (maximal marginal relevance, 0…1): 1 ranks by relevance
+    /// alone, lower values prefer a fact unlike those already picked. Default ``defaultDiversity``.
     public var relevanceWeight: Double
-    /// How many search hits are considered for the answering part.
+    /// How many search hits are considered for the answering part. Default
+    /// ``defaultCandidates``.
     public var candidates: Int
     /// How tokens are counted.
     public var estimator: TokenEstimator
 
     /// A quarter of the budget at most for always-surfaced facts.
     public static let defaultAlwaysShare = 0.25
-    /// Maximal marginal relevance's weight of relevance.
-    public static let defaultDiversity = 0.8
+    /// Maximal marginal relevance's weight of relevance: 1, the search's rank order alone. A
+    /// near duplicate of a fact already in never comes in anyway (``NearDuplicateRule``).
+    public static let defaultDiversity = 1.0
+    /// Enough hits to fill a large budget with the weaker ones (at 2,048 tokens about 80 lines
+    /// of 25 tokens; LoCoMo's chat turns cost 85).
+    public static let defaultCandidates = 100
     /// Thirty days, the window Lume's insights look back over.
     public static let defaultRecentWindow: TimeInterval = 30 * 86_400
 
@@ -41,7 +45,7 @@ public struct ContextOptions: Hashable, Sendable {
         recentWindow: TimeInterval? = ContextOptions.defaultRecentWindow,
         filter: FactFilter = FactFilter(),
         relevanceWeight: Double = ContextOptions.defaultDiversity,
-        candidates: Int = 50,
+        candidates: Int = ContextOptions.defaultCandidates,
         estimator: TokenEstimator = TokenEstimator()
     ) {
         self.alwaysImportance = alwaysImportance

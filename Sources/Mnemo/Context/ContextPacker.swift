@@ -113,4 +113,9 @@ extension MemoryContext {
         for fact in facts { packer.add(fact, reason: .relevant, score: nil, partners: [], limit: budget) }
         return packer.items.map(\.fact)
     }
+
+    /// The cost of `fact`'s line in a context (without a conflict note), by `estimator`.
+    package static func lineCost(of fact: Fact, estimator: TokenEstimator = TokenEstimator()) -> Int {
+        estimator.count(ContextPacker.line(fact, role: .none))
+    }
 }

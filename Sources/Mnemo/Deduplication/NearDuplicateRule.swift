@@ -38,7 +38,11 @@ import Foundation
 /// - another item of a series: a number labelling it differs ("…with Dev in week 99" / "…week
 ///   499", "fact number 3" / "fact number 7"; see `FactValues`);
 /// - another occasion of an experience: two ``FactType/experience`` facts whose values differ only
-///   in dates, weekdays, times or years ("Ran 10 km on Sunday" / "…on Monday").
+///   in dates, weekdays, times or years ("Ran 10 km on Sunday" / "…on Monday"), or whose values
+///   differ and neither names a month or a year ("Ran 10 km on Sunday" / "Ran 21 km on Sunday"):
+///   an experience is one occurrence, and only a calendar date shows two statements to be about
+///   the same one; a weekday comes back every week. "Ran 10 km on 6 October 2025" / "Ran 21 km
+///   on 6 October 2025" is a conflict.
 ///
 /// Two facts that differ only by one name or value in the same frame ("Sister lives in Lisbon" /
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
@@ -137,10 +141,12 @@ struct IdentityCheck {
     /// of one thing (see ``NearDuplicateRule``).
     func differentSubjectOrOccasion(experience: Bool) -> Bool {
         if left.labels != right.labels { return true }
-        if experience, left.values != right.values,
-            left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue)
-        {
-            return true
+        if experience, left.values != right.values {
+            // Another date: another occasion.
+            if left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue) { return true }
+            // Only a calendar date pins two experiences to one occasion; undated, or dated by a
+            // weekday that comes back every week, they are two runs, not two distances of one.
+            if !Self.isDated(left.values) && !Self.isDated(right.values) { return true }
         }
         for edit in edits {
             guard case .substitute(let old, let new) = edit else { continue }
@@ -161,6 +167,11 @@ struct IdentityCheck {
     var singleSlotChange: Bool {
         guard edits.count == 1, case .substitute(let old, let new) = edits[0] else { return false }
         return !FactWords.stopWords.contains(old) && !FactWords.stopWords.contains(new)
+    }
+
+    /// Whether `values` name a month or a year: a calendar date, which a weekday is not.
+    private static func isDated(_ values: Set<String>) -> Bool {
+        values.contains { $0.hasPrefix("m:") || (isTimeValue($0) && $0.hasPrefix("n:")) }
     }
 
     /// Months, weekdays, times of day and years: what dates an occasion.

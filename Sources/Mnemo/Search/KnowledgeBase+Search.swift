@@ -82,7 +82,8 @@ extension KnowledgeBase {
             let coverage = try TextSearcher.wordCoverage(db, query: textQuery, facts: hits.map(\.fact.id))
             return hits.map { hit in
                 var hit = hit
-                hit.relevance = Relevance.words(share: coverage.facts[hit.fact.id] ?? 0)
+                hit.wordShare = coverage.facts[hit.fact.id] ?? 0
+                hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
                 return hit
             }
         }
@@ -167,7 +168,7 @@ extension KnowledgeBase {
                     similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id],
                     relevance: candidates[entry.id].map {
                         Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
-                    })
+                    }, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
             }
         }
     }

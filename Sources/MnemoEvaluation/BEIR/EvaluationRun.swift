@@ -25,11 +25,13 @@ public enum EvaluationRun {
         public var contextBudgets: [Int]
         /// Query id → category name, for per-category context recall.
         public var categories: [String: String]
+        /// Whether to collect each query's hits as ``RelevancePair``s (hybrid mode).
+        public var relevancePairs: Bool
 
         public init(
             mode: SearchMode, fusion: HybridFusion = .standard, batchSize: Int = 64,
             cacheDirectory: URL? = EvaluationRun.defaultCacheDirectory, scratchDirectory: URL? = nil,
-            contextBudgets: [Int] = [], categories: [String: String] = [:]
+            contextBudgets: [Int] = [], categories: [String: String] = [:], relevancePairs: Bool = false
         ) {
             self.mode = mode
             self.fusion = fusion
@@ -38,6 +40,7 @@ public enum EvaluationRun {
             self.scratchDirectory = scratchDirectory
             self.contextBudgets = contextBudgets
             self.categories = categories
+            self.relevancePairs = relevancePairs
         }
     }
 
@@ -77,6 +80,8 @@ public enum EvaluationRun {
         public var contextLatency: LatencyStats?
         /// Time of each query's search (101 results, no weak-hit floor).
         public var searchLatency: LatencyStats?
+        /// Every judged query's hits, when ``Configuration/relevancePairs`` asked for them.
+        public var relevancePairs: [RelevancePair] = []
     }
 
     /// `~/.cache/mnemo/eval`, or `$XDG_CACHE_HOME/mnemo/eval`.
@@ -156,6 +161,7 @@ public enum EvaluationRun {
         var tallies = configuration.contextBudgets.map { ContextRecall.Tally(budget: $0) }
         var contextTimes: [Duration] = []
         var searchTimes: [Duration] = []
+        var pairs: [RelevancePair] = []
         for (index, query) in dataset.queries.enumerated() {
             let searchStarted = clock.now
             // Whole rankings, as BEIR scores them: no weak-hit floor.
@@ -166,6 +172,18 @@ public enum EvaluationRun {
             searchTimes.append(clock.now - searchStarted)
             results[query.id] = documentRanking(hits)
             let evidence = Set((dataset.qrels[query.id] ?? [:]).filter { $0.value > 0 }.keys)
+            if configuration.relevancePairs, dataset.qrels[query.id] != nil {
+                pairs += RelevancePair.pairs(
+                    Array(hits.prefix(RelevancePair.hybridDepth)), set: dataset.name, query: query.id,
+                    mode: configuration.mode, evidence: evidence)
+                for mode in [SearchMode.text, .semantic] where mode != configuration.mode {
+                    let single = try await kb.search(
+                        SearchQuery(
+                            query.text, mode: mode, limit: RelevancePair.singleModeDepth, relativeScoreFloor: nil))
+                    pairs += RelevancePair.pairs(
+                        single, set: dataset.name, query: query.id, mode: mode, evidence: evidence)
+                }
+            }
             for budgetIndex in tallies.indices {
                 let budget = tallies[budgetIndex].budget
                 let start = clock.now
@@ -191,7 +209,7 @@ public enum EvaluationRun {
             queries: QueryOutcome.outcomes(dataset, results: results),
             contextRecall: tallies.map(\.result),
             contextLatency: contextTimes.isEmpty ? nil : LatencyStats(samples: contextTimes),
-            searchLatency: LatencyStats(samples: searchTimes))
+            searchLatency: LatencyStats(samples: searchTimes), relevancePairs: pairs)
     }
 
     /// Hits turned into BEIR document ids, best first; a fact that stands for several identical

@@ -59,12 +59,21 @@ struct EvalCommand: AsyncParsableCommand {
             valueName: "tokens"))
     var contextBudget: [Int] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write every judged query's hits with their relevance features and labels (JSON Lines) to this file: the data Scripts/relevance-fit fits SearchHit.relevance on.",
+            valueName: "file"))
+    var relevancePairs: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
         guard contextBudget.allSatisfy({ $0 >= 0 }) else {
             throw ValidationError("--context-budget must not be negative")
+        }
+        guard relevancePairs == nil || mode == .hybrid else {
+            throw ValidationError("--relevance-pairs needs --mode hybrid")
         }
         guard contextBudget.isEmpty || mode == .hybrid else {
             throw ValidationError("--context-budget needs --mode hybrid")
@@ -83,7 +92,8 @@ struct EvalCommand: AsyncParsableCommand {
             dataset, embedder: embedder,
             configuration: .init(
                 mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
-                contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder))
+                contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder),
+                relevancePairs: relevancePairs != nil)
         ) { progress in
             status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
         }
@@ -93,6 +103,14 @@ struct EvalCommand: AsyncParsableCommand {
                 try QueryOutcome.tsv(report.queries).write(toFile: perQuery, atomically: true, encoding: .utf8)
             } catch {
                 throw CLIError("cannot write \(perQuery): \(error.localizedDescription)")
+            }
+        }
+        if let relevancePairs {
+            do {
+                try RelevancePair.jsonLines(report.relevancePairs).write(
+                    toFile: relevancePairs, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("cannot write \(relevancePairs): \(error.localizedDescription)")
             }
         }
         let output = EvalOutput(report, model: embedder?.identity.description)
