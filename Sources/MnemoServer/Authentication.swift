@@ -37,24 +37,33 @@ package enum Authentication: Sendable {
             guard let payload = try? await keys.verify(token, as: NamespaceClaims.self) else { return nil }
             if requiresExpiry, payload.exp == nil { return nil }
             let subject = payload.sub.value.trimmingCharacters(in: .whitespacesAndNewlines)
-            return subject.isEmpty ? nil : (subject, nil)
+            if let limit = payload.factLimit, limit < 0 { return nil }
+            return subject.isEmpty ? nil : (subject, payload.factLimit.map { TokenFactLimit($0) })
         }
     }
 }
 
-/// The claims Mnemo reads from a JWT: the subject (the namespace), the expiry and the time
-/// before which the token is not valid yet.
+/// The claims Mnemo reads from a JWT: the subject (the namespace), the expiry, the time before
+/// which the token is not valid yet, and optionally `fact_limit`, the user's plan: the most facts
+/// the namespace may hold (a negative limit makes the token invalid; absent, the server's applies).
 package struct NamespaceClaims: JWTPayload {
     package var sub: SubjectClaim
     package var exp: ExpirationClaim?
     package var nbf: NotBeforeClaim?
+    package var factLimit: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case sub, exp, nbf
+        case factLimit = "fact_limit"
+    }
 
     /// How far the issuer's clock may run ahead of the server's: a token issued with `nbf` set to
     /// its issuing time is accepted at once, one whose `nbf` is further ahead is not.
     package static let clockSkew: TimeInterval = 60
 
-    package init(sub: String, exp: Date? = nil, nbf: Date? = nil) {
+    package init(sub: String, exp: Date? = nil, nbf: Date? = nil, factLimit: Int? = nil) {
         self.sub = SubjectClaim(value: sub)
+        self.factLimit = factLimit
         self.exp = exp.map { ExpirationClaim(value: $0) }
         self.nbf = nbf.map { NotBeforeClaim(value: $0) }
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JWTKit
 import Mnemo
 import Testing
 
@@ -64,6 +65,32 @@ import Testing
 
             let stats = try await client.send(.get, "/api/topics/stats", token: "basic-token")
             #expect(try stats.object()["facts"] as? Int == 0)
+        }
+    }
+
+    /// A JWT carries its user's plan in `fact_limit`; without the claim the server's limit holds.
+    @Test func aJWTCarriesItsPlansLimit() async throws {
+        let secret = "a-test-secret-of-32-bytes-length"
+        let kb = try KnowledgeBase.inMemory(embedder: HashingEmbedder()).withFactLimit(10)
+        let server = try MnemoHTTPServer(
+            knowledgeBase: kb, configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+            authentication: try await Authentication.jwt(secret: secret))
+        let signer = JWTKeyCollection()
+        await signer.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        let expiry = Date().addingTimeInterval(600)
+        let free = try await signer.sign(NamespaceClaims(sub: "free-user", exp: expiry, factLimit: 3))
+        let basic = try await signer.sign(NamespaceClaims(sub: "basic-user", exp: expiry))
+        let broken = try await signer.sign(NamespaceClaims(sub: "odd-user", exp: expiry, factLimit: -1))
+        try await server.application().test(.router) { client in
+            let full = try await client.send(.post, "/v1/facts/extract", token: free, json: Self.extract(4))
+            #expect(full.status == .conflict, "the token's plan of 3")
+            #expect(try full.errorCode() == "quota_exceeded")
+            let fits = try await client.send(.post, "/v1/facts/extract", token: free, json: Self.extract(3))
+            #expect(fits.status == .created)
+            let server = try await client.send(.post, "/v1/facts/extract", token: basic, json: Self.extract(4))
+            #expect(server.status == .created, "the server's limit of 10")
+            let refused = try await client.send(.get, "/api/topics/stats", token: broken)
+            #expect(refused.status == .unauthorized, "a negative fact_limit makes the token invalid")
         }
     }
 
