@@ -129,7 +129,11 @@ struct MemoryContextTests {
         let kb = try await Self.knowledgeBase()
         let context = try await kb.context(for: "what is my favourite opera?", budget: 400)
         #expect(context.nothingRelevant)
-        #expect(!context.items.contains { $0.reason == .relevant })
+        // Weak hits may still fill the room, each with its low score.
+        #expect(
+            !context.items.contains {
+                $0.reason == .relevant && ($0.score ?? 1) >= SearchHit.defaultRelevanceThreshold
+            })
     }
 
     @Test func inactiveFactsAndFactsOutsideTheFilterNeverAppear() async throws {
