@@ -23,6 +23,15 @@ public enum DocCommentExamples {
         _ = hits
     }
 
+    /// `KnowledgeBase.withFactLimit(_:policy:)`'s example: each user the limit of their plan.
+    static func factLimits(kb: KnowledgeBase) throws {
+        // example: doc-fact-limit
+        let alice = try kb.inNamespace("alice").withFactLimit(50) // free plan
+        let bob = try kb.inNamespace("bob").withFactLimit(1_000, policy: .evictLeastValuable)
+        // end example
+        _ = (alice, bob)
+    }
+
     /// `KnowledgeBase.Configuration`'s example: a database in an App Group container.
     static func configuration(containerURL: URL) throws {
         // example: doc-configuration

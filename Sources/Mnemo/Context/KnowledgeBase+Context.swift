@@ -87,8 +87,9 @@ extension KnowledgeBase {
 
         let partners = try conflictPartners(of: always.map(\.0) + hits.map(\.fact) + recent, filter: filter)
         let rule = NearDuplicateRule()
+        let keys = FactKeys()
         var packer = ContextPacker(budget: budget, estimator: options.estimator) { a, b in
-            Self.isNearDuplicate(a, b, rule: rule, store: store)
+            Self.isNearDuplicate(a, b, rule: rule, store: store, keys: keys)
         }
         let alwaysLimit = Int((Double(budget) * options.alwaysShare).rounded(.down))
         for (fact, score) in always {
@@ -152,8 +153,10 @@ extension KnowledgeBase {
 
     /// Whether `b` adds nothing to `a`: the near-duplicate rule's verdict on their contents (types
     /// aside), with their stored vectors' cosine; without vectors, the same normalized content.
-    static func isNearDuplicate(_ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?) -> Bool {
-        if TextNormalization.factKey(a.content) == TextNormalization.factKey(b.content) { return true }
+    static func isNearDuplicate(
+        _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys = FactKeys()
+    ) -> Bool {
+        if keys.key(of: a) == keys.key(of: b) { return true }
         guard let store, let left = store.vector(of: a.id), let right = store.vector(of: b.id) else { return false }
         let similarity = Double(zip(left, right).reduce(Float(0)) { $0 + $1.0 * $1.1 })
         return rule.verdict(a.content, b.content, typeA: a.type, typeB: a.type, similarity: similarity) == .duplicate
@@ -196,5 +199,19 @@ extension VectorSnapshot {
     func cosine(_ a: Int64, _ b: Int64) -> Double {
         guard let left = vector(of: a), let right = vector(of: b) else { return 0 }
         return Double(zip(left, right).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+    }
+}
+
+/// Each fact's normalized content key, computed once per context: the packer compares every
+/// candidate with every item already in, and normalizing the same content again each time cost
+/// more than the search.
+final class FactKeys {
+    private var keys: [Int64: String] = [:]
+
+    func key(of fact: Fact) -> String {
+        if let known = keys[fact.id] { return known }
+        let key = TextNormalization.factKey(fact.content)
+        keys[fact.id] = key
+        return key
     }
 }

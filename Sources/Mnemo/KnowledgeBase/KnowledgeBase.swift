@@ -218,7 +218,7 @@ public final class KnowledgeBase: Sendable {
     /// fact limit: a server gives each user the limit of their plan.
     ///
     /// ```swift
-    /// let alice = try kb.inNamespace("alice").withFactLimit(50)        // free plan
+    /// let alice = try kb.inNamespace("alice").withFactLimit(50) // free plan
     /// let bob = try kb.inNamespace("bob").withFactLimit(1_000, policy: .evictLeastValuable)
     /// ```
     /// - Parameters:
