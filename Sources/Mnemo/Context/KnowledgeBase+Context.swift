@@ -157,8 +157,7 @@ extension KnowledgeBase {
         _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys = FactKeys()
     ) -> Bool {
         if keys.key(of: a) == keys.key(of: b) { return true }
-        guard let store, let left = store.vector(of: a.id), let right = store.vector(of: b.id) else { return false }
-        let similarity = Double(zip(left, right).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+        guard let similarity = store?.storedCosine(a.id, b.id) else { return false }
         return rule.verdict(a.content, b.content, typeA: a.type, typeB: a.type, similarity: similarity) == .duplicate
     }
 
@@ -196,9 +195,19 @@ extension KnowledgeBase {
 
 extension VectorSnapshot {
     /// The cosine of two stored facts' unit vectors; 0 when either has none.
-    func cosine(_ a: Int64, _ b: Int64) -> Double {
-        guard let left = vector(of: a), let right = vector(of: b) else { return 0 }
-        return Double(zip(left, right).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+    func cosine(_ a: Int64, _ b: Int64) -> Double { storedCosine(a, b) ?? 0 }
+
+    /// The cosine of two stored facts' unit vectors, or `nil` when either has none: a context
+    /// compares every candidate with every item in, so this takes the vector kernels' path.
+    func storedCosine(_ a: Int64, _ b: Int64) -> Double? {
+        guard let left = vector(of: a), let right = vector(of: b), left.count == right.count, !left.isEmpty else {
+            return nil
+        }
+        return left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                Double(VectorMath.dot(left.baseAddress!, right.baseAddress!, count: left.count))
+            }
+        }
     }
 }
 
