@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     // runs): 500 diary lines that differ only by a week number, every one close to every other,
     // against 500 varied lines, each batch into a new in-memory knowledge base. Judging a close
     // pair costs the rule's checks, so the numbered lines may cost somewhat more, never
-    // quadratically more (issue 25: 35 s against 3 s before the matcher judged the closest five).
+    // quadratically more (35 s against 3 s before the matcher judged only the closest five).
     for (name, lines) in [("numbered", DiaryLines.numbered), ("varied", DiaryLines.varied)] {
         Benchmark(
             "Ingest 500 \(name) diary lines with near-duplicate detection",
