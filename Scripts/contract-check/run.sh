@@ -2,7 +2,8 @@
 # Runs schemathesis against `mnemo serve`: every request the OpenAPI document allows must be
 # accepted, every request it forbids refused, and no answer may be a server error.
 # Usage: Scripts/contract-check/run.sh [MNEMO_BINARY] [SECONDS] [SEED]
-# Needs `pip install schemathesis` (4.x). The fixtures are served with token auth, no model.
+# Needs `pip install schemathesis` (4.x), run as a module so that no PATH entry or pyenv shim
+# is needed. The fixtures are served with token auth, no model.
 set -euo pipefail
 mnemo="${1:-.build/release/mnemo}"
 seconds="${2:-120}"
@@ -21,5 +22,5 @@ server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 # The coverage phase derives "valid" strings from lengths alone and ignores the patterns that
 # say what a topic path or a filter value may be, so it is left out.
-st run "http://127.0.0.1:$port/openapi.json" -H "Authorization: Bearer secret-token" \
+python3 -m schemathesis.cli run "http://127.0.0.1:$port/openapi.json" -H "Authorization: Bearer secret-token" \
     --phases examples,fuzzing,stateful --max-time "$seconds" --workers 2 ${seed:+--seed "$seed"}
