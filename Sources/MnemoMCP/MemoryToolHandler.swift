@@ -70,9 +70,10 @@ struct MemoryToolHandler: Sendable {
         try parameters.set(.since, to: try arguments.strings("since") ?? [])
         try parameters.set(.until, to: try arguments.strings("until") ?? [])
         try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
-        let budget = try arguments.int("budget") ?? 800
-        guard (0...200_000).contains(budget) else {
-            throw ToolInputError("\"budget\" takes a whole number of tokens from 0 to 200000, not \(budget)")
+        let budget = try arguments.int("budget") ?? ContextOptions.defaultBudget
+        guard (0...ContextOptions.maximumBudget).contains(budget) else {
+            throw ToolInputError(
+                "\"budget\" takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \(budget)")
         }
         return MemoryContextJSON(
             try await knowledgeBase.context(
@@ -89,10 +90,11 @@ struct MemoryToolHandler: Sendable {
         else {
             throw MCPError.invalidParams("the memory_context prompt needs a \"message\"")
         }
-        var budget = 800
+        var budget = ContextOptions.defaultBudget
         if let text = arguments?["budget"] {
-            guard let value = Int(text), (0...200_000).contains(value) else {
-                throw MCPError.invalidParams("budget takes a whole number of tokens from 0 to 200000, not \"\(text)\"")
+            guard let value = Int(text), (0...ContextOptions.maximumBudget).contains(value) else {
+                throw MCPError.invalidParams(
+                    "budget takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \"\(text)\"")
             }
             budget = value
         }

@@ -58,8 +58,9 @@ enum MemoryTools {
                     [
                         "message": ["type": "string", "description": "The user's message you are about to answer."],
                         "budget": [
-                            "type": "integer", "minimum": 0, "maximum": 200_000,
-                            "description": "The most tokens the memory may take (default 800).",
+                            "type": "integer", "minimum": 0, "maximum": .int(ContextOptions.maximumBudget),
+                            "description": .string(
+                                "The most tokens the memory may take (default \(ContextOptions.defaultBudget))."),
                         ],
                         "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
                     ].merging(statedTimeProperties) { own, _ in own }),
@@ -282,7 +283,9 @@ enum MemoryPrompts {
             arguments: [
                 .init(name: "message", description: "The user's message.", required: true),
                 .init(
-                    name: "budget", description: "The most tokens the memory may take (default 800).", required: false),
+                    name: "budget",
+                    description: "The most tokens the memory may take (default \(ContextOptions.defaultBudget)).",
+                    required: false),
             ])
     ]
 }

@@ -9,7 +9,6 @@ struct ContextRoutes {
 
     /// The largest budget a request may ask for: far above any model's context window, small
     /// enough that a request cannot make the server render the whole memory.
-    static let maximumBudget = 200_000
 
     func add(to router: Router<MnemoRequestContext>) {
         router.post("v1/context", use: post)
@@ -58,10 +57,11 @@ struct ContextRoutes {
 
     /// The budget asked for, 800 tokens when none is.
     static func budget(_ value: Int?, name: String) throws -> Int {
-        guard let value else { return 800 }
-        guard (0...maximumBudget).contains(value) else {
+        guard let value else { return ContextOptions.defaultBudget }
+        guard (0...ContextOptions.maximumBudget).contains(value) else {
             throw APIError.badRequest(
-                "invalid_parameter", "\(name) takes a whole number of tokens from 0 to \(maximumBudget), not \(value)")
+                "invalid_parameter",
+                "\(name) takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \(value)")
         }
         return value
     }

@@ -27,6 +27,11 @@ public struct ContextOptions: Hashable, Sendable {
     public var estimator: TokenEstimator
 
     /// A quarter of the budget at most for always-surfaced facts.
+    /// The budget, in tokens, that the CLI, REPL, HTTP routes and MCP tools use when none is given.
+    package static let defaultBudget = 800
+    /// The largest budget, in tokens, that the CLI, REPL, HTTP routes and MCP tools accept.
+    package static let maximumBudget = 200_000
+
     public static let defaultAlwaysShare = 0.25
     /// Maximal marginal relevance's weight of relevance: 1, the search's rank order alone. A
     /// near duplicate of a fact already in never comes in anyway (``NearDuplicateRule``).

@@ -33,7 +33,9 @@ struct ContextPacker {
     /// - Returns: whether the unit was added.
     @discardableResult
     mutating func add(_ fact: Fact, reason: ContextItem.Reason, score: Double?, partners: [Fact], limit: Int) -> Bool {
-        guard !included.contains(fact.id), !items.contains(where: { isNearDuplicate($0.fact, fact) }) else {
+        guard !included.contains(fact.id) else { return false }
+        // The groups are read in place: building `items` for every candidate copied every item.
+        guard !groups.contains(where: { $0.items.contains { isNearDuplicate($0.item.fact, fact) } }) else {
             return false
         }
         let others = partners.filter { !included.contains($0.id) && $0.id != fact.id }

@@ -154,7 +154,7 @@ extension KnowledgeBase {
     /// Whether `b` adds nothing to `a`: the near-duplicate rule's verdict on their contents (types
     /// aside), with their stored vectors' cosine; without vectors, the same normalized content.
     static func isNearDuplicate(
-        _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys = FactKeys()
+        _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys
     ) -> Bool {
         if keys.key(of: a) == keys.key(of: b) { return true }
         guard let similarity = store?.storedCosine(a.id, b.id) else { return false }

@@ -31,7 +31,7 @@ extension ReplSession {
         print(style.dim(footer))
     }
 
-    static let defaultContextBudget = 800
+    static let defaultContextBudget = ContextOptions.defaultBudget
 
     /// `:conflicts`: pairs of facts that say different things, newest first.
     func showConflicts() async throws {

@@ -23,7 +23,7 @@ struct ContextCommand: AsyncParsableCommand {
     var message: String
 
     @Option(help: "The most tokens the context may take.")
-    var budget = 800
+    var budget = ContextOptions.defaultBudget
 
     @OptionGroup var statedTime: StatedTimeOptions
 
