@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "Mnemo", targets: ["Mnemo"]),
         // The pure-Swift BERT sentence encoder (all-MiniLM-L6-v2), an `Embedder` for `Mnemo`.
         .library(name: "MnemoEncoder", targets: ["MnemoEncoder"]),
+        // Many servers over one PostgreSQL: the store and each node's copies of its namespaces.
+        // Only a server needs it; an app that embeds `Mnemo` never compiles postgres-nio or NIO.
+        .library(name: "MnemoPostgres", targets: ["MnemoPostgres"]),
         .executable(name: "mnemo", targets: ["MnemoCLI"]),
         // BEIR evaluation and benchmark support. Not API (hence the underscore, as
         // swift-collections' `_RopeModule`): a product only so that the nested benchmark package
@@ -30,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // The PostgreSQL backend only (`MnemoPostgres`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -49,6 +55,17 @@ let package = Package(
         .target(
             name: "MnemoEncoder",
             dependencies: ["Mnemo", "MnemoKernels"]
+        ),
+        // The PostgreSQL backend: PostgreSQL holds every namespace; each node keeps a SQLite copy
+        // of the namespaces it serves, caught up through a change log (see Sources/MnemoPostgres).
+        .target(
+            name: "MnemoPostgres",
+            dependencies: [
+                "Mnemo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Retrieval evaluation (BEIR), synthetic corpora and latency statistics for `mnemo eval`,
         // `mnemo bench`, the tests and the benchmark package.
@@ -83,6 +100,7 @@ let package = Package(
                 "MnemoEvaluation",
                 "MnemoServer",
                 "MnemoMCP",
+                "MnemoPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -130,6 +148,13 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "MCP", package: "swift-sdk"),
+            ]
+        ),
+        .testTarget(
+            name: "MnemoPostgresTests",
+            dependencies: [
+                "Mnemo", "MnemoPostgres", "MnemoTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -81,6 +81,10 @@ extension APIError {
         // The request is valid; the user's plan is full: deleting facts (or a larger plan) lets
         // the same request succeed.
         case .quotaExceeded: return APIError(.conflict, "quota_exceeded", message)
+        // PostgreSQL is down or did not answer in time: nothing was written, and the same
+        // request succeeds once it is back.
+        case .storageUnavailable, .interrupted(_, .storageUnavailable):
+            return APIError(.serviceUnavailable, "storage_unavailable", message)
         case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
             return APIError(.internalServerError, "internal_error", message)
         }

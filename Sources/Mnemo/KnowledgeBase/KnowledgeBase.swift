@@ -152,9 +152,10 @@ public final class KnowledgeBase: Sendable {
     ///   - readOnly: the database is never written (see ``init(readingOnly:namespace:embedder:)``):
     ///     no migration runs, and the stored model identity is only compared.
     ///   - followsChanges: false when no other connection can change the database.
+    ///   - replication: where writes are also recorded (see ``StorageReplication``).
     init(
         migrating writer: any DatabaseWriter, configuration: Configuration,
-        readOnly: Bool = false, followsChanges: Bool = true
+        readOnly: Bool = false, followsChanges: Bool = true, replication: (any StorageReplication)? = nil
     ) throws {
         try Self.validate(namespace: configuration.namespace)
         if !readOnly {
@@ -164,7 +165,7 @@ public final class KnowledgeBase: Sendable {
                 throw MnemoError(error)
             }
         }
-        self.writer = StorageWriter(base: writer)
+        self.writer = StorageWriter(base: writer, replication: replication)
         self.namespace = configuration.namespace
         self.embedder = configuration.embedder
         self.undoRetention = configuration.undoRetention
@@ -210,8 +211,27 @@ public final class KnowledgeBase: Sendable {
     }
 
     /// The same knowledge base (connection, embedder and vector index), scoped to another namespace.
+    ///
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for an empty namespace, and for a
+    ///   knowledge base of a shared store (PostgreSQL), whose node holds each namespace apart:
+    ///   ask the store (`PostgresMemory.knowledgeBase(namespace:)`) instead.
     public func inNamespace(_ namespace: String) throws -> KnowledgeBase {
-        try KnowledgeBase(sharing: self, namespace: namespace, quota: quota)
+        if namespace != self.namespace, writer.replication != nil {
+            throw MnemoError.invalidInput(
+                field: "namespace",
+                reason:
+                    "a knowledge base on a shared store holds one namespace; open \"\(namespace)\" through the store")
+        }
+        return try KnowledgeBase(sharing: self, namespace: namespace, quota: quota)
+    }
+
+    /// The knowledge base of `namespace` with this one's embedder and fact limit, on either
+    /// backend: ``inNamespace(_:)`` for a database of its own, the store's copy of the namespace
+    /// (caught up with every write acknowledged so far) for a shared store.
+    package func knowledgeBase(forNamespace namespace: String) async throws -> KnowledgeBase {
+        guard let replication = writer.replication else { return try inNamespace(namespace) }
+        let other = try await replication.knowledgeBase(namespace: namespace)
+        return quota == nil ? other : try KnowledgeBase(sharing: other, namespace: namespace, quota: quota)
     }
 
     /// The same knowledge base (connection, embedder, vector index and namespace) with another
@@ -231,6 +251,7 @@ public final class KnowledgeBase: Sendable {
 
     /// The namespaces that hold at least one topic.
     public func namespaces() async throws -> [String] {
-        try await writer.read { db in try TopicTable.namespaces(db) }
+        if let replication = writer.replication { return try await replication.namespaces() }
+        return try await writer.read { db in try TopicTable.namespaces(db) }
     }
 }

@@ -85,6 +85,9 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// and the write would have added a new one: nothing of the write was stored. A repeat or
     /// a merge into a stored fact is never refused (see ``QuotaPolicy``).
     case quotaExceeded(limit: Int)
+    /// The database server (PostgreSQL, through `MnemoPostgres`) cannot be reached or did not
+    /// answer in time. A write that throws it was not stored; the call can be retried.
+    case storageUnavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -126,6 +129,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "cannot use the database \(Self.quoted(path)): \(reason)"
         case .quotaExceeded(let limit):
             "the namespace holds its limit of \(limit) facts; delete or erase some, or raise the limit, before adding new ones"
+        case .storageUnavailable(let reason):
+            "the storage server is unavailable: \(reason)"
         }
     }
 

@@ -10,6 +10,9 @@ import GRDB
 struct StorageWriter: Sendable {
     /// The GRDB writer: a `DatabasePool` on disk, a `DatabaseQueue` in memory, or the app's own.
     let base: any DatabaseWriter
+    /// Where writes are also recorded when the database is one node's copy of a shared store
+    /// (PostgreSQL); `nil` for a database of its own.
+    var replication: (any StorageReplication)? = nil
 
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         do { return try await base.read(value) } catch { throw Self.mapped(error) }
@@ -21,7 +24,12 @@ struct StorageWriter: Sendable {
     }
 
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await base.write(updates) } catch { throw Self.mapped(error) }
+        do {
+            if let replication { return try await replication.write(on: base, updates) }
+            return try await base.write(updates)
+        } catch {
+            throw Self.mapped(error)
+        }
     }
 
     /// `error` as a ``MnemoError``, except a cancellation, which stays a `CancellationError`, and
@@ -30,6 +38,8 @@ struct StorageWriter: Sendable {
         error is CancellationError || error is FactWriter.QuotaRefusal ? error : MnemoError(error)
     }
 
+    /// A write on the calling thread, never replicated: only for what every copy of a shared
+    /// store writes alike when it opens (the embedder's identity).
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do { return try base.write(updates) } catch { throw MnemoError(error) }
     }

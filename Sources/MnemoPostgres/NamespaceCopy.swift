@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Mnemo
+
+/// One node's copy of one namespace: a SQLite file that the engine reads and writes as it does
+/// any knowledge base, and the version of the store it holds.
+final class NamespaceCopy: Sendable {
+    let namespace: String
+    let path: String
+    let knowledgeBase: KnowledgeBase
+    /// Use order and size for the vector cache's eviction.
+    let usage = Locked(Usage())
+
+    struct Usage {
+        var lastUsed = Date()
+        var vectors = 0
+        var versionsBehind: Int64 = 0
+    }
+
+    init(namespace: String, path: String, knowledgeBase: KnowledgeBase) {
+        self.namespace = namespace
+        self.path = path
+        self.knowledgeBase = knowledgeBase
+    }
+
+    var writer: any DatabaseWriter { knowledgeBase.replicaWriter }
+
+    /// The store version the copy holds, and whether a write of this node is in it that the
+    /// store has not acknowledged (the copy is then not trusted).
+    struct State: Equatable {
+        var store: String
+        var version: Int64
+        var pending: Bool
+    }
+
+    static func createStateTable(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS replica_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    store TEXT NOT NULL, version INTEGER NOT NULL, pending INTEGER NOT NULL)
+                """)
+    }
+
+    static func state(_ db: Database) throws -> State? {
+        try Row.fetchOne(db, sql: "SELECT store, version, pending FROM replica_state").map {
+            State(store: $0[0], version: $0[1], pending: $0[2])
+        }
+    }
+
+    static func setState(_ state: State, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_state (id, store, version, pending) VALUES (1, ?, ?, ?)",
+            arguments: [state.store, state.version, state.pending])
+    }
+
+    /// Marks the copy's write of `version` acknowledged by the store.
+    static func acknowledge(version: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE replica_state SET pending = 0 WHERE version = ?", arguments: [version])
+    }
+
+    /// The number of stored vectors, for the cache's size.
+    func countVectors() async {
+        let count = (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM fact_embedding") })
+        usage.withLock { $0.vectors = (count ?? nil) ?? 0 }
+    }
+
+    /// The file's name for a namespace: readable where it can be, unique always.
+    static func fileName(for namespace: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in namespace.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let readable = String(
+            namespace.unicodeScalars.prefix(40).map {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "_"
+            })
+        return "\(readable)-\(String(hash, radix: 16)).sqlite"
+    }
+
+    /// Deletes the copy's files (the store still holds everything).
+    static func removeFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}

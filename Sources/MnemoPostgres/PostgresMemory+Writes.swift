@@ -1,0 +1,279 @@
+import Foundation
+import GRDB
+import Mnemo
+import PostgresNIO
+
+extension PostgresMemory {
+    /// A write of a namespace's copy, recorded in the store in one PostgreSQL transaction.
+    ///
+    /// The namespace's row in `mnemo_namespace` is locked (`FOR UPDATE`) first, so writes of one
+    /// namespace from any number of nodes run one at a time; the copy then catches up with the
+    /// store, runs `updates` with its row changes captured, and the changes go to the store
+    /// before it commits. A write is acknowledged only once PostgreSQL committed it. When the
+    /// store fails after the copy committed, the copy is dropped (it holds a write the store
+    /// does not) and loaded again on its next use.
+    func write<T: Sendable>(
+        namespace: String, on base: any DatabaseWriter, _ updates: @Sendable (Database) throws -> T
+    ) async throws -> T {
+        let storeID = storeID
+        let copyWritten = Locked(false)
+        do {
+            return try await withoutActuallyEscaping(updates) { updates in
+                try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
+                    try await connection.query("BEGIN", logger: self.logger)
+                    do {
+                        try await connection.query(
+                            "INSERT INTO mnemo_namespace (namespace) VALUES (\(namespace)) ON CONFLICT DO NOTHING",
+                            logger: self.logger)
+                        let head = try await self.head(of: namespace, connection, locking: true)
+                        try await self.catchUp(namespace, base, to: head, connection, locked: true)
+                        let next = head.version + 1
+                        let (value, changes) = try await base.write { db in
+                            try ReplicatedTables.prepareCapture(db)
+                            try ReplicatedTables.clearCapture(db)
+                            let value = try updates(db)
+                            let changes = try ReplicatedTables.capturedChanges(db)
+                            try ReplicatedTables.clearCapture(db)
+                            if !changes.isEmpty {
+                                try NamespaceCopy.setState(.init(store: storeID, version: next, pending: true), db)
+                            }
+                            return (value, changes)
+                        }
+                        guard !changes.isEmpty else {
+                            try await connection.query("COMMIT", logger: self.logger)
+                            return value
+                        }
+                        copyWritten.withLock { $0 = true }
+                        try await self.record(
+                            changes, namespace: namespace, version: next, floor: head.floor, connection)
+                        try await connection.query("COMMIT", logger: self.logger)
+                        // (A later write of this node may already have moved the copy on.)
+                        try await base.write { db in try NamespaceCopy.acknowledge(version: next, db) }
+                        copyWritten.withLock { $0 = false }
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            if copyWritten.withLock({ $0 }) { await drop(namespace) }
+            throw error
+        }
+    }
+
+    /// A namespace's version and log floor in the store (0 and 0 for a namespace never written).
+    func head(of namespace: String, _ connection: PostgresConnection, locking: Bool = false) async throws -> Head {
+        let query: PostgresQuery =
+            locking
+            ? "SELECT version, log_floor FROM mnemo_namespace WHERE namespace = \(namespace) FOR UPDATE"
+            : "SELECT version, log_floor FROM mnemo_namespace WHERE namespace = \(namespace)"
+        for try await (version, floor) in try await connection.query(query, logger: logger).decode((Int64, Int64).self)
+        {
+            return Head(version: version, floor: floor)
+        }
+        return Head(version: 0, floor: 0)
+    }
+
+    struct Head {
+        var version: Int64
+        var floor: Int64
+    }
+
+    /// Catches the copy up with the store, if another node wrote since.
+    func refresh(_ copy: NamespaceCopy) async throws {
+        let namespace = copy.namespace
+        let base = copy.writer
+        try await storeAccess("reading \(namespace)", serializing: namespace) { connection in
+            let local = try await base.read { db in try NamespaceCopy.state(db) }
+            let head = try await self.head(of: namespace, connection)
+            guard local?.version != head.version else { return }
+            try await self.catchUp(namespace, base, to: head, connection, locked: false)
+        }
+        copy.usage.withLock { $0.versionsBehind = 0 }
+    }
+
+    /// Brings the copy to `head`: the changes after its version from the log when the log still
+    /// holds them all, else the namespace's rows afresh.
+    func catchUp(
+        _ namespace: String, _ base: any DatabaseWriter, to head: Head, _ connection: PostgresConnection, locked: Bool
+    ) async throws {
+        // A copy whose write the store never acknowledged was discarded when it was opened (or
+        // dropped when the store failed); a copy ahead of the store is one of those, caught late.
+        let local =
+            try await base.read { db in try NamespaceCopy.state(db) }
+            ?? .init(store: storeID, version: 0, pending: false)
+        guard local.version != head.version else { return }
+        if local.version < head.version, local.version >= head.floor {
+            var changes: [(version: Int64, change: ReplicatedChange)] = []
+            let rows = try await connection.query(
+                """
+                SELECT version, table_name, kind, row_id, new_row_id, row_values FROM mnemo_change
+                WHERE namespace = \(namespace) AND version > \(local.version) AND version <= \(head.version)
+                ORDER BY version, position
+                """, logger: logger)
+            for try await (version, table, kind, rowID, newRowID, values) in rows.decode(
+                (Int64, String, String, Int64, Int64, String).self)
+            {
+                changes.append(
+                    (
+                        version,
+                        ReplicatedChange(
+                            table: table, kind: .init(rawValue: kind) ?? .update, rowID: rowID, newRowID: newRowID,
+                            values: values)
+                    ))
+            }
+            let versions = Set(changes.map(\.version))
+            if versions.count == head.version - local.version {
+                let changes = changes.map(\.change)
+                let storeID = storeID
+                try await base.write { db in
+                    // Another task may have applied them meanwhile.
+                    guard try NamespaceCopy.state(db)?.version ?? 0 == local.version else { return }
+                    // Foreign keys are checked at commit, as where the changes were made (an
+                    // undo restores a fact's rows in any order).
+                    try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                    try ReplicatedTables.prepareCapture(db)
+                    try ReplicatedTables.apply(changes, db)
+                    try ReplicatedTables.clearCapture(db)
+                    try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                }
+                return
+            }
+        }
+        try await reload(namespace, base, connection, locked: locked)
+    }
+
+    /// Replaces the copy's rows with the namespace's rows in the store, read in one snapshot.
+    ///
+    /// Within a write the namespace's row lock already keeps the rows still; otherwise they are
+    /// read in a repeatable-read transaction.
+    func reload(_ namespace: String, _ base: any DatabaseWriter, _ connection: PostgresConnection, locked: Bool)
+        async throws
+    {
+        if !locked { try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger) }
+        var rows: [String: [String]] = [:]
+        let head: Head
+        do {
+            head = try await self.head(of: namespace, connection)
+            let sequence = try await connection.query(
+                "SELECT table_name, row_values FROM mnemo_row WHERE namespace = \(namespace) ORDER BY table_name, row_id",
+                logger: logger)
+            for try await (table, values) in sequence.decode((String, String).self) {
+                rows[table, default: []].append(values)
+            }
+            if !locked { try await connection.query("COMMIT", logger: logger) }
+        } catch {
+            if !locked { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            throw error
+        }
+        let storeID = storeID
+        let loaded = rows
+        try await base.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            try db.inTransaction {
+                try ReplicatedTables.prepareCapture(db)
+                for (table, _) in ReplicatedTables.all.reversed() { try db.execute(sql: "DELETE FROM main.\(table)") }
+                for (table, _) in ReplicatedTables.all {
+                    try ReplicatedTables.load(table: table, rows: loaded[table] ?? [], db)
+                }
+                // The deletes above told the external-content index values it may not hold.
+                try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
+                try ReplicatedTables.clearCapture(db)
+                try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                return .commit
+            }
+        }
+    }
+
+    /// Writes a write's changes to the store: the log, the rows as they are now, the version,
+    /// and a notification for the other nodes (sent by PostgreSQL at commit).
+    func record(
+        _ changes: [ReplicatedChange], namespace: String, version: Int64, floor: Int64, _ connection: PostgresConnection
+    ) async throws {
+        let positions = changes.indices.map { Int32($0) }
+        try await connection.query(
+            """
+            INSERT INTO mnemo_change (namespace, version, position, table_name, kind, row_id, new_row_id, row_values)
+            SELECT \(namespace), \(version), * FROM unnest(
+                \(positions)::int[], \(changes.map(\.table))::text[], \(changes.map(\.kind.rawValue))::text[],
+                \(changes.map(\.rowID))::int8[], \(changes.map(\.newRowID))::int8[], \(changes.map(\.values))::text[])
+            """, logger: logger)
+        let (current, removed) = Self.finalRows(changes)
+        if !removed.isEmpty {
+            try await connection.query(
+                """
+                DELETE FROM mnemo_row WHERE namespace = \(namespace) AND (table_name, row_id) IN (
+                    SELECT * FROM unnest(\(removed.map(\.table))::text[], \(removed.map(\.row))::int8[]))
+                """, logger: logger)
+        }
+        if !current.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO mnemo_row (namespace, table_name, row_id, row_values)
+                SELECT \(namespace), * FROM unnest(
+                    \(current.map(\.table))::text[], \(current.map(\.row))::int8[], \(current.map(\.values))::text[])
+                ON CONFLICT (namespace, table_name, row_id) DO UPDATE SET row_values = excluded.row_values
+                """, logger: logger)
+        }
+        // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
+        // load the namespace afresh. Otherwise the log keeps its last thousand versions.
+        let erased = changes.contains { $0.table == "fact_tombstone" && $0.kind == .insert }
+        let newFloor = erased ? version - 1 : (version % 100 == 0 ? max(floor, version - 1_000) : floor)
+        if newFloor > floor {
+            try await connection.query(
+                "DELETE FROM mnemo_change WHERE namespace = \(namespace) AND version <= \(newFloor)", logger: logger)
+        }
+        try await connection.query(
+            "UPDATE mnemo_namespace SET version = \(version), log_floor = \(newFloor) WHERE namespace = \(namespace)",
+            logger: logger)
+        let payload = "\(version) \(namespace)"
+        try await connection.query("SELECT pg_notify('mnemo_change', \(payload))", logger: logger)
+    }
+
+    /// Each touched row's state after the changes: its values, or removed.
+    static func finalRows(_ changes: [ReplicatedChange]) -> (
+        current: [(table: String, row: Int64, values: String)], removed: [(table: String, row: Int64)]
+    ) {
+        struct Key: Hashable {
+            var table: String
+            var row: Int64
+        }
+        var state: [Key: String?] = [:]
+        var order: [Key] = []
+        func set(_ key: Key, _ values: String?) {
+            if state[key] == nil { order.append(key) }
+            state[key] = .some(values)
+        }
+        for change in changes {
+            switch change.kind {
+            case .insert:
+                set(Key(table: change.table, row: change.newRowID), change.values)
+            case .update:
+                if change.rowID != change.newRowID { set(Key(table: change.table, row: change.rowID), nil) }
+                set(Key(table: change.table, row: change.newRowID), change.values)
+            case .delete:
+                set(Key(table: change.table, row: change.rowID), nil)
+            }
+        }
+        var current: [(String, Int64, String)] = []
+        var removed: [(String, Int64)] = []
+        for key in order {
+            if let values = state[key] ?? nil {
+                current.append((key.table, key.row, values))
+            } else {
+                removed.append((key.table, key.row))
+            }
+        }
+        return (current.map { (table: $0.0, row: $0.1, values: $0.2) }, removed.map { (table: $0.0, row: $0.1) })
+    }
+
+    /// Closes a namespace's copy and deletes its files: it is loaded afresh on its next use.
+    func drop(_ namespace: String) async {
+        guard let copy = await copies.existing(namespace) else { return }
+        await copies.remove(namespace)
+        NamespaceCopy.removeFiles(at: copy.path)
+    }
+}

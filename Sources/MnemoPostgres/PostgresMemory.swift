@@ -1,0 +1,281 @@
+import Foundation
+import GRDB
+import Logging
+import Mnemo
+import PostgresNIO
+
+/// A memory shared by any number of servers through one PostgreSQL database.
+///
+/// PostgreSQL holds every namespace (the system of record). Each node keeps a SQLite copy of
+/// the namespaces it serves, loaded on first use, and runs the same engine on it: the same
+/// full-text ranking, the same vector index, the same near-duplicate, conflict and undo rules.
+/// A write takes the namespace's row lock in PostgreSQL, catches the copy up with what other
+/// nodes wrote, runs on the copy and records its row changes in PostgreSQL in one transaction;
+/// other nodes follow a change feed (`LISTEN`/`NOTIFY`) and check the namespace's version on
+/// every ``knowledgeBase(namespace:)``, so a write acknowledged by one node is seen by the next
+/// request to any other.
+///
+/// ```swift
+/// let memory = try await PostgresMemory.connect(
+///     PostgresLocation(url: "postgres://mnemo:secret@db.internal/mnemo"),
+///     configuration: KnowledgeBase.Configuration(embedder: encoder))
+/// let alice = try await memory.knowledgeBase(namespace: "alice")
+/// try await alice.addFact("Prefers window seats", topic: "Travel")
+/// ```
+public final class PostgresMemory: Sendable {
+    public struct Options: Sendable {
+        /// Where the node keeps its copies; a fresh temporary folder when `nil`. One node per
+        /// folder: give each node its own to keep copies across restarts.
+        public var copiesDirectory: URL?
+        /// The most memory the copies' vectors may take; the least recently used namespaces
+        /// beyond it are closed (and reloaded, from their file, on their next request).
+        public var vectorCacheBytes: Int?
+        /// How long a request waits for PostgreSQL before it fails with
+        /// ``MnemoError/storageUnavailable(reason:)``.
+        public var timeout: Duration = .seconds(5)
+        /// Connections to PostgreSQL this node may open.
+        public var maximumConnections = 20
+
+        public init(copiesDirectory: URL? = nil, vectorCacheBytes: Int? = nil) {
+            self.copiesDirectory = copiesDirectory
+            self.vectorCacheBytes = vectorCacheBytes
+        }
+    }
+
+    /// What a node holds, for `/healthz` and `/metrics`.
+    public struct Health: Sendable, Codable, Equatable {
+        /// Namespaces whose copies are open.
+        public var namespacesHeld: Int
+        /// Bytes of the open copies' vectors.
+        public var vectorBytes: Int
+        /// Store versions announced by the change feed and not yet applied, summed over the copies.
+        public var versionsBehind: Int64
+        /// Whether the change feed is connected.
+        public var changeFeedConnected: Bool
+    }
+
+    public let location: PostgresLocation
+    let configuration: KnowledgeBase.Configuration
+    let options: Options
+    let client: PostgresClient
+    let logger: Logger
+    let storeID: String
+    let directory: URL
+    let removesDirectory: Bool
+    let copies = CopyRegistry()
+    let mutexes = NamespaceMutexes()
+    let feedConnected = Locked(false)
+    let tasks = Locked<[Task<Void, Never>]>([])
+
+    /// Connects to the store, creating its tables in an empty database (once, however many nodes
+    /// start together), and starts following its change feed.
+    /// - Parameters:
+    ///   - configuration: every namespace's configuration (embedder, clock, fact limit…); its
+    ///     namespace is the one ``defaultKnowledgeBase()`` opens.
+    /// - Throws: ``MnemoError/storageUnavailable(reason:)`` when the server cannot be reached,
+    ///   ``MnemoError/databaseUnusable(path:reason:)`` for a refused login, a missing database
+    ///   or a store of another schema version.
+    public static func connect(
+        _ location: PostgresLocation, configuration: KnowledgeBase.Configuration = .init(),
+        options: Options = Options()
+    ) async throws -> PostgresMemory {
+        // postgres-nio logs through swift-log; a library prints nothing of its own.
+        let logger = Logger(label: "mnemo.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        let client = PostgresClient(
+            configuration: location.clientConfiguration(
+                connectTimeout: options.timeout, maximumConnections: options.maximumConnections),
+            backgroundLogger: logger)
+        let running = Task { await client.run() }
+        do {
+            let storeID = try await withDeadline(options.timeout, "connecting to \(location)") {
+                try await client.withConnection { connection in
+                    try await StoreSchema.migrate(connection, logger: logger)
+                }
+            }
+            let memory = try PostgresMemory(
+                location: location, configuration: configuration, options: options, client: client,
+                logger: logger, storeID: storeID)
+            memory.tasks.withLock { $0 = [running, Task { [weak memory] in await memory?.followChanges() }] }
+            return memory
+        } catch {
+            running.cancel()
+            throw StoreErrors.mapped(error, location: location)
+        }
+    }
+
+    private init(
+        location: PostgresLocation, configuration: KnowledgeBase.Configuration, options: Options,
+        client: PostgresClient, logger: Logger, storeID: String
+    ) throws {
+        self.location = location
+        self.configuration = configuration
+        self.options = options
+        self.client = client
+        self.logger = logger
+        self.storeID = storeID
+        if let given = options.copiesDirectory {
+            directory = given
+            removesDirectory = false
+        } else {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "mnemo-copies-\(UUID().uuidString.prefix(8))")
+            removesDirectory = true
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Stops following the feed and closes the connections (and removes a temporary folder of
+    /// copies).
+    public func close() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        await copies.removeAll()
+        if removesDirectory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// The knowledge base of `namespace` on this node, caught up with every write the store
+    /// has acknowledged.
+    public func knowledgeBase(namespace: String) async throws -> KnowledgeBase {
+        let copy = try await copies.copy(of: namespace, opening: { try self.open(namespace) })
+        try await refresh(copy)
+        copy.usage.withLock { $0.lastUsed = Date() }
+        await evictBeyondCap(keeping: namespace)
+        return copy.knowledgeBase
+    }
+
+    /// The knowledge base of the configuration's namespace.
+    public func defaultKnowledgeBase() async throws -> KnowledgeBase {
+        try await knowledgeBase(namespace: configuration.namespace)
+    }
+
+    /// The namespaces the store holds.
+    public func namespaces() async throws -> [String] {
+        try await storeAccess("listing namespaces") { connection in
+            var names: [String] = []
+            for try await name in try await connection.query(
+                "SELECT namespace FROM mnemo_namespace WHERE version > 0 ORDER BY namespace", logger: self.logger
+            ).decode(String.self) {
+                names.append(name)
+            }
+            return names
+        }
+    }
+
+    /// What the node holds now.
+    public func health() async -> Health {
+        let held = await copies.all()
+        let usage = held.map { $0.usage.withLock { $0 } }
+        let dimension = configuration.embedder?.identity.dimension ?? 0
+        return Health(
+            namespacesHeld: held.count, vectorBytes: usage.reduce(0) { $0 + $1.vectors * dimension * 4 },
+            versionsBehind: usage.reduce(0) { $0 + $1.versionsBehind },
+            changeFeedConnected: feedConnected.withLock { $0 })
+    }
+
+    /// Runs `body` on a pooled connection within the deadline, errors as ``MnemoError``s; with
+    /// `namespace`, one at a time with every other catch-up or write of that namespace's copy.
+    func storeAccess<T: Sendable>(
+        _ what: String, serializing namespace: String? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let mutex = namespace.map { mutexes.mutex(for: $0) }
+        do {
+            return try await withDeadline(options.timeout, what) {
+                guard let mutex else {
+                    return try await self.client.withConnection { connection in try await body(connection) }
+                }
+                return try await mutex.withLock {
+                    try await self.client.withConnection { connection in try await body(connection) }
+                }
+            }
+        } catch {
+            throw StoreErrors.mapped(error, location: location)
+        }
+    }
+
+    private func open(_ namespace: String) throws -> NamespaceCopy {
+        var configuration = configuration
+        configuration.namespace = namespace
+        let path = directory.appendingPathComponent(NamespaceCopy.fileName(for: namespace)).path
+        let link = CopyLink(memory: self, namespace: namespace)
+        func openFile() throws -> KnowledgeBase {
+            let kb = try KnowledgeBase(replicaAt: path, configuration: configuration, replication: link)
+            try kb.replicaWriter.write { db in try NamespaceCopy.createStateTable(db) }
+            return kb
+        }
+        var kb = try openFile()
+        let state = try kb.replicaWriter.read { db in try NamespaceCopy.state(db) }
+        if let state, state.store != storeID || state.pending {
+            // Another store's copy, or one with a write the store never acknowledged: start over.
+            kb = try { () throws -> KnowledgeBase in
+                NamespaceCopy.removeFiles(at: path)
+                return try openFile()
+            }()
+        }
+        return NamespaceCopy(namespace: namespace, path: path, knowledgeBase: kb)
+    }
+
+    private func evictBeyondCap(keeping namespace: String) async {
+        guard let cap = options.vectorCacheBytes, let dimension = configuration.embedder?.identity.dimension else {
+            return
+        }
+        var held = await copies.all().map { ($0, $0.usage.withLock { $0 }) }
+        var total = held.reduce(0) { $0 + $1.1.vectors * dimension * 4 }
+        held.sort { $0.1.lastUsed < $1.1.lastUsed }
+        for (copy, usage) in held where total > cap && copy.namespace != namespace {
+            await copies.remove(copy.namespace)
+            total -= usage.vectors * dimension * 4
+        }
+    }
+}
+
+/// The open copies, each opened once however many requests ask for it at once.
+actor CopyRegistry {
+    private var opening: [String: Task<NamespaceCopy, any Error>] = [:]
+
+    func copy(of namespace: String, opening open: @escaping @Sendable () throws -> NamespaceCopy) async throws
+        -> NamespaceCopy
+    {
+        if let task = opening[namespace] { return try await task.value }
+        let task = Task { try open() }
+        opening[namespace] = task
+        do {
+            return try await task.value
+        } catch {
+            opening[namespace] = nil
+            throw error
+        }
+    }
+
+    func existing(_ namespace: String) async -> NamespaceCopy? {
+        try? await opening[namespace]?.value
+    }
+
+    func all() async -> [NamespaceCopy] {
+        var copies: [NamespaceCopy] = []
+        for task in opening.values { if let copy = try? await task.value { copies.append(copy) } }
+        return copies
+    }
+
+    func remove(_ namespace: String) { opening[namespace] = nil }
+
+    func removeAll() { opening = [:] }
+}
+
+/// What a copy's knowledge base calls for its writes and for other namespaces.
+struct CopyLink: StorageReplication {
+    let memory: PostgresMemory
+    let namespace: String
+
+    func write<T: Sendable>(on base: any DatabaseWriter, _ updates: @Sendable (Database) throws -> T) async throws -> T
+    {
+        try await memory.write(namespace: namespace, on: base, updates)
+    }
+
+    func knowledgeBase(namespace: String) async throws -> KnowledgeBase {
+        try await memory.knowledgeBase(namespace: namespace)
+    }
+
+    func namespaces() async throws -> [String] {
+        try await memory.namespaces()
+    }
+}

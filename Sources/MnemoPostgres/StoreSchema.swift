@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import Mnemo
+import PostgresNIO
+
+/// The store's tables in PostgreSQL.
+///
+/// - `mnemo_meta`: the store's schema version, the Mnemo schema its copies are made with, and
+///   an id that tells a node's copies of this store from those of another.
+/// - `mnemo_namespace`: one row per namespace: its version (one more per acknowledged write)
+///   and the lowest version from which the change log is complete (`log_floor`).
+/// - `mnemo_row`: every row of every namespace as it is now: the system of record, from which a
+///   node loads a namespace.
+/// - `mnemo_change`: recent changes in order (version, position), from which a node catches a
+///   copy up; trimmed as it grows, and at once after an erasure (erased text leaves no trace).
+enum StoreSchema {
+    static let version = 1
+    /// The advisory lock that makes nodes starting together migrate one at a time.
+    static let migrationLock: Int64 = 0x6D6E_656D_6F00_0001
+
+    static let statements: [PostgresQuery] = [
+        """
+        CREATE TABLE mnemo_namespace (
+            namespace text PRIMARY KEY,
+            version bigint NOT NULL DEFAULT 0,
+            log_floor bigint NOT NULL DEFAULT 0)
+        """,
+        """
+        CREATE TABLE mnemo_row (
+            namespace text NOT NULL,
+            table_name text NOT NULL,
+            row_id bigint NOT NULL,
+            row_values text NOT NULL,
+            PRIMARY KEY (namespace, table_name, row_id))
+        """,
+        """
+        CREATE TABLE mnemo_change (
+            namespace text NOT NULL,
+            version bigint NOT NULL,
+            position int NOT NULL,
+            table_name text NOT NULL,
+            kind char(1) NOT NULL,
+            row_id bigint NOT NULL,
+            new_row_id bigint NOT NULL,
+            row_values text NOT NULL,
+            PRIMARY KEY (namespace, version, position))
+        """,
+    ]
+
+    /// Creates the tables in an empty database, or checks those of an existing store: run by
+    /// every node at start, one at a time (an advisory lock), so ten nodes starting together
+    /// create them once.
+    /// - Returns: the store's id.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> String {
+        try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
+        do {
+            let id = try await migrateLocked(connection, logger: logger)
+            try await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+            return id
+        } catch {
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+            throw error
+        }
+    }
+
+    private static func migrateLocked(_ connection: PostgresConnection, logger: Logger) async throws -> String {
+        try await connection.query(
+            "CREATE TABLE IF NOT EXISTS mnemo_meta (key text PRIMARY KEY, value text NOT NULL)", logger: logger)
+        var meta: [String: String] = [:]
+        for try await (key, value) in try await connection.query("SELECT key, value FROM mnemo_meta", logger: logger)
+            .decode((String, String).self)
+        {
+            meta[key] = value
+        }
+        let engine = KnowledgeBase.schemaIdentity
+        if let stored = meta["schema"] {
+            guard stored == String(version) else {
+                throw MnemoError.databaseUnusable(
+                    path: "PostgreSQL",
+                    reason:
+                        "the store has schema version \(stored), this mnemo knows version \(version); use the mnemo that made it"
+                )
+            }
+            guard meta["engine"] == engine else {
+                throw MnemoError.databaseUnusable(
+                    path: "PostgreSQL",
+                    reason:
+                        "the store's copies are made with Mnemo schema \(meta["engine"] ?? "?"), this mnemo makes \(engine); all nodes must run the same version"
+                )
+            }
+            return meta["store"] ?? ""
+        }
+        let store = UUID().uuidString.lowercased()
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            for statement in statements { try await connection.query(statement, logger: logger) }
+            try await connection.query(
+                "CREATE INDEX mnemo_change_by_namespace ON mnemo_change (namespace, version)", logger: logger)
+            let schema = String(version)
+            try await connection.query(
+                """
+                INSERT INTO mnemo_meta (key, value) VALUES ('schema', \(schema)), ('engine', \(engine)), ('store', \(store))
+                """, logger: logger)
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        return store
+    }
+}

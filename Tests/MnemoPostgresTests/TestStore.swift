@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import Mnemo
+import MnemoPostgres
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL the tests use: `MNEMO_TEST_POSTGRES_URL` (`.ci/run` starts a throwaway
+/// cluster with Scripts/postgres/cluster.sh and sets it). Without it the tests that need it are
+/// skipped, except under CI, where ``PostgresAvailabilityTests`` fails.
+enum TestStore {
+    static let url = ProcessInfo.processInfo.environment["MNEMO_TEST_POSTGRES_URL"]
+    static let isAvailable = url != nil
+    static let skipNote: Comment = "set MNEMO_TEST_POSTGRES_URL (Scripts/postgres/cluster.sh start DIR PORT prints one)"
+
+    static var location: PostgresLocation {
+        get throws { try PostgresLocation(url: url ?? "") }
+    }
+
+    /// A namespace no other test uses, so the tests share one database.
+    static func namespace(_ label: String = "t") -> String { "\(label)-\(UUID().uuidString.prefix(8))" }
+
+    /// A node on the test database.
+    static func node(
+        embedder: (any Embedder)? = nil, namespace: String = KnowledgeBase.defaultNamespace,
+        location: PostgresLocation? = nil, options: PostgresMemory.Options = .init()
+    ) async throws -> PostgresMemory {
+        try await PostgresMemory.connect(
+            location ?? self.location,
+            configuration: KnowledgeBase.Configuration(namespace: namespace, embedder: embedder), options: options)
+    }
+
+    /// A new, empty database on the test server (for what must start from nothing).
+    static func freshDatabase() async throws -> PostgresLocation {
+        var location = try location
+        let name = "mnemo_test_\(UUID().uuidString.prefix(8).lowercased())"
+        try await withConnection(location) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+        location.database = name
+        return location
+    }
+
+    /// Runs `body` on one plain connection (for checks of the store's tables).
+    static func withConnection<T: Sendable>(
+        _ location: PostgresLocation? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let location = try location ?? self.location
+        let configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            let value = try await body(connection)
+            try await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    static let logger = Logger(label: "mnemo.tests", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+@Suite("PostgreSQL for the tests")
+struct PostgresAvailabilityTests {
+    @Test("CI provides a PostgreSQL", .enabled(if: ProcessInfo.processInfo.environment["CI"] != nil))
+    func ciProvidesPostgres() {
+        #expect(TestStore.isAvailable, "CI must set MNEMO_TEST_POSTGRES_URL: the PostgreSQL tests would be skipped")
+    }
+}
