@@ -19,7 +19,7 @@ struct ForgetCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase()
+        let kb = try await global.openExistingKnowledgeBase()
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CLIError("forget erases the namespace \(kb.namespace) for good; pass --yes to confirm")

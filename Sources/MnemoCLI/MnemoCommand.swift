@@ -8,7 +8,8 @@ struct MnemoCommand: AsyncParsableCommand {
         commandName: "mnemo",
         abstract: "A knowledge base of facts about a user, searchable by words and by meaning.",
         discussion: """
-            Facts live in one SQLite file (--db, default ./mnemo.sqlite or $MNEMO_DB), organised \
+            Facts live in one SQLite file (--db, default ./mnemo.sqlite or $MNEMO_DB) or, for \
+            several servers, in PostgreSQL (--db postgres://user:password@host/database), organised \
             in a topic tree and scoped to a namespace (--namespace, default "default"). \
             Global options may come before or after the subcommand.
 
@@ -51,7 +52,9 @@ struct MnemoCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            await OpenStores.closeAll()
         } catch {
+            await OpenStores.closeAll()
             exit(withError: MnemoError.explaining(error))
         }
     }

@@ -22,12 +22,13 @@ struct PurgeCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase()
+        let kb = try await global.openExistingKnowledgeBase()
         var namespaces = [String]()
         if let namespace = global.namespace { namespaces = [namespace] } else { namespaces = try await kb.namespaces() }
         var receipts: [ErasureReceipt] = []
         for namespace in namespaces {
-            receipts.append(try await kb.inNamespace(namespace).purge(undoOlderThan: undoOlderThan.seconds))
+            receipts.append(
+                try await kb.knowledgeBase(forNamespace: namespace).purge(undoOlderThan: undoOlderThan.seconds))
         }
         if global.json {
             try Output.json(receipts)

@@ -14,6 +14,7 @@ final class NamespaceCopy: Sendable {
     struct Usage {
         var lastUsed = Date()
         var vectors = 0
+        var isCounted = false
         var versionsBehind: Int64 = 0
     }
 
@@ -62,7 +63,10 @@ final class NamespaceCopy: Sendable {
     /// The number of stored vectors, for the cache's size.
     func countVectors() async {
         let count = (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM fact_embedding") })
-        usage.withLock { $0.vectors = (count ?? nil) ?? 0 }
+        usage.withLock {
+            $0.vectors = (count ?? nil) ?? 0
+            $0.isCounted = true
+        }
     }
 
     /// The file's name for a namespace: readable where it can be, unique always.

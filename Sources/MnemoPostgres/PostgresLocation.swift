@@ -1,5 +1,6 @@
 import Foundation
 import Mnemo
+import NIOSSL
 import PostgresNIO
 
 /// Where a store lives: a `postgres://user[:password]@host[:port]/database` URL, as `--db` and
@@ -53,7 +54,6 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// The client configuration: no TLS on loopback, TLS preferred elsewhere; connection attempts
     /// give up after `connectTimeout`, so a stopped server fails requests fast.
     func clientConfiguration(connectTimeout: Duration, maximumConnections: Int) -> PostgresClient.Configuration {
-        let isLoopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database,
             tls: isLoopback ? .disable : .prefer(.makeClientConfiguration()))
@@ -61,4 +61,16 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         configuration.options.maximumConnections = maximumConnections
         return configuration
     }
+
+    /// The same for one connection: the first, which checks the login and migrates, so that a
+    /// wrong password or a missing database is reported at once instead of retried by the pool.
+    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database,
+            tls: isLoopback ? .disable : .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
+        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
+        return configuration
+    }
+
+    var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
 }

@@ -50,6 +50,7 @@ extension PostgresMemory {
                         // (A later write of this node may already have moved the copy on.)
                         try await base.write { db in try NamespaceCopy.acknowledge(version: next, db) }
                         copyWritten.withLock { $0 = false }
+                        await self.copies.existing(namespace)?.countVectors()
                         return value
                     } catch {
                         _ = try? await connection.query("ROLLBACK", logger: self.logger)
@@ -82,16 +83,20 @@ extension PostgresMemory {
     }
 
     /// Catches the copy up with the store, if another node wrote since.
-    func refresh(_ copy: NamespaceCopy) async throws {
+    /// - Returns: whether the copy changed (or was never counted).
+    @discardableResult
+    func refresh(_ copy: NamespaceCopy) async throws -> Bool {
         let namespace = copy.namespace
         let base = copy.writer
-        try await storeAccess("reading \(namespace)", serializing: namespace) { connection in
+        let changed = try await storeAccess("reading \(namespace)", serializing: namespace) { connection in
             let local = try await base.read { db in try NamespaceCopy.state(db) }
             let head = try await self.head(of: namespace, connection)
-            guard local?.version != head.version else { return }
+            guard local?.version != head.version else { return false }
             try await self.catchUp(namespace, base, to: head, connection, locked: false)
+            return true
         }
         copy.usage.withLock { $0.versionsBehind = 0 }
+        return changed
     }
 
     /// Brings the copy to `head`: the changes after its version from the log when the log still

@@ -87,9 +87,17 @@ public final class PostgresMemory: Sendable {
             backgroundLogger: logger)
         let running = Task { await client.run() }
         do {
+            let connectionConfiguration = try location.connectionConfiguration(connectTimeout: options.timeout)
             let storeID = try await withDeadline(options.timeout, "connecting to \(location)") {
-                try await client.withConnection { connection in
-                    try await StoreSchema.migrate(connection, logger: logger)
+                let connection = try await PostgresConnection.connect(
+                    configuration: connectionConfiguration, id: 0, logger: logger)
+                do {
+                    let storeID = try await StoreSchema.migrate(connection, logger: logger)
+                    try await connection.close()
+                    return storeID
+                } catch {
+                    try? await connection.close()
+                    throw error
                 }
             }
             let memory = try PostgresMemory(
@@ -136,7 +144,7 @@ public final class PostgresMemory: Sendable {
     /// has acknowledged.
     public func knowledgeBase(namespace: String) async throws -> KnowledgeBase {
         let copy = try await copies.copy(of: namespace, opening: { try self.open(namespace) })
-        try await refresh(copy)
+        if try await refresh(copy) || copy.usage.withLock({ !$0.isCounted }) { await copy.countVectors() }
         copy.usage.withLock { $0.lastUsed = Date() }
         await evictBeyondCap(keeping: namespace)
         return copy.knowledgeBase

@@ -1,12 +1,12 @@
 import Hummingbird
 
 /// Finds the request's user from its bearer token; answers 401 when a token is required and
-/// missing or invalid. `/healthz` and `/openapi.json` are open to all.
+/// missing or invalid. `/healthz`, `/metrics` and `/openapi.json` are open to all.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MnemoRequestContext
 
     let authentication: Authentication
-    static let openPaths: Set<String> = ["/healthz", "/openapi.json"]
+    static let openPaths: Set<String> = ["/healthz", "/metrics", "/openapi.json"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

@@ -18,7 +18,7 @@ struct ContextRoutes {
     /// `POST /v1/context` with `{"user_id", "message", "budget_tokens", "since"?, "until"?, "topic"?}`.
     @Sendable func post(_ request: Request, context: MnemoRequestContext) async throws -> MemoryContextJSON {
         let body = try await request.decode(as: ContextRequest.self, context: context)
-        let kb = try tenancy.knowledgeBase(context, naming: body.userId)
+        let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
         guard let message = body.message, !message.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_message", "\"message\" must be a non-empty string")
         }
@@ -35,7 +35,7 @@ struct ContextRoutes {
 
     /// `GET /api/context?q=…&budget=…&since=…&until=…&topic=…`
     @Sendable func get(_ request: Request, context: MnemoRequestContext) async throws -> MemoryContextJSON {
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let message = query.get("q"), !message.trimmingBlanks.isEmpty else {
             throw APIError.badRequest(

@@ -19,14 +19,14 @@ struct LucidRoutes {
     /// `DELETE /v1/users/{user_id}/memory`: erases the user's whole memory for good (facts,
     /// topics, history, undo records) and answers the ``ErasureReceipt``.
     @Sendable func eraseMemory(_ request: Request, context: MnemoRequestContext) async throws -> ErasureReceipt {
-        let kb = try tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
+        let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         return try await kb.eraseNamespace()
     }
 
     /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true`
     @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> LucidFactList {
         let query = QueryFields(request)
-        let kb = try tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
+        let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         var page = try query.parameters([.limit, .offset], maximumLimit: configuration.maximumPageSize)
         let activity: FactFilter.Activity =
             switch try query.boolean("is_active") {
@@ -45,7 +45,7 @@ struct LucidRoutes {
     @Sendable func update(_ request: Request, context: MnemoRequestContext) async throws -> LucidFact {
         let id = try FactPath.id(context)
         let body = try await request.decode(as: FactEditRequest.self, context: context)
-        let kb = try tenancy.knowledgeBase(context, naming: body.userId)
+        let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
         let edit = try body.edit()
         return LucidFact(try await kb.updateFact(id: id, edit.update, isActive: edit.isActive))
     }
@@ -54,7 +54,7 @@ struct LucidRoutes {
     /// `mode` (semantic by default, as Lucid's similarity search), `type`, `importance`, `topic`.
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> LucidSearchResponse {
         let body = try await request.decode(as: SearchRequest.self, context: context)
-        let kb = try tenancy.knowledgeBase(context, naming: body.userId)
+        let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
         guard let text = body.query, !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "\"query\" must be a non-empty string")
         }
@@ -79,7 +79,7 @@ struct LucidRoutes {
     > {
         let data = try await context.requestDecoder.data(of: request)
         let body = try MnemoRequestDecoder.decode(ExtractRequest.self, from: data)
-        let kb = try tenancy.knowledgeBase(context, naming: body.userId)
+        let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
         // The extractor's cap, checked as the document declares it; every record sent is stored.
         if let limit = body.limit {
             var cap = SearchParameters(maximumLimit: Self.maximumExtractLimit)

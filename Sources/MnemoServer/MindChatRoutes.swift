@@ -28,7 +28,7 @@ struct MindChatRoutes {
 
     /// `GET /api/topics/{id}`
     @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         let text = context.parameters.get("topic_id") ?? ""
         let page = try detailPage(request)
         guard let id = Int64(text),
@@ -41,7 +41,7 @@ struct MindChatRoutes {
 
     /// `GET /api/topics/lookup?path=Technology/iOS Development`
     @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         guard let path = QueryFields(request).get("path") else {
             throw APIError.badRequest(
                 "missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
@@ -54,7 +54,7 @@ struct MindChatRoutes {
 
     /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…&since=…&until=…`
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> SearchResultsJSON {
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
@@ -76,7 +76,7 @@ struct MindChatRoutes {
     /// `POST /api/topics/merge` with `{"sources": [path or id, …], "target": path or id, "dry_run": false}`.
     @Sendable func merge(_ request: Request, context: MnemoRequestContext) async throws -> TopicMergeReport {
         let body = try await request.decode(as: MergeRequest.self, context: context)
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         let tree = try await kb.topicTree()
         guard let sourceReferences = body.sources, !sourceReferences.isEmpty else {
             throw APIError.badRequest("wrong_field_type", "\"sources\" must be a non-empty array of topic paths or ids")
@@ -93,7 +93,7 @@ struct MindChatRoutes {
     @Sendable func updateFact(_ request: Request, context: MnemoRequestContext) async throws -> FactJSON {
         let id = try FactPath.id(context)
         let edit = try await request.decode(as: FactEditRequest.self, context: context).edit()
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         return FactJSON(try await kb.updateFact(id: id, edit.update, isActive: edit.isActive))
     }
 
@@ -101,7 +101,7 @@ struct MindChatRoutes {
     /// With `?erase=true`, erases for good instead and answers the ``ErasureReceipt``.
     @Sendable func deleteFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let id = try FactPath.id(context)
-        let kb = try tenancy.knowledgeBase(context)
+        let kb = try await tenancy.knowledgeBase(context)
         if try QueryFields(request).boolean("erase") == true {
             return try await kb.eraseFacts(ids: [id]).response(from: request, context: context)
         }

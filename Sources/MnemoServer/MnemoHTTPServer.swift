@@ -3,6 +3,12 @@ import Hummingbird
 import Logging
 import Mnemo
 
+/// The answer of `/healthz`: `storage` only on a node of a PostgreSQL store.
+struct Health: ResponseEncodable {
+    var status: String
+    var storage: StorageHealth?
+}
+
 /// The HTTP server of `mnemo serve`: Lucid's and MindChat's memory APIs over one knowledge base.
 ///
 /// Each request acts on its user's namespace only (see ``Authentication``); errors are JSON.
@@ -36,7 +42,13 @@ package struct MnemoHTTPServer: Sendable {
         router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: RequestLimitMiddleware(maximumBodySize: configuration.maximumBodySize))
         router.add(middleware: AuthMiddleware(authentication: authentication))
-        router.get("healthz") { _, _ in ["status": "ok"] }
+        let storageHealth = configuration.storageHealth
+        router.get("healthz") { _, _ in Health(status: "ok", storage: await storageHealth?()) }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: await storageHealth?().prometheusText ?? "")))
+        }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response() }
         let tenancy = Tenancy(knowledgeBase: knowledgeBase, defaultNamespace: configuration.defaultNamespace)
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)

@@ -12,14 +12,19 @@ package struct ServerConfiguration: Sendable {
     package var defaultNamespace: String
     /// The most results a search or listing returns in one page.
     package var maximumPageSize: Int
+    /// What the node holds of a shared store (PostgreSQL), for `/healthz` and `/metrics`;
+    /// `nil` for a database file.
+    package var storageHealth: (@Sendable () async -> StorageHealth)?
 
     package init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         maximumBodySize: Int = 1 << 20,
         defaultNamespace: String = KnowledgeBase.defaultNamespace,
-        maximumPageSize: Int = 500
+        maximumPageSize: Int = 500,
+        storageHealth: (@Sendable () async -> StorageHealth)? = nil
     ) {
+        self.storageHealth = storageHealth
         self.host = host
         self.port = port
         self.maximumBodySize = maximumBodySize
@@ -31,5 +36,50 @@ package struct ServerConfiguration: Sendable {
     package var isLoopback: Bool {
         let host = host.lowercased()
         return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}
+
+/// A node's share of a PostgreSQL store: the namespaces whose copies it holds, their vectors'
+/// bytes, how many store versions announced by the change feed it has not applied yet, and
+/// whether the feed is connected.
+package struct StorageHealth: Sendable, Codable, Equatable {
+    package var backend = "postgresql"
+    package var namespacesHeld: Int
+    package var vectorBytes: Int
+    package var versionsBehind: Int64
+    package var changeFeedConnected: Bool
+
+    package init(namespacesHeld: Int, vectorBytes: Int, versionsBehind: Int64, changeFeedConnected: Bool) {
+        self.namespacesHeld = namespacesHeld
+        self.vectorBytes = vectorBytes
+        self.versionsBehind = versionsBehind
+        self.changeFeedConnected = changeFeedConnected
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case backend
+        case namespacesHeld = "namespaces_held"
+        case vectorBytes = "vector_bytes"
+        case versionsBehind = "versions_behind"
+        case changeFeedConnected = "change_feed_connected"
+    }
+
+    /// The same in Prometheus' text format.
+    package var prometheusText: String {
+        """
+        # HELP mnemo_namespaces_held Namespaces whose copies this node holds.
+        # TYPE mnemo_namespaces_held gauge
+        mnemo_namespaces_held \(namespacesHeld)
+        # HELP mnemo_vector_bytes Bytes of the held copies' vectors.
+        # TYPE mnemo_vector_bytes gauge
+        mnemo_vector_bytes \(vectorBytes)
+        # HELP mnemo_versions_behind Store versions announced and not yet applied.
+        # TYPE mnemo_versions_behind gauge
+        mnemo_versions_behind \(versionsBehind)
+        # HELP mnemo_change_feed_connected Whether the change feed is connected (1) or not (0).
+        # TYPE mnemo_change_feed_connected gauge
+        mnemo_change_feed_connected \(changeFeedConnected ? 1 : 0)
+
+        """
     }
 }

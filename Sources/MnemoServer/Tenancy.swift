@@ -12,7 +12,10 @@ struct Tenancy: Sendable {
     /// names) must be that user, else 403. Without authentication, the user is `named`, else
     /// the default namespace. The knowledge base has the fact limit of the request's token when
     /// its line in the tokens file sets one, else the server's (`mnemo serve --fact-limit`).
-    func knowledgeBase(_ context: MnemoRequestContext, naming named: String? = nil) throws -> KnowledgeBase {
+    ///
+    /// On a PostgreSQL store the namespace's copy is first caught up with every acknowledged
+    /// write, so the request sees what any node wrote before it.
+    func knowledgeBase(_ context: MnemoRequestContext, naming named: String? = nil) async throws -> KnowledgeBase {
         let namespace: String
         if let user = context.user {
             if let named, named != user { throw APIError.forbidden(named) }
@@ -23,7 +26,7 @@ struct Tenancy: Sendable {
         guard !namespace.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw APIError.badRequest("invalid_user", "the user id must not be empty")
         }
-        let user = try knowledgeBase.inNamespace(namespace)
+        let user = try await knowledgeBase.knowledgeBase(forNamespace: namespace)
         guard let plan = context.factLimit else { return user }
         return try user.withFactLimit(plan.limit, policy: knowledgeBase.quotaPolicy)
     }

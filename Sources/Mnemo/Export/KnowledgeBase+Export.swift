@@ -12,6 +12,14 @@ extension KnowledgeBase {
     /// - Returns: the number of facts written.
     @discardableResult
     public func export(to handle: FileHandle, allNamespaces: Bool = false) async throws -> Int {
+        if allNamespaces, writer.replication != nil {
+            // A node of a shared store holds each namespace apart: one after the other.
+            var count = 0
+            for namespace in try await namespaces() {
+                count += try await knowledgeBase(forNamespace: namespace).export(to: handle)
+            }
+            return count
+        }
         let namespace = allNamespaces ? nil : namespace
         return try await writer.read { db in
             var writer = BufferedWriter(handle: handle)

@@ -119,6 +119,9 @@ extension KnowledgeBase {
         allOrNothing: Bool = true, protecting protected: Set<Int64> = []
     ) async throws -> FactWriter.Written {
         try Task.checkCancellation()
+        if writer.replication != nil, facts.contains(where: { $0.namespace != namespace }) {
+            return try await storeBatchByNamespace(facts, rule: rule, allOrNothing: allOrNothing, protecting: protected)
+        }
         let vectorIndex = rule == nil ? nil : vectorIndex
         let now = now
         let quota = quota
@@ -133,6 +136,31 @@ extension KnowledgeBase {
             }
             return written
         }
+    }
+
+    /// A batch of several namespaces on a shared store, whose node holds each namespace in a copy
+    /// of its own: one write per namespace, in the order the namespaces first appear, with each
+    /// outcome back at its fact's position. (All or nothing holds per namespace.)
+    private func storeBatchByNamespace(
+        _ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule?, allOrNothing: Bool,
+        protecting protected: Set<Int64>
+    ) async throws -> FactWriter.Written {
+        var positions: [String: [Int]] = [:]
+        var order: [String] = []
+        for (index, fact) in facts.enumerated() {
+            if positions[fact.namespace] == nil { order.append(fact.namespace) }
+            positions[fact.namespace, default: []].append(index)
+        }
+        var written = FactWriter.Written(outcomes: Array(repeating: nil, count: facts.count))
+        for namespace in order {
+            let indices = positions[namespace] ?? []
+            let part = try await knowledgeBase(forNamespace: namespace).storeBatch(
+                indices.map { facts[$0] }, rule: rule, allOrNothing: allOrNothing, protecting: protected)
+            for (offset, index) in indices.enumerated() { written.outcomes[index] = part.outcomes[offset] }
+            written.evicted += part.evicted
+            written.limit = written.limit ?? part.limit
+        }
+        return written
     }
 
     /// Adds embeddings to facts that lack one, ``embeddingChunkSize`` texts per call to the

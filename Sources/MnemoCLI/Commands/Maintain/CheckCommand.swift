@@ -37,13 +37,12 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: global.databasePath) else {
+        guard try global.postgresLocation != nil || FileManager.default.fileExists(atPath: global.databasePath) else {
             throw CLIError("no database at \(global.databasePath)")
         }
         // Opened even when the stored vectors are another model's: that is one of the findings.
-        let knowledgeBase = try KnowledgeBase(
-            path: global.databasePath, namespace: global.namespaceName,
-            reembeddingWith: EmbedderLoader.load())
+        let knowledgeBase = try await global.openKnowledgeBase(
+            embedder: EmbedderLoader.load(), acceptsOtherEmbedder: true)
         let report = try await knowledgeBase.check(repair: repair)
         if global.json {
             try Output.json(

@@ -31,7 +31,7 @@ struct DedupeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase(embedding: true)
+        let kb = try await global.openExistingKnowledgeBase(embedding: true)
         let report = try await kb.dedupe(
             rule: NearDuplicateRule(threshold: threshold ?? NearDuplicateRule.defaultThreshold),
             dryRun: dryRun)

@@ -31,7 +31,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let knowledgeBase = try global.openExistingKnowledgeBase()
+        let knowledgeBase = try await global.openExistingKnowledgeBase()
         guard let output else {
             try await knowledgeBase.export(to: FileHandle.standardOutput, allNamespaces: allNamespaces)
             return

@@ -14,11 +14,10 @@ struct ReembedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let embedder = try EmbedderLoader.load()
-        guard FileManager.default.fileExists(atPath: global.databasePath) else {
+        guard try global.postgresLocation != nil || FileManager.default.fileExists(atPath: global.databasePath) else {
             throw CLIError("no database at \(global.databasePath)")
         }
-        let kb = try KnowledgeBase(
-            path: global.databasePath, namespace: global.namespaceName, reembeddingWith: embedder)
+        let kb = try await global.openKnowledgeBase(embedder: embedder, acceptsOtherEmbedder: true)
         let status = StatusLine.forTerminal()
         let count = try await kb.reembed { status?.show("embedding", done: $0.done, total: $0.total) }
         status?.finish()

@@ -49,7 +49,7 @@ struct ContextCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase(embedding: true)
+        let kb = try await global.openExistingKnowledgeBase(embedding: true)
         let options = ContextOptions(filter: try parameters().filter(now: kb.now))
         let context = try await kb.context(for: message, budget: budget, options: options)
         if global.json {

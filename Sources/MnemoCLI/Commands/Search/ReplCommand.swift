@@ -29,7 +29,7 @@ struct ReplCommand: AsyncParsableCommand {
         // A session that starts in text mode needs no embedder, so it opens even when the
         // database's vectors come from another model.
         let mode = mode ?? .hybrid
-        let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
+        let kb = try await global.openExistingKnowledgeBase(embedding: mode != .text)
         try await Self.loop(kb, mode: mode, json: global.json)
     }
 

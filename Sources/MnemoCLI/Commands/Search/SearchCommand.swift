@@ -99,7 +99,7 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let parameters = try parameters()
         let mode = parameters.mode ?? .hybrid
-        let kb = try global.openExistingKnowledgeBase(embedding: mode != .text)
+        let kb = try await global.openExistingKnowledgeBase(embedding: mode != .text)
         var searchQuery = parameters.searchQuery(query, defaultMode: mode, defaultLimit: limit, now: kb.now)
         searchQuery.matching = allTerms ? .allTerms : .anyTerm
         searchQuery.relativeScoreFloor = minRelativeScore

@@ -20,7 +20,7 @@ struct TopicCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase()
+        let kb = try await global.openExistingKnowledgeBase()
         let (node, facts) = try await kb.topicDetail(
             at: TopicPath(path), activity: includeInactive ? .all : .activeOnly, limit: limit)
         if global.json {

@@ -26,8 +26,7 @@ struct MCPCommand: AsyncParsableCommand {
 
     func run() async throws {
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
-        let kb = try quota.applied(
-            to: KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder))
+        let kb = try quota.applied(to: await global.openKnowledgeBase(embedder: embedder))
         try await MnemoMCPServer(knowledgeBase: kb).runOnStandardIO()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mnemo
+import MnemoPostgres
 import MnemoServer
 
 struct ServeCommand: AsyncParsableCommand {
@@ -69,6 +70,24 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Query vectors kept so repeated searches are not encoded again (0: none).", valueName: "n"))
     var queryCacheSize = 1_024
 
+    @Option(
+        help: ArgumentHelp(
+            "With --db postgres://…: the most memory the held namespaces' vectors may take; the least recently used are closed beyond it.",
+            valueName: "MiB"))
+    var vectorCacheMb: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --db postgres://…: where this node keeps its copies of the namespaces it serves (one node per folder; kept across restarts). Default: a temporary folder.",
+            valueName: "path"))
+    var copiesDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --db postgres://…: seconds a request waits for PostgreSQL before it fails with 503 storage_unavailable.",
+            valueName: "seconds"))
+    var storageTimeout = 5.0
+
     @OptionGroup var quota: QuotaOptions
 
     @OptionGroup var global: GlobalOptions
@@ -84,6 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
+        if let vectorCacheMb, vectorCacheMb < 1 { throw ValidationError("--vector-cache-mb must be at least 1") }
+        guard storageTimeout > 0 else { throw ValidationError("--storage-timeout must be positive") }
         if let purgeInterval, purgeInterval.seconds < 1 {
             throw ValidationError("--purge-interval must be at least 1s")
         }
@@ -97,10 +118,21 @@ struct ServeCommand: AsyncParsableCommand {
             case .jwt: try await Authentication.jwt(secretFile: jwtSecretFile!, requiresExpiry: !allowTokensWithoutExp)
             }
         let embedder = CachingEmbedder(try EmbedderLoader.load(), capacity: queryCacheSize)
-        let kb = try quota.applied(
-            to: KnowledgeBase(path: global.databasePath, namespace: global.namespaceName, embedder: embedder))
-        let configuration = ServerConfiguration(
+        var storeOptions = PostgresMemory.Options(
+            copiesDirectory: copiesDir.map { URL(fileURLWithPath: $0) },
+            vectorCacheBytes: vectorCacheMb.map { $0 << 20 })
+        storeOptions.timeout = .milliseconds(Int(storageTimeout * 1_000))
+        let kb = try quota.applied(to: await global.openKnowledgeBase(embedder: embedder, storeOptions: storeOptions))
+        var configuration = ServerConfiguration(
             host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName)
+        if let store = OpenStores.all.first {
+            configuration.storageHealth = {
+                let health = await store.health()
+                return StorageHealth(
+                    namespacesHeld: health.namespacesHeld, vectorBytes: health.vectorBytes,
+                    versionsBehind: health.versionsBehind, changeFeedConnected: health.changeFeedConnected)
+            }
+        }
         let server: MnemoHTTPServer
         do {
             server = try MnemoHTTPServer(
@@ -131,7 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
         while !Task.isCancelled {
             do {
                 for namespace in try await kb.namespaces() {
-                    let receipt = try await kb.inNamespace(namespace).purge(undoOlderThan: undoWindow)
+                    let receipt = try await kb.knowledgeBase(forNamespace: namespace).purge(undoOlderThan: undoWindow)
                     if !receipt.factIDs.isEmpty || receipt.undoRecords > 0 {
                         Output.note(
                             "mnemo serve: purged \(namespace): \(receipt.factIDs.count) expired facts erased, \(receipt.undoRecords) undo records dropped"

@@ -14,7 +14,7 @@ struct FactCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let kb = try global.openExistingKnowledgeBase()
+            let kb = try await global.openExistingKnowledgeBase()
             guard let fact = try await kb.fact(id: id) else { throw MnemoError.notFound(.fact(id)) }
             try FactCommand.show(fact, global)
         }
@@ -61,7 +61,7 @@ struct FactCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let kb = try global.openExistingKnowledgeBase()
+            let kb = try await global.openExistingKnowledgeBase()
             let fact = try await kb.updateFact(id: id, try edit().update)
             try FactCommand.show(fact, global)
         }

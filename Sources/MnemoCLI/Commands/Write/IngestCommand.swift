@@ -68,7 +68,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let knowledgeBase = try quota.applied(to: global.openKnowledgeBase(embedding: !noEmbeddings))
+        let knowledgeBase = try await quota.applied(to: global.openKnowledgeBase(embedding: !noEmbeddings))
         var results: [IngestOutput.File] = []
         for file in files {
             let result = await ingest(file, into: knowledgeBase)

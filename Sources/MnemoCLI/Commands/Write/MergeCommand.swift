@@ -23,7 +23,7 @@ struct MergeCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase(embedding: true)
+        let kb = try await global.openExistingKnowledgeBase(embedding: true)
         let report = try await kb.mergeTopics(sources.map { try TopicPath($0) }, into: TopicPath(into), dryRun: dryRun)
         if global.json {
             try Output.json(report)

@@ -33,7 +33,7 @@ struct UndoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let kb = try global.openExistingKnowledgeBase()
+        let kb = try await global.openExistingKnowledgeBase()
         if list {
             let operations = try await kb.operations(limit: limit)
             if global.json {
