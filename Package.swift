@@ -110,7 +110,7 @@ let package = Package(
         // also check that the documents quote it exactly. Not a product.
         .target(
             name: "MnemoExamples",
-            dependencies: ["Mnemo", "MnemoEncoder"],
+            dependencies: ["Mnemo", "MnemoEncoder", "MnemoPostgres"],
             path: "Examples"
         ),
         // What several test targets share: test knowledge bases and embedders, the fixtures' and

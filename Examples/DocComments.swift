@@ -1,6 +1,7 @@
 import Foundation
 import Mnemo
 import MnemoEncoder
+import MnemoPostgres
 import Observation
 
 /// The code blocks of the doc comments under `Sources/`, compiled with the package; each doc
@@ -21,6 +22,17 @@ public enum DocCommentExamples {
         let hits = try await kb.search("swiftui")
         // end example
         _ = hits
+    }
+
+    /// `PostgresMemory`'s example: one namespace of a store shared by several servers.
+    static func postgresMemory(encoder: any Embedder) async throws {
+        // example: doc-postgres-memory
+        let memory = try await PostgresMemory.connect(
+            PostgresLocation(url: "postgres://mnemo:secret@db.internal/mnemo"),
+            configuration: KnowledgeBase.Configuration(embedder: encoder))
+        let alice = try await memory.knowledgeBase(namespace: "alice")
+        try await alice.addFact(NewFact(content: "Prefers window seats", topicPath: "Travel", type: .preference))
+        // end example
     }
 
     /// `KnowledgeBase.withFactLimit(_:policy:)`'s example: each user the limit of their plan.

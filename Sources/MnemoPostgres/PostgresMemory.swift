@@ -20,7 +20,7 @@ import PostgresNIO
 ///     PostgresLocation(url: "postgres://mnemo:secret@db.internal/mnemo"),
 ///     configuration: KnowledgeBase.Configuration(embedder: encoder))
 /// let alice = try await memory.knowledgeBase(namespace: "alice")
-/// try await alice.addFact("Prefers window seats", topic: "Travel")
+/// try await alice.addFact(NewFact(content: "Prefers window seats", topicPath: "Travel", type: .preference))
 /// ```
 public final class PostgresMemory: Sendable {
     public struct Options: Sendable {
