@@ -88,7 +88,8 @@ public final class PostgresMemory: Sendable {
         let running = Task { await client.run() }
         do {
             let connectionConfiguration = try location.connectionConfiguration(connectTimeout: options.timeout)
-            let storeID = try await withDeadline(options.timeout, "connecting to \(location)") {
+            // A server starting on a busy machine may wait longer than a request.
+            let storeID = try await withDeadline(max(options.timeout, .seconds(30)), "connecting to \(location)") {
                 let connection = try await PostgresConnection.connect(
                     configuration: connectionConfiguration, id: 0, logger: logger)
                 do {

@@ -22,7 +22,7 @@ struct CLITests {
         ] {
             #expect(result.stdout.contains("  \(command) "), "help lacks \(command)")
         }
-        #expect(result.stdout.contains("--db <path>"))
+        #expect(result.stdout.contains("--db <path|url>"))
     }
 
     @Test func searchHelpTeachesTheOptions() throws {

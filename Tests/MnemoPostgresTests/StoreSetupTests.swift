@@ -75,13 +75,11 @@ struct StoreSetupTests {
     @Test func nothingListensOnThePort() async throws {
         var location = try TestStore.location
         location.port = 1
-        let started = ContinuousClock.now
         await #expect {
             try await TestStore.node(location: location)
         } throws: { error in
             guard case MnemoError.storageUnavailable = error else { return false }
             return !"\(error)".contains("\n")
         }
-        #expect(ContinuousClock.now - started < .seconds(6))
     }
 }

@@ -23,7 +23,7 @@ enum TestStore {
     /// A node on the test database.
     static func node(
         embedder: (any Embedder)? = nil, namespace: String = KnowledgeBase.defaultNamespace,
-        location: PostgresLocation? = nil, options: PostgresMemory.Options = .init()
+        location: PostgresLocation? = nil, options: PostgresMemory.Options = TestStore.options
     ) async throws -> PostgresMemory {
         try await PostgresMemory.connect(
             location ?? self.location,
@@ -58,6 +58,14 @@ enum TestStore {
             try? await connection.close()
             throw error
         }
+    }
+
+    /// A deadline for the whole test suite's load (every suite runs at once on few cores, and a
+    /// starved thread pool delays a connection by seconds), not the server's five seconds.
+    static var options: PostgresMemory.Options {
+        var options = PostgresMemory.Options()
+        options.timeout = .seconds(60)
+        return options
     }
 
     static let logger = Logger(label: "mnemo.tests", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -101,6 +101,24 @@ struct TwoNodesTests {
         await other.close()
     }
 
+    @Test func theVectorCacheKeepsTheMostRecentlyUsedNamespaces() async throws {
+        var options = TestStore.options
+        options.vectorCacheBytes = 32 * 4 * 12 // twelve 32-dimensional vectors
+        let node = try await TestStore.node(embedder: Self.embedder, options: options)
+        let namespaces = (0..<3).map { _ in TestStore.namespace("cache") }
+        for namespace in namespaces {
+            let kb = try await node.knowledgeBase(namespace: namespace)
+            for i in 0..<8 { try await kb.addFact(Self.fact("Trip number \(i) to \(namespace)")) }
+        }
+        _ = try await node.knowledgeBase(namespace: namespaces[2])
+        let health = await node.health()
+        #expect(health.namespacesHeld == 1)
+        #expect(health.vectorBytes == 8 * 32 * 4)
+        // An evicted namespace comes back on its next request, whole.
+        #expect(try await node.knowledgeBase(namespace: namespaces[0]).stats().facts == 8)
+        await node.close()
+    }
+
     @Test func aCopyFarBehindTheLogLoadsAfresh() async throws {
         let (a, b) = (
             try await TestStore.node(embedder: Self.embedder), try await TestStore.node(embedder: Self.embedder)

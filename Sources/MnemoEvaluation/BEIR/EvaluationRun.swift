@@ -27,6 +27,9 @@ public enum EvaluationRun {
         public var categories: [String: String]
         /// Whether to collect each query's hits as ``RelevancePair``s (hybrid mode).
         public var relevancePairs: Bool
+        /// Opens the knowledge base the corpus is indexed in, when not a scratch file: a namespace
+        /// of a PostgreSQL store (`mnemo eval --db postgres://…`), whose figures must equal the file's.
+        public var openKnowledgeBase: (@Sendable (KnowledgeBase.Configuration) async throws -> KnowledgeBase)?
 
         public init(
             mode: SearchMode, fusion: HybridFusion = .standard, batchSize: Int = 64,
@@ -125,10 +128,11 @@ public enum EvaluationRun {
         // Documents dated in their titles (LoCoMo's turns) are stored with that date, and "now" is
         // the day after the last one, so that a context's recent part is the latest sessions.
         let latest = documents.compactMap(\.date).max()
-        let kb = try KnowledgeBase(
-            url: databaseURL,
-            configuration: KnowledgeBase.Configuration(
-                embedder: embedding, now: { latest.map { $0.addingTimeInterval(86_400) } ?? Date() }))
+        let kbConfiguration = KnowledgeBase.Configuration(
+            embedder: embedding, now: { latest.map { $0.addingTimeInterval(86_400) } ?? Date() })
+        let kb =
+            try await configuration.openKnowledgeBase?(kbConfiguration)
+            ?? KnowledgeBase(url: databaseURL, configuration: kbConfiguration)
 
         let indexingStart = clock.now
         let topic = try TopicPath("BEIR/\(dataset.name)")

@@ -88,14 +88,33 @@ struct EvalCommand: AsyncParsableCommand {
         let cacheDirectory =
             noCache ? nil : cacheDir.map { URL(fileURLWithPath: $0) } ?? EvaluationRun.defaultCacheDirectory
         let status = StatusLine.forTerminal()
-        let report = try await EvaluationRun.run(
-            dataset, embedder: embedder,
-            configuration: .init(
-                mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
-                contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder),
-                relevancePairs: relevancePairs != nil)
-        ) { progress in
-            status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
+        var configuration = EvaluationRun.Configuration(
+            mode: mode, fusion: fusion, batchSize: batchSize, cacheDirectory: cacheDirectory,
+            contextBudgets: contextBudget, categories: ContextRecall.categories(in: folder),
+            relevancePairs: relevancePairs != nil)
+        // With --db postgres://…: the corpus goes to a namespace of its own there, erased after.
+        let opened = Locked<KnowledgeBase?>(nil)
+        if let location = try global.postgresLocation {
+            let namespace = "eval-\(dataset.name)-\(UUID().uuidString.prefix(8))"
+            configuration.openKnowledgeBase = { kbConfiguration in
+                var kbConfiguration = kbConfiguration
+                kbConfiguration.namespace = namespace
+                let kb = try await OpenStores.connect(location, configuration: kbConfiguration, options: .init())
+                    .knowledgeBase(namespace: namespace)
+                opened.withLock { $0 = kb }
+                return kb
+            }
+        }
+        let report: EvaluationRun.Report
+        do {
+            report = try await EvaluationRun.run(dataset, embedder: embedder, configuration: configuration) {
+                progress in
+                status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
+            }
+            _ = try await opened.withLock { $0 }?.eraseNamespace()
+        } catch {
+            _ = try? await opened.withLock { $0 }?.eraseNamespace()
+            throw error
         }
         status?.finish()
         if let perQuery {
