@@ -10,6 +10,10 @@ final class NamespaceCopy: Sendable {
     let knowledgeBase: KnowledgeBase
     /// Use order and size for the vector cache's eviction.
     let usage = Locked(Usage())
+    /// The store version the copy is known to hold, acknowledged: a request whose check of the
+    /// store finds this version runs without waiting for the copy's lock. `nil` until the first
+    /// catch-up.
+    let knownVersion = Locked<Int64?>(nil)
 
     struct Usage {
         var lastUsed = Date()

@@ -50,7 +50,11 @@ extension PostgresMemory {
                         // (A later write of this node may already have moved the copy on.)
                         try await base.write { db in try NamespaceCopy.acknowledge(version: next, db) }
                         copyWritten.withLock { $0 = false }
-                        await self.copies.existing(namespace)?.countVectors()
+                        if let copy = await self.copies.existing(namespace) {
+                            copy.knownVersion.withLock { $0 = next }
+                            await copy.countVectors()
+                            await self.evictBeyondCap(keeping: namespace)
+                        }
                         return value
                     } catch {
                         _ = try? await connection.query("ROLLBACK", logger: self.logger)
@@ -84,15 +88,28 @@ extension PostgresMemory {
 
     /// Catches the copy up with the store, if another node wrote since.
     /// - Returns: whether the copy changed (or was never counted).
+    ///
+    /// The usual case, nothing new, is one primary-key read on any pooled connection, in parallel
+    /// with the node's other requests; only a copy that must change waits for its lock.
     @discardableResult
     func refresh(_ copy: NamespaceCopy) async throws -> Bool {
         let namespace = copy.namespace
         let base = copy.writer
+        if let known = copy.knownVersion.withLock({ $0 }) {
+            let head = try await storeAccess("reading \(namespace)") { connection in
+                try await self.head(of: namespace, connection)
+            }
+            if head.version == known { return false }
+        }
         let changed = try await storeAccess("reading \(namespace)", serializing: namespace) { connection in
             let local = try await base.read { db in try NamespaceCopy.state(db) }
             let head = try await self.head(of: namespace, connection)
-            guard local?.version != head.version else { return false }
+            guard local?.version != head.version else {
+                copy.knownVersion.withLock { $0 = head.version }
+                return false
+            }
             try await self.catchUp(namespace, base, to: head, connection, locked: false)
+            copy.knownVersion.withLock { $0 = head.version }
             return true
         }
         copy.usage.withLock { $0.versionsBehind = 0 }

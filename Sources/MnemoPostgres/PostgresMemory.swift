@@ -145,9 +145,11 @@ public final class PostgresMemory: Sendable {
     /// has acknowledged.
     public func knowledgeBase(namespace: String) async throws -> KnowledgeBase {
         let copy = try await copies.copy(of: namespace, opening: { try self.open(namespace) })
-        if try await refresh(copy) || copy.usage.withLock({ !$0.isCounted }) { await copy.countVectors() }
         copy.usage.withLock { $0.lastUsed = Date() }
-        await evictBeyondCap(keeping: namespace)
+        if try await refresh(copy) || copy.usage.withLock({ !$0.isCounted }) {
+            await copy.countVectors()
+            await evictBeyondCap(keeping: namespace)
+        }
         return copy.knowledgeBase
     }
 
@@ -223,7 +225,7 @@ public final class PostgresMemory: Sendable {
         return NamespaceCopy(namespace: namespace, path: path, knowledgeBase: kb)
     }
 
-    private func evictBeyondCap(keeping namespace: String) async {
+    func evictBeyondCap(keeping namespace: String) async {
         guard let cap = options.vectorCacheBytes, let dimension = configuration.embedder?.identity.dimension else {
             return
         }
