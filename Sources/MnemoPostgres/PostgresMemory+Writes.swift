@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresMemory {
     /// A write of a namespace's copy, recorded in the store in one PostgreSQL transaction.
     ///
-    /// The namespace's row in `mnemo_namespace` is locked (`FOR UPDATE`) first, so writes of one
+    /// The namespace's row in `mnemo_namespace` is locked first (an upsert, see ``lockHead(of:_:)``), so writes of one
     /// namespace from any number of nodes run one at a time; the copy then catches up with the
     /// store, runs `updates` with its row changes captured, and the changes go to the store
     /// before it commits. A write is acknowledged only once PostgreSQL committed it. When the
@@ -22,10 +22,7 @@ extension PostgresMemory {
                 try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
                     try await connection.query("BEGIN", logger: self.logger)
                     do {
-                        try await connection.query(
-                            "INSERT INTO mnemo_namespace (namespace) VALUES (\(namespace)) ON CONFLICT DO NOTHING",
-                            logger: self.logger)
-                        let head = try await self.head(of: namespace, connection, locking: true)
+                        let head = try await self.lockHead(of: namespace, connection)
                         try await self.catchUp(namespace, base, to: head, connection, locked: true)
                         let next = head.version + 1
                         let (value, changes) = try await base.write { db in
@@ -69,13 +66,25 @@ extension PostgresMemory {
     }
 
     /// A namespace's version and log floor in the store (0 and 0 for a namespace never written).
-    func head(of namespace: String, _ connection: PostgresConnection, locking: Bool = false) async throws -> Head {
-        let query: PostgresQuery =
-            locking
-            ? "SELECT version, log_floor FROM mnemo_namespace WHERE namespace = \(namespace) FOR UPDATE"
-            : "SELECT version, log_floor FROM mnemo_namespace WHERE namespace = \(namespace)"
+    func head(of namespace: String, _ connection: PostgresConnection) async throws -> Head {
+        let query: PostgresQuery = "SELECT version, log_floor FROM mnemo_namespace WHERE namespace = \(namespace)"
         for try await (version, floor) in try await connection.query(query, logger: logger).decode((Int64, Int64).self)
         {
+            return Head(version: version, floor: floor)
+        }
+        return Head(version: 0, floor: 0)
+    }
+
+    /// Creates the namespace's row if it is new, locks it until the transaction ends (writes of
+    /// the namespace from every node queue here) and returns it: one round trip.
+    func lockHead(of namespace: String, _ connection: PostgresConnection) async throws -> Head {
+        let rows = try await connection.query(
+            """
+            INSERT INTO mnemo_namespace (namespace) VALUES (\(namespace))
+            ON CONFLICT (namespace) DO UPDATE SET namespace = excluded.namespace
+            RETURNING version, log_floor
+            """, logger: logger)
+        for try await (version, floor) in rows.decode((Int64, Int64).self) {
             return Head(version: version, floor: floor)
         }
         return Head(version: 0, floor: 0)
@@ -216,30 +225,7 @@ extension PostgresMemory {
         _ changes: [ReplicatedChange], namespace: String, version: Int64, floor: Int64, _ connection: PostgresConnection
     ) async throws {
         let positions = changes.indices.map { Int32($0) }
-        try await connection.query(
-            """
-            INSERT INTO mnemo_change (namespace, version, position, table_name, kind, row_id, new_row_id, row_values)
-            SELECT \(namespace), \(version), * FROM unnest(
-                \(positions)::int[], \(changes.map(\.table))::text[], \(changes.map(\.kind.rawValue))::text[],
-                \(changes.map(\.rowID))::int8[], \(changes.map(\.newRowID))::int8[], \(changes.map(\.values))::text[])
-            """, logger: logger)
         let (current, removed) = Self.finalRows(changes)
-        if !removed.isEmpty {
-            try await connection.query(
-                """
-                DELETE FROM mnemo_row WHERE namespace = \(namespace) AND (table_name, row_id) IN (
-                    SELECT * FROM unnest(\(removed.map(\.table))::text[], \(removed.map(\.row))::int8[]))
-                """, logger: logger)
-        }
-        if !current.isEmpty {
-            try await connection.query(
-                """
-                INSERT INTO mnemo_row (namespace, table_name, row_id, row_values)
-                SELECT \(namespace), * FROM unnest(
-                    \(current.map(\.table))::text[], \(current.map(\.row))::int8[], \(current.map(\.values))::text[])
-                ON CONFLICT (namespace, table_name, row_id) DO UPDATE SET row_values = excluded.row_values
-                """, logger: logger)
-        }
         // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
         // load the namespace afresh. Otherwise the log keeps its last thousand versions.
         let erased = changes.contains { $0.table == "fact_tombstone" && $0.kind == .insert }
@@ -248,11 +234,30 @@ extension PostgresMemory {
             try await connection.query(
                 "DELETE FROM mnemo_change WHERE namespace = \(namespace) AND version <= \(newFloor)", logger: logger)
         }
-        try await connection.query(
-            "UPDATE mnemo_namespace SET version = \(version), log_floor = \(newFloor) WHERE namespace = \(namespace)",
-            logger: logger)
+        // One round trip: the log, the rows as they are now (no key is both removed and kept),
+        // the version, and the notification PostgreSQL sends the other nodes at commit.
         let payload = "\(version) \(namespace)"
-        try await connection.query("SELECT pg_notify('mnemo_change', \(payload))", logger: logger)
+        try await connection.query(
+            """
+            WITH logged AS (
+                INSERT INTO mnemo_change (namespace, version, position, table_name, kind, row_id, new_row_id, row_values)
+                SELECT \(namespace), \(version), * FROM unnest(
+                    \(positions)::int[], \(changes.map(\.table))::text[], \(changes.map(\.kind.rawValue))::text[],
+                    \(changes.map(\.rowID))::int8[], \(changes.map(\.newRowID))::int8[], \(changes.map(\.values))::text[])
+            ), removed AS (
+                DELETE FROM mnemo_row WHERE namespace = \(namespace) AND (table_name, row_id) IN (
+                    SELECT * FROM unnest(\(removed.map(\.table))::text[], \(removed.map(\.row))::int8[]))
+            ), kept AS (
+                INSERT INTO mnemo_row (namespace, table_name, row_id, row_values)
+                SELECT \(namespace), * FROM unnest(
+                    \(current.map(\.table))::text[], \(current.map(\.row))::int8[], \(current.map(\.values))::text[])
+                ON CONFLICT (namespace, table_name, row_id) DO UPDATE SET row_values = excluded.row_values
+            ), head AS (
+                UPDATE mnemo_namespace SET version = \(version), log_floor = \(newFloor)
+                WHERE namespace = \(namespace) RETURNING version
+            )
+            SELECT pg_notify('mnemo_change', \(payload)) FROM head
+            """, logger: logger)
     }
 
     /// Each touched row's state after the changes: its values, or removed.
