@@ -25,16 +25,18 @@ extension PostgresMemory {
                         let head = try await self.lockHead(of: namespace, connection)
                         try await self.catchUp(namespace, base, to: head, connection, locked: true)
                         let next = head.version + 1
-                        let (value, changes) = try await base.write { db in
-                            try ReplicatedTables.prepareCapture(db)
-                            try ReplicatedTables.clearCapture(db)
-                            let value = try updates(db)
-                            let changes = try ReplicatedTables.capturedChanges(db)
-                            try ReplicatedTables.clearCapture(db)
-                            if !changes.isEmpty {
-                                try NamespaceCopy.setState(.init(store: storeID, version: next, pending: true), db)
+                        let (value, changes) = try await Deadline.excluding {
+                            try await base.write { db in
+                                try ReplicatedTables.prepareCapture(db)
+                                try ReplicatedTables.clearCapture(db)
+                                let value = try updates(db)
+                                let changes = try ReplicatedTables.capturedChanges(db)
+                                try ReplicatedTables.clearCapture(db)
+                                if !changes.isEmpty {
+                                    try NamespaceCopy.setState(.init(store: storeID, version: next, pending: true), db)
+                                }
+                                return (value, changes)
                             }
-                            return (value, changes)
                         }
                         guard !changes.isEmpty else {
                             try await connection.query("COMMIT", logger: self.logger)
@@ -159,16 +161,18 @@ extension PostgresMemory {
             if versions.count == head.version - local.version {
                 let changes = changes.map(\.change)
                 let storeID = storeID
-                try await base.write { db in
-                    // Another task may have applied them meanwhile.
-                    guard try NamespaceCopy.state(db)?.version ?? 0 == local.version else { return }
-                    // Foreign keys are checked at commit, as where the changes were made (an
-                    // undo restores a fact's rows in any order).
-                    try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                    try ReplicatedTables.prepareCapture(db)
-                    try ReplicatedTables.apply(changes, db)
-                    try ReplicatedTables.clearCapture(db)
-                    try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                try await Deadline.excluding {
+                    try await base.write { db in
+                        // Another task may have applied them meanwhile.
+                        guard try NamespaceCopy.state(db)?.version ?? 0 == local.version else { return }
+                        // Foreign keys are checked at commit, as where the changes were made (an
+                        // undo restores a fact's rows in any order).
+                        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                        try ReplicatedTables.prepareCapture(db)
+                        try ReplicatedTables.apply(changes, db)
+                        try ReplicatedTables.clearCapture(db)
+                        try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                    }
                 }
                 return
             }
@@ -201,20 +205,24 @@ extension PostgresMemory {
         }
         let storeID = storeID
         let loaded = rows
-        try await base.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-            try db.inTransaction {
-                try ReplicatedTables.prepareCapture(db)
-                for (table, _) in ReplicatedTables.all.reversed() { try db.execute(sql: "DELETE FROM main.\(table)") }
-                for (table, _) in ReplicatedTables.all {
-                    try ReplicatedTables.load(table: table, rows: loaded[table] ?? [], db)
+        try await Deadline.excluding {
+            try await base.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction {
+                    try ReplicatedTables.prepareCapture(db)
+                    for (table, _) in ReplicatedTables.all.reversed() {
+                        try db.execute(sql: "DELETE FROM main.\(table)")
+                    }
+                    for (table, _) in ReplicatedTables.all {
+                        try ReplicatedTables.load(table: table, rows: loaded[table] ?? [], db)
+                    }
+                    // The deletes above told the external-content index values it may not hold.
+                    try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
+                    try ReplicatedTables.clearCapture(db)
+                    try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                    return .commit
                 }
-                // The deletes above told the external-content index values it may not hold.
-                try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
-                try ReplicatedTables.clearCapture(db)
-                try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
-                return .commit
             }
         }
     }

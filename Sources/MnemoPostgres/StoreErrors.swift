@@ -41,16 +41,19 @@ enum StoreErrors {
     }
 }
 
-/// Runs `body`, giving up with ``MnemoError/storageUnavailable(reason:)`` after `limit`: a
-/// request never waits on a server that stopped answering longer than that. The body is
-/// cancelled, so a write that was not committed is rolled back by the server.
+/// Runs `body`, giving up with ``MnemoError/storageUnavailable(reason:)`` after `limit` of
+/// waiting for PostgreSQL: a request never waits on a server that stopped answering longer than
+/// that. Work on the node's copy (``Deadline/excluding(_:)``) does not count: loading or catching
+/// up a large namespace, or a large write, takes what it takes. The body is cancelled, so a write
+/// that was not committed is rolled back by the server.
 func withDeadline<T: Sendable>(
     _ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
+    let deadline = Deadline(limit)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await Deadline.$current.withValue(deadline) { try await body() } }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await deadline.expire()
             return nil
         }
         defer { group.cancelAll() }
@@ -58,5 +61,49 @@ func withDeadline<T: Sendable>(
             throw MnemoError.storageUnavailable(reason: "\(what) did not finish within \(limit)")
         }
         return value
+    }
+}
+
+/// The time left for the PostgreSQL part of an access, which stops while the node works on its
+/// own copy.
+final class Deadline: Sendable {
+    @TaskLocal static var current: Deadline?
+
+    private struct State {
+        var end: ContinuousClock.Instant
+        var pausedAt: ContinuousClock.Instant?
+    }
+
+    private let state: Locked<State>
+
+    init(_ limit: Duration) {
+        state = Locked(State(end: .now + limit))
+    }
+
+    /// Returns when the time is up (throws when cancelled first).
+    func expire() async throws {
+        while true {
+            let (end, paused) = state.withLock { ($0.end, $0.pausedAt != nil) }
+            if paused {
+                try await Task.sleep(for: .milliseconds(50))
+            } else if ContinuousClock.now >= end {
+                return
+            } else {
+                try await Task.sleep(until: end, clock: .continuous)
+            }
+        }
+    }
+
+    /// Runs `work` (on the node's copy) with the current deadline's clock stopped.
+    static func excluding<T>(_ work: () async throws -> T) async rethrows -> T {
+        guard let deadline = current else { return try await work() }
+        deadline.state.withLock { $0.pausedAt = .now }
+        defer {
+            deadline.state.withLock {
+                if let pausedAt = $0.pausedAt { $0.end += ContinuousClock.now - pausedAt }
+                $0.pausedAt = nil
+            }
+        }
+        return try await work()
     }
 }
