@@ -22,10 +22,14 @@ final class NamespaceCopy: Sendable {
         var versionsBehind: Int64 = 0
     }
 
-    init(namespace: String, path: String, knowledgeBase: KnowledgeBase) {
+    /// The store version checks of the requests for this namespace, shared when they overlap.
+    let versionCheck: VersionCheck
+
+    init(namespace: String, path: String, knowledgeBase: KnowledgeBase, versionCheck: VersionCheck) {
         self.namespace = namespace
         self.path = path
         self.knowledgeBase = knowledgeBase
+        self.versionCheck = versionCheck
     }
 
     var writer: any DatabaseWriter { knowledgeBase.replicaWriter }

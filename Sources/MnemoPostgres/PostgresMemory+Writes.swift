@@ -100,16 +100,16 @@ extension PostgresMemory {
     /// Catches the copy up with the store, if another node wrote since.
     /// - Returns: whether the copy changed (or was never counted).
     ///
-    /// The usual case, nothing new, is one primary-key read on any pooled connection, in parallel
-    /// with the node's other requests; only a copy that must change waits for its lock.
+    /// The usual case, nothing new, is one primary-key read (shared with the requests that
+    /// arrive while it is on the wire, see ``VersionCheck``), without the copy's lock; only a copy
+    /// that must change waits for its lock.
     @discardableResult
     func refresh(_ copy: NamespaceCopy) async throws -> Bool {
         let namespace = copy.namespace
         let base = copy.writer
         if let known = copy.knownVersion.withLock({ $0 }) {
-            let head = try await storeAccess("reading \(namespace)") { connection in
-                try await self.head(of: namespace, connection)
-            }
+            let check = copy.versionCheck
+            let head = try await withDeadline(options.timeout, "reading \(namespace)") { try await check.current() }
             if head.version == known { return false }
         }
         let changed = try await storeAccess("reading \(namespace)", serializing: namespace) { connection in

@@ -222,7 +222,11 @@ public final class PostgresMemory: Sendable {
                 return try openFile()
             }()
         }
-        return NamespaceCopy(namespace: namespace, path: path, knowledgeBase: kb)
+        let check = VersionCheck { [self] in
+            try await storeAccess("reading \(namespace)") { connection in try await self.head(of: namespace, connection)
+            }
+        }
+        return NamespaceCopy(namespace: namespace, path: path, knowledgeBase: kb, versionCheck: check)
     }
 
     func evictBeyondCap(keeping namespace: String) async {
