@@ -137,33 +137,3 @@ struct TwoNodesTests {
         await b.close()
     }
 }
-
-/// Thirty pairs of paraphrases at cosine 0.90, each orthogonal to the others (as in the
-/// single-file concurrency tests).
-enum ConcurrentPairs {
-    static let count = 30
-
-    static func pair(_ i: Int) -> (String, String) {
-        ("I prefer tea to coffee at desk \(i)", "Prefers tea over coffee at desk \(i)")
-    }
-
-    static func embedder() -> SeededEmbedder {
-        var pinned: [String: [Float]] = [:]
-        let dimension = 2 * count
-        for i in 0..<count {
-            var first = [Float](repeating: 0, count: dimension)
-            var second = first
-            first[2 * i] = 1
-            second[2 * i] = 0.9
-            second[2 * i + 1] = 0.43589
-            let (a, b) = pair(i)
-            pinned[a] = first
-            pinned[b] = second
-        }
-        return SeededEmbedder(dimension: dimension, pinned: pinned)
-    }
-
-    static func fact(_ content: String) -> NewFact {
-        NewFact(content: content, topicPath: "Drinks", type: .preference)
-    }
-}
