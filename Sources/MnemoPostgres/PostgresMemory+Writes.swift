@@ -113,7 +113,7 @@ extension PostgresMemory {
             if head.version == known { return false }
         }
         let changed = try await storeAccess("reading \(namespace)", serializing: namespace) { connection in
-            let local = try await base.read { db in try NamespaceCopy.state(db) }
+            let local = try await base.readReleasingFirst { db in try NamespaceCopy.state(db) }
             let head = try await self.head(of: namespace, connection)
             guard local?.version != head.version else {
                 copy.knownVersion.withLock { $0 = head.version }
@@ -135,7 +135,7 @@ extension PostgresMemory {
         // A copy whose write the store never acknowledged was discarded when it was opened (or
         // dropped when the store failed); a copy ahead of the store is one of those, caught late.
         let local =
-            try await base.read { db in try NamespaceCopy.state(db) }
+            try await base.readReleasingFirst { db in try NamespaceCopy.state(db) }
             ?? .init(store: storeID, version: 0, pending: false)
         guard local.version != head.version else { return }
         if local.version < head.version, local.version >= head.floor {

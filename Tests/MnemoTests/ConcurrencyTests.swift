@@ -118,6 +118,32 @@ struct ConcurrencyTests {
         try await holding.value
         #expect(try await kb.search(SearchQuery("Second", mode: .semantic, limit: 1)).first?.fact.id == second.id)
     }
+
+    /// Searches read on their task's thread; lookups read through GRDB's connection pool. When a
+    /// lookup's connection went back to the pool only once its task ran again, 400 of them at
+    /// once could hold every connection while the searches held every thread of the
+    /// cooperative pool, waiting for one: the process hung (first seen as a `mnemo serve` node
+    /// that stopped answering under wrk). A watchdog outside the pool ends the run instead.
+    @Test func searchesAndLookupsAtOnceNeverRunOutOfConnections() async throws {
+        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath(), embedder: HashingEmbedder(dimension: 64))
+        let ids = try await kb.ingest(data: Self.records(0..<200)).added
+        #expect(ids == 200)
+        let finished = ManagedAtomicFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+            if !finished.isSet { fatalError("searches and lookups deadlocked: no progress in 120 s") }
+        }
+        let found = try await withThrowingTaskGroup(of: Int.self) { group in
+            for round in 0..<400 {
+                group.addTask {
+                    if round % 2 == 0 { return try await kb.search(Self.queries(round)).count }
+                    return try await kb.fact(id: Int64(round % 200 + 1)) == nil ? 0 : 1
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        finished.set()
+        #expect(found > 200)
+    }
 }
 
 /// A flag set once by one task and read by others.

@@ -14,8 +14,8 @@ struct StorageWriter: Sendable {
     /// (PostgreSQL); `nil` for a database of its own.
     var replication: (any StorageReplication)? = nil
 
-    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await base.read(value) } catch { throw Self.mapped(error) }
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await base.readReleasingFirst(value) } catch { throw Self.mapped(error) }
     }
 
     /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`).
