@@ -3,6 +3,8 @@ import Mnemo
 /// A lock that suspends instead of blocking, first come first served: one task at a time
 /// catches a copy up or writes it, so a copy's version always says what it holds.
 actor AsyncMutex {
+    /// Whether the holder works on the copy with its deadline stopped (so do the waiters').
+    nonisolated let copyWork = CopyWork()
     private var isLocked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 

@@ -70,7 +70,10 @@ final class NamespaceCopy: Sendable {
 
     /// The number of stored vectors, for the cache's size.
     func countVectors() async {
-        let count = (try? await writer.readReleasingFirst { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM fact_embedding") })
+        let count =
+            (try? await writer.readReleasingFirst { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM fact_embedding")
+            })
         usage.withLock {
             $0.vectors = (count ?? nil) ?? 0
             $0.isCounted = true

@@ -138,7 +138,9 @@ extension PostgresMemory {
             try await base.readReleasingFirst { db in try NamespaceCopy.state(db) }
             ?? .init(store: storeID, version: 0, pending: false)
         guard local.version != head.version else { return }
-        if local.version < head.version, local.version >= head.floor {
+        if local.version > 0, local.version < head.version, local.version >= head.floor,
+            try await replayCostsLess(namespace, after: local.version, upTo: head.version, connection)
+        {
             var changes: [(version: Int64, change: ReplicatedChange)] = []
             let rows = try await connection.query(
                 """
@@ -149,6 +151,7 @@ extension PostgresMemory {
             for try await (version, table, kind, rowID, newRowID, values) in rows.decode(
                 (Int64, String, String, Int64, Int64, String).self)
             {
+                Deadline.progressed()
                 changes.append(
                     (
                         version,
@@ -180,6 +183,27 @@ extension PostgresMemory {
         try await reload(namespace, base, connection, locked: locked)
     }
 
+    /// Whether applying the log's changes after `version` costs less than loading the
+    /// namespace's rows afresh. A change is one statement, while rows load 500 to a statement: a
+    /// change costs about ten times a row (measured on 100,000 facts: 250 µs against 25 µs). So
+    /// a few hundred changes are applied at once (one query counts them); more only when they are
+    /// fewer than a tenth of the rows.
+    func replayCostsLess(_ namespace: String, after version: Int64, upTo head: Int64, _ connection: PostgresConnection)
+        async throws -> Bool
+    {
+        let counted = try await connection.query(
+            """
+            SELECT changes, CASE WHEN changes > 200
+                THEN (SELECT count(*) FROM mnemo_row WHERE namespace = \(namespace)) ELSE 0 END
+            FROM (SELECT count(*) AS changes FROM mnemo_change
+                  WHERE namespace = \(namespace) AND version > \(version) AND version <= \(head)) AS log
+            """, logger: logger)
+        for try await (changes, rows) in counted.decode((Int64, Int64).self) {
+            return changes <= 200 || changes < rows / 10
+        }
+        return false
+    }
+
     /// Replaces the copy's rows with the namespace's rows in the store, read in one snapshot.
     ///
     /// Within a write the namespace's row lock already keeps the rows still; otherwise they are
@@ -196,6 +220,7 @@ extension PostgresMemory {
                 "SELECT table_name, row_values FROM mnemo_row WHERE namespace = \(namespace) ORDER BY table_name, row_id",
                 logger: logger)
             for try await (table, values) in sequence.decode((String, String).self) {
+                Deadline.progressed()
                 rows[table, default: []].append(values)
             }
             if !locked { try await connection.query("COMMIT", logger: logger) }
@@ -210,7 +235,7 @@ extension PostgresMemory {
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 try db.inTransaction {
-                    try ReplicatedTables.prepareCapture(db)
+                    try ReplicatedTables.dropCapture(db)
                     for (table, _) in ReplicatedTables.all.reversed() {
                         try db.execute(sql: "DELETE FROM main.\(table)")
                     }
@@ -219,7 +244,6 @@ extension PostgresMemory {
                     }
                     // The deletes above told the external-content index values it may not hold.
                     try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
-                    try ReplicatedTables.clearCapture(db)
                     try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
                     return .commit
                 }

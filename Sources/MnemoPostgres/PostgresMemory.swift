@@ -190,7 +190,7 @@ public final class PostgresMemory: Sendable {
     ) async throws -> T {
         let mutex = namespace.map { mutexes.mutex(for: $0) }
         do {
-            return try await withDeadline(options.timeout, what) {
+            return try await withDeadline(options.timeout, what, sharing: mutex?.copyWork) {
                 guard let mutex else {
                     return try await self.client.withConnection { connection in try await body(connection) }
                 }

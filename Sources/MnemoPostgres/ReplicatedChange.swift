@@ -107,12 +107,38 @@ enum ReplicatedTables {
         }
     }
 
+    /// Drops the temporary log and its triggers, so that loading a copy afresh does not record
+    /// every row it inserts; the next write creates them again (``prepareCapture(_:)``).
+    static func dropCapture(_ db: Database) throws {
+        var sql = "DROP TABLE IF EXISTS temp.replica_change;"
+        for (table, _) in all {
+            for kind in ["insert", "update", "delete"] {
+                sql += "DROP TRIGGER IF EXISTS temp.replica_\(table)_\(kind);"
+            }
+        }
+        try db.execute(sql: sql)
+    }
+
     /// Inserts rows of the store's current state into an empty copy (foreign keys off: the rows
     /// come table by table, and were consistent where they were written).
+    ///
+    /// Rows go in statements of many rows each: compiling one statement per row was most of the
+    /// time a node took to load a namespace (1.9 s for 331 facts with their history and undo
+    /// log, 14,000 rows).
     static func load(table: String, rows: [String], _ db: Database) throws {
         let columns = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
-        for values in rows {
-            try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) VALUES (\(values))")
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            // Up to 500 rows or about a megabyte of SQL per statement, whichever comes first.
+            var end = start
+            var length = 0
+            while end < rows.endIndex, end - start < 500, length < 1 << 20 {
+                length += rows[end].utf8.count
+                end += 1
+            }
+            let tuples = rows[start..<end].map { "(\($0))" }.joined(separator: ",")
+            try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) VALUES \(tuples)")
+            start = end
         }
     }
 }
