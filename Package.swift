@@ -117,14 +117,16 @@ let package = Package(
         // the model's locations, a runner for the built `mnemo`, a pseudo-terminal.
         .target(
             name: "MnemoTestSupport",
-            dependencies: ["Mnemo"],
+            dependencies: ["Mnemo", "MnemoPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/MnemoTestSupport"
         ),
         .testTarget(
             name: "MnemoTests",
             // The encoder for the tests that need the real model's vectors (retrieval and
             // near-duplicate quality on the fixtures); the examples that the documents quote.
-            dependencies: ["Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoExamples", "MnemoTestSupport"]
+            dependencies: [
+                "Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoExamples", "MnemoPostgres", "MnemoTestSupport",
+            ]
         ),
         .testTarget(
             name: "MnemoEncoderTests",

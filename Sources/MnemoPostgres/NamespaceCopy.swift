@@ -34,38 +34,29 @@ final class NamespaceCopy: Sendable {
 
     var writer: any DatabaseWriter { knowledgeBase.replicaWriter }
 
-    /// The store version the copy holds, and whether a write of this node is in it that the
-    /// store has not acknowledged (the copy is then not trusted).
+    /// The store and the store version the copy holds. It is written in the transaction of the
+    /// write or catch-up that brings the copy there, so it never says more than the copy holds.
     struct State: Equatable {
         var store: String
         var version: Int64
-        var pending: Bool
     }
 
     static func createStateTable(_ db: Database) throws {
         try db.execute(
             sql: """
-                CREATE TABLE IF NOT EXISTS replica_state (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    store TEXT NOT NULL, version INTEGER NOT NULL, pending INTEGER NOT NULL)
+                CREATE TABLE IF NOT EXISTS copy_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1), store TEXT NOT NULL, version INTEGER NOT NULL)
                 """)
     }
 
     static func state(_ db: Database) throws -> State? {
-        try Row.fetchOne(db, sql: "SELECT store, version, pending FROM replica_state").map {
-            State(store: $0[0], version: $0[1], pending: $0[2])
-        }
+        try Row.fetchOne(db, sql: "SELECT store, version FROM copy_state").map { State(store: $0[0], version: $0[1]) }
     }
 
     static func setState(_ state: State, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO replica_state (id, store, version, pending) VALUES (1, ?, ?, ?)",
-            arguments: [state.store, state.version, state.pending])
-    }
-
-    /// Marks the copy's write of `version` acknowledged by the store.
-    static func acknowledge(version: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE replica_state SET pending = 0 WHERE version = ?", arguments: [version])
+            sql: "INSERT OR REPLACE INTO copy_state (id, store, version) VALUES (1, ?, ?)",
+            arguments: [state.store, state.version])
     }
 
     /// The number of stored vectors, for the cache's size.

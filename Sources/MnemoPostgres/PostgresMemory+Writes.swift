@@ -6,65 +6,88 @@ import PostgresNIO
 extension PostgresMemory {
     /// A write of a namespace's copy, recorded in the store in one PostgreSQL transaction.
     ///
-    /// The namespace's row in `mnemo_namespace` is locked first (an upsert, see ``lockHead(of:_:)``), so writes of one
-    /// namespace from any number of nodes run one at a time; the copy then catches up with the
-    /// store, runs `updates` with its row changes captured, and the changes go to the store
-    /// before it commits. A write is acknowledged only once PostgreSQL committed it. When the
-    /// store fails after the copy committed, the copy is dropped (it holds a write the store
-    /// does not) and loaded again on its next use.
+    /// The namespace's row in `mnemo_namespace` is locked first (an upsert, see
+    /// ``lockHead(of:_:)``), so writes of one namespace from any number of nodes run one at a
+    /// time; the copy then catches up with the store and runs `updates` in a transaction with its
+    /// row changes captured; the changes go to the store, and the copy's transaction commits only
+    /// once PostgreSQL committed. So no reader on the node sees a write before it is acknowledged,
+    /// a write the store refused is rolled back in the copy, and a node killed between the two
+    /// commits finds its copy one version behind, which the log catches up.
     func write<T: Sendable>(
         namespace: String, on base: any DatabaseWriter, _ updates: @Sendable (Database) throws -> T
     ) async throws -> T {
         let storeID = storeID
-        let copyWritten = Locked(false)
-        do {
-            return try await withoutActuallyEscaping(updates) { updates in
-                try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
-                    try await connection.query("BEGIN", logger: self.logger)
-                    do {
-                        let head = try await self.lockHead(of: namespace, connection)
-                        try await self.catchUp(namespace, base, to: head, connection, locked: true)
-                        let next = head.version + 1
-                        let (value, changes) = try await Deadline.excluding {
-                            try await base.write { db in
+        return try await withoutActuallyEscaping(updates) { updates in
+            try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
+                try await connection.query("BEGIN", logger: self.logger)
+                var copyOpen = false
+                do {
+                    let head = try await self.lockHead(of: namespace, connection)
+                    try await self.catchUp(namespace, base, to: head, connection, locked: true)
+                    let next = head.version + 1
+                    copyOpen = true
+                    let (value, changes) = try await Deadline.excluding {
+                        try await base.writeWithoutTransaction { db in
+                            try db.execute(sql: "BEGIN IMMEDIATE")
+                            do {
                                 try ReplicatedTables.prepareCapture(db)
                                 try ReplicatedTables.clearCapture(db)
                                 let value = try updates(db)
                                 let changes = try ReplicatedTables.capturedChanges(db)
                                 try ReplicatedTables.clearCapture(db)
                                 if !changes.isEmpty {
-                                    try NamespaceCopy.setState(.init(store: storeID, version: next, pending: true), db)
+                                    try NamespaceCopy.setState(.init(store: storeID, version: next), db)
                                 }
                                 return (value, changes)
+                            } catch {
+                                try? db.execute(sql: "ROLLBACK")
+                                throw error
                             }
                         }
-                        guard !changes.isEmpty else {
-                            try await connection.query("COMMIT", logger: self.logger)
-                            return value
-                        }
-                        copyWritten.withLock { $0 = true }
+                    }
+                    if !changes.isEmpty {
                         try await self.record(
                             changes, namespace: namespace, version: next, floor: head.floor, connection)
-                        try await connection.query("COMMIT", logger: self.logger)
-                        // (A later write of this node may already have moved the copy on.)
-                        try await base.write { db in try NamespaceCopy.acknowledge(version: next, db) }
-                        copyWritten.withLock { $0 = false }
-                        if let copy = await self.copies.existing(namespace) {
-                            copy.knownVersion.withLock { $0 = next }
-                            await copy.countVectors()
-                            await self.evictBeyondCap(keeping: namespace)
-                        }
-                        return value
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                        throw error
                     }
+                    try await connection.query("COMMIT", logger: self.logger)
+                    copyOpen = false
+                    await Deadline.excluding { await self.commitCopy(of: namespace, on: base, at: next) }
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                    if copyOpen { await Self.finish(base, "ROLLBACK") }
+                    throw error
                 }
             }
-        } catch {
-            if copyWritten.withLock({ $0 }) { await drop(namespace) }
-            throw error
         }
+    }
+
+    /// Commits the copy's transaction once the store committed the write. The write is
+    /// acknowledged whatever happens here, a cancellation of the task included: a copy that
+    /// cannot commit is dropped, and loaded again on its next use.
+    func commitCopy(of namespace: String, on base: any DatabaseWriter, at version: Int64) async {
+        guard await Self.finish(base, "COMMIT") else { return await drop(namespace) }
+        if let copy = await copies.existing(namespace) {
+            copy.knownVersion.withLock { $0 = version }
+            await copy.countVectors()
+            await evictBeyondCap(keeping: namespace)
+        }
+    }
+
+    /// Ends the copy's open transaction with `statement`, in a task of its own so that a
+    /// cancellation cannot leave it open; whether it succeeded.
+    @discardableResult
+    static func finish(_ base: any DatabaseWriter, _ statement: String) async -> Bool {
+        await Task {
+            do {
+                try await base.writeWithoutTransaction { db in
+                    if db.isInsideTransaction { try db.execute(sql: statement) }
+                }
+                return true
+            } catch {
+                return false
+            }
+        }.value
     }
 
     /// A namespace's version and log floor in the store (0 and 0 for a namespace never written).
@@ -132,11 +155,11 @@ extension PostgresMemory {
     func catchUp(
         _ namespace: String, _ base: any DatabaseWriter, to head: Head, _ connection: PostgresConnection, locked: Bool
     ) async throws {
-        // A copy whose write the store never acknowledged was discarded when it was opened (or
-        // dropped when the store failed); a copy ahead of the store is one of those, caught late.
+        // A copy never commits a write before the store does; one ahead of the store (a store
+        // restored from a backup) loads afresh.
         let local =
             try await base.readReleasingFirst { db in try NamespaceCopy.state(db) }
-            ?? .init(store: storeID, version: 0, pending: false)
+            ?? .init(store: storeID, version: 0)
         guard local.version != head.version else { return }
         if local.version > 0, local.version < head.version, local.version >= head.floor,
             try await replayCostsLess(namespace, after: local.version, upTo: head.version, connection)
@@ -174,7 +197,7 @@ extension PostgresMemory {
                         try ReplicatedTables.prepareCapture(db)
                         try ReplicatedTables.apply(changes, db)
                         try ReplicatedTables.clearCapture(db)
-                        try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                        try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
                     }
                 }
                 return
@@ -244,7 +267,7 @@ extension PostgresMemory {
                     }
                     // The deletes above told the external-content index values it may not hold.
                     try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
-                    try NamespaceCopy.setState(.init(store: storeID, version: head.version, pending: false), db)
+                    try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
                     return .commit
                 }
             }

@@ -215,8 +215,8 @@ public final class PostgresMemory: Sendable {
         }
         var kb = try openFile()
         let state = try kb.replicaWriter.read { db in try NamespaceCopy.state(db) }
-        if let state, state.store != storeID || state.pending {
-            // Another store's copy, or one with a write the store never acknowledged: start over.
+        if let state, state.store != storeID {
+            // Another store's copy: start over.
             kb = try { () throws -> KnowledgeBase in
                 NamespaceCopy.removeFiles(at: path)
                 return try openFile()

@@ -7,7 +7,9 @@ import Testing
 /// a copy — neither for the access doing it nor for those queued behind it on the namespace.
 @Suite("Deadlines of PostgreSQL accesses")
 struct DeadlineTests {
-    static let limit = Duration.milliseconds(300)
+    // Generous margins throughout: the tests run in parallel on two cores, and a task may wait
+    // seconds for a thread.
+    static let limit = Duration.seconds(6)
 
     @Test func anAccessWaitingForCopyWorkOfAnotherKeepsItsTime() async throws {
         let mutex = AsyncMutex()
@@ -15,7 +17,7 @@ struct DeadlineTests {
         async let first = withDeadline(Self.limit, "first", sharing: mutex.copyWork) {
             try await mutex.withLock {
                 started.withLock { $0 = true }
-                try await Deadline.excluding { try await Task.sleep(for: .seconds(1)) }
+                try await Deadline.excluding { try await Task.sleep(for: .seconds(10)) }
                 return 1
             }
         }
@@ -30,10 +32,10 @@ struct DeadlineTests {
         let mutex = AsyncMutex()
         let started = Locked(false)
         // The first access may wait longer than the second: the second still gives up on its own.
-        async let first = withDeadline(.seconds(10), "first", sharing: mutex.copyWork) {
+        async let first = withDeadline(.seconds(30), "first", sharing: mutex.copyWork) {
             try await mutex.withLock {
                 started.withLock { $0 = true }
-                try await Task.sleep(for: .seconds(2)) // as if PostgreSQL were slow to answer
+                try await Task.sleep(for: .seconds(10)) // as if PostgreSQL were slow to answer
                 return 1
             }
         }
@@ -44,20 +46,19 @@ struct DeadlineTests {
         #expect(try await first == 1)
     }
 
-    /// Generous margins: tests run in parallel on two cores, and a task may wait for a thread.
     @Test func rowsArrivingCountAsAnAnswer() async throws {
-        let value = try await withDeadline(.seconds(1), "streaming") {
-            for _ in 0..<12 {
-                try await Task.sleep(for: .milliseconds(150))
+        let value = try await withDeadline(Self.limit, "streaming") {
+            for _ in 0..<20 {
+                try await Task.sleep(for: .milliseconds(500))
                 Deadline.progressed()
             }
-            return 12
+            return 20
         }
-        #expect(value == 12)
+        #expect(value == 20)
         await #expect(throws: MnemoError.self) {
-            try await withDeadline(.seconds(1), "silent") {
-                try await Task.sleep(for: .milliseconds(1_800))
-                return 12
+            try await withDeadline(Self.limit, "silent") {
+                try await Task.sleep(for: .seconds(10))
+                return 20
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MnemoPostgres
+import MnemoTestSupport
 
 /// A PostgreSQL cluster of a test's own (Scripts/postgres/cluster.sh), for what the shared one
 /// must not suffer: being stopped and started again under load.

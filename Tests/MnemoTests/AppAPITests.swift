@@ -6,10 +6,10 @@ import Testing
 @testable import Mnemo
 
 /// The API as an app meets it: opening, observation, errors, validation, cancellation.
-@Suite("App API")
+@Suite("App API", .storesClosed)
 struct AppAPITests {
-    @Test func observedFactsFollowCommits() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func observedFactsFollowCommits(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         var iterator = kb.observeFacts().makeAsyncIterator()
         #expect(try await iterator.next() == [])
         try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food"))
@@ -19,8 +19,8 @@ struct AppAPITests {
         #expect(latest.map(\.content) == ["Likes tea"])
     }
 
-    @Test func observedStatsFollowCommits() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func observedStatsFollowCommits(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         var iterator = kb.observeStats().makeAsyncIterator()
         #expect(try await iterator.next()?.facts == 0)
         try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food", importance: .negligible))
@@ -61,8 +61,10 @@ struct AppAPITests {
         }
     }
 
-    @Test func searchWithoutAModeUsesWhatTheKnowledgeBaseCanDo() async throws {
-        let kb = try await TestKnowledgeBase.with([NewFact(content: "Likes green tea", topicPath: "Food")])
+    @Test(arguments: Backend.available) func searchWithoutAModeUsesWhatTheKnowledgeBaseCanDo(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.with([NewFact(content: "Likes green tea", topicPath: "Food")])
         #expect(try await kb.search(SearchQuery("tea")).count == 1) // text: no embedder, no error
         await #expect(throws: MnemoError.self) { try await kb.search(SearchQuery("tea", mode: .semantic)) }
     }
@@ -104,8 +106,9 @@ struct AppAPITests {
         }
     }
 
-    @Test func aCancelledAddFactsStoresNothingAndSaysSo() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: SlowEmbedder())
+    @Test(arguments: Backend.available) func aCancelledAddFactsStoresNothingAndSaysSo(on backend: Backend) async throws
+    {
+        let kb = try await backend.empty(embedder: SlowEmbedder())
         let facts = (0..<600).map { NewFact(content: "Fact number \($0)", topicPath: "Load") }
         let task = Task { try await kb.addFacts(facts) }
         try await Task.sleep(nanoseconds: 30_000_000)
@@ -114,8 +117,10 @@ struct AppAPITests {
         #expect(try await kb.stats().facts == 0)
     }
 
-    @Test func aCancelledIngestKeepsCommittedBatchesAndSaysHowMany() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func aCancelledIngestKeepsCommittedBatchesAndSaysHowMany(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty()
         let (stream, continuation) = AsyncStream<IngestRecord>.makeStream()
         let task = Task { try await kb.ingest(records: stream, options: IngestOptions(batchSize: 10)) }
         for index in 0..<25 { continuation.yield(IngestRecord(content: "Fact \(index)")) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Conflicts")
+@Suite("Conflicts", .storesClosed)
 struct ConflictTests {
     /// Vectors pinned so each pair sits at a chosen cosine similarity.
     static func embedder() -> SeededEmbedder {
@@ -43,8 +43,9 @@ struct ConflictTests {
         #expect(abs(conflicts[0].similarity - 0.95) < 0.001)
     }
 
-    @Test func aTrueDuplicateMergesInsteadOfConflicting() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func aTrueDuplicateMergesInsteadOfConflicting(on backend: Backend) async throws
+    {
+        let kb = try await backend.empty(embedder: Self.embedder())
         try await kb.addFact(NewFact(content: "Tom reports to me", topicPath: "Work"))
         try await kb.addFact(NewFact(content: "Tom is one of my direct reports", topicPath: "Work"))
         #expect(try await kb.stats().facts == 1)

@@ -5,7 +5,7 @@ import Testing
 @testable import Mnemo
 
 /// Results and events print as readable lines: an app shows them without a switch over cases.
-@Suite("Descriptions of results and events")
+@Suite("Descriptions of results and events", .storesClosed)
 struct DescriptionTests {
     static let date = Date(timeIntervalSince1970: 1_741_944_060) // 2025-03-14T09:21:00Z
 
@@ -57,8 +57,8 @@ struct DescriptionTests {
             ])
     }
 
-    @Test func aStoredEventNamesItsDateAndSubject() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func aStoredEventNamesItsDateAndSubject(on backend: Backend) async throws {
+        let kb = try await backend.with([
             NewFact(content: "Likes tea", topicPath: "Food", sources: ["conv-1"])
         ])
         let id = try #require(try await kb.facts().first?.id)
@@ -87,8 +87,8 @@ struct DescriptionTests {
         )
     }
 
-    @Test func aTopicNodeCountsItsFactsAndSubtopics() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func aTopicNodeCountsItsFactsAndSubtopics(on backend: Backend) async throws {
+        let kb = try await backend.with([
             NewFact(content: "Likes tea", topicPath: "Food"),
             NewFact(content: "Likes green tea", topicPath: "Food/Drinks"),
             NewFact(content: "Likes black coffee", topicPath: "Food/Drinks"),
@@ -98,8 +98,8 @@ struct DescriptionTests {
         #expect(food.children[0].description == "Food/Drinks (2 facts)")
     }
 
-    @Test func reportsReadAsSentences() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func reportsReadAsSentences(on backend: Backend) async throws {
+        let kb = try await backend.with([
             NewFact(content: "Likes tea", topicPath: "Food"),
             NewFact(content: "Runs on Sundays", topicPath: "Fitness"),
         ])

@@ -6,7 +6,7 @@ import Testing
 
 /// Erasure leaves nothing of a fact anywhere: not in the tables, not in the full-text index's
 /// vocabulary, not in the bytes of the database file, its `-wal` or its `-shm`.
-@Suite struct ErasureTests {
+@Suite(.storesClosed) struct ErasureTests {
     static let secret = "Diagnosed with Zanzibarite syndrome in 2024, a secret I keep from my employer."
     /// Words only the secret uses (the full-text index keeps them stemmed: looked for by prefix).
     static let secretWords = ["Zanzibarite", "Diagnosed", "syndrome"]
@@ -56,8 +56,8 @@ import Testing
         #expect(try await kb.check().isClean)
     }
 
-    @Test func historyRowsOfAStoredFactAreCounted() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func historyRowsOfAStoredFactAreCounted(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: Self.embedder())
         let fact = try await kb.addFact(NewFact(content: "Keeps bees on the roof", topicPath: "Hobbies"))
         try await kb.addFact(NewFact(content: "keeps bees on the roof.", topicPath: "Hobbies"))
         try await kb.deactivateFact(id: fact.id)
@@ -176,8 +176,8 @@ import Testing
         #expect(try await kb.inNamespace("bob").fact(id: theirs.id) != nil)
     }
 
-    @Test func aRerunIsANoOpAndIDsAreNeverReused() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func aRerunIsANoOpAndIDsAreNeverReused(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let first = try await kb.addFact(NewFact(content: "Speaks Basque", topicPath: "Languages"))
         let last = try await kb.addFact(NewFact(content: "Learns Welsh", topicPath: "Languages"))
         try await kb.eraseFacts(ids: [last.id])
@@ -188,8 +188,8 @@ import Testing
         #expect(try await kb.fact(id: first.id) != nil)
     }
 
-    @Test func undoRecordsOfOtherFactsSurvive() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func undoRecordsOfOtherFactsSurvive(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let kept = try await kb.addFact(NewFact(content: "Owns a kayak", topicPath: "Sport"))
         let erased = try await kb.addFact(NewFact(content: "Owes money to a cousin", topicPath: "Money"))
         try await kb.deactivateFact(id: kept.id)

@@ -4,10 +4,10 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Facts and history")
+@Suite("Facts and history", .storesClosed)
 struct FactTests {
-    @Test func addAndGet() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func addAndGet(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let created = Date(timeIntervalSince1970: 1_736_935_800)
         let fact = try await kb.addFact(
             NewFact(
@@ -39,8 +39,8 @@ struct FactTests {
         #expect(try await kb.stats().topics == 0)
     }
 
-    @Test func exactDuplicatesRaiseTheMentionCount() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func exactDuplicatesRaiseTheMentionCount(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let first = try await kb.addFact(NewFact(content: "Lives in Porto.", topicPath: "Home", sources: ["conv-1"]))
             .fact
         let outcome = try await kb.addFact(
@@ -54,8 +54,8 @@ struct FactTests {
         #expect(try await kb.history(ofFact: first.id).map(\.kind) == [.added, .mentioned])
     }
 
-    @Test func updateRecordsEachChange() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func updateRecordsEachChange(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let fact = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport")).fact
         let updated = try await kb.updateFact(
             id: fact.id,
@@ -73,8 +73,8 @@ struct FactTests {
         #expect(try await kb.search("5").isEmpty)
     }
 
-    @Test func updateToAnotherFactsContentIsRefused() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func updateToAnotherFactsContentIsRefused(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let a = try await kb.addFact(NewFact(content: "Likes tea", topicPath: "Food")).fact
         let b = try await kb.addFact(NewFact(content: "Likes coffee", topicPath: "Food")).fact
         await #expect(throws: MnemoError.conflict(.duplicateFact(existingID: a.id))) {
@@ -83,8 +83,8 @@ struct FactTests {
         #expect(try await kb.fact(id: b.id)?.content == "Likes coffee")
     }
 
-    @Test func deactivateHidesAndReactivateRestores() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func deactivateHidesAndReactivateRestores(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let fact = try await kb.addFact(NewFact(content: "Owns a red bicycle", topicPath: "Things")).fact
         try await kb.deactivateFact(id: fact.id)
         #expect(try await kb.search("bicycle").isEmpty)
@@ -98,8 +98,8 @@ struct FactTests {
         #expect(try await kb.history(ofFact: fact.id).map(\.kind) == [.added, .deactivated, .reactivated])
     }
 
-    @Test func deleteKeepsHistory() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func deleteKeepsHistory(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let fact = try await kb.addFact(NewFact(content: "Allergic to walnuts", topicPath: "Health")).fact
         try await kb.deleteFact(id: fact.id)
         #expect(try await kb.fact(id: fact.id) == nil)
@@ -108,8 +108,8 @@ struct FactTests {
         await #expect(throws: MnemoError.notFound(.fact(fact.id))) { try await kb.deleteFact(id: fact.id) }
     }
 
-    @Test func listFiltersAndPages() async throws {
-        let kb = try await TestKnowledgeBase.with(
+    @Test(arguments: Backend.available) func listFiltersAndPages(on backend: Backend) async throws {
+        let kb = try await backend.with(
             (1...25).map { index in
                 NewFact(
                     content: "Fact number \(index)", topicPath: index.isMultiple(of: 2) ? "Even" : "Odd",
@@ -127,8 +127,8 @@ struct FactTests {
         #expect(try await kb.facts(matching: FactFilter(types: [])).isEmpty)
     }
 
-    @Test func statsCountEverything() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func statsCountEverything(on backend: Backend) async throws {
+        let kb = try await backend.with([
             NewFact(content: "a", topicPath: "X/Y/Z", type: .goal, importance: .high),
             NewFact(content: "b", topicPath: "X", type: .goal, importance: .negligible),
             NewFact(content: "c", topicPath: "X", type: .experience),

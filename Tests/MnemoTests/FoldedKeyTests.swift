@@ -8,7 +8,7 @@ import Testing
 /// The folded keys (`content_key`, `path_key`) are the same on every platform: they come from
 /// Mnemo's own Unicode tables and are pinned by `Fixtures/folded-keys.json`, which the reference
 /// implementation in `Scripts/unicode/fold.py` wrote. A change to the fold fails these tests.
-@Suite struct FoldedKeyTests {
+@Suite(.storesClosed) struct FoldedKeyTests {
     struct Golden: Decodable {
         struct Case: Decodable {
             var name: String
@@ -72,8 +72,10 @@ import Testing
     }
 
     /// Equal keys are what make two spellings the same fact or the same topic.
-    @Test func spellingsThatFoldAlikeAreOneFactAndOneTopic() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func spellingsThatFoldAlikeAreOneFactAndOneTopic(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty()
         let first = try await kb.addFact(NewFact(content: "Tiếng Việt", topicPath: "Personal/Café"))
         let second = try await kb.addFact(
             NewFact(content: "TIE\u{0302}\u{0301}NG VIE\u{0323}\u{0302}T!", topicPath: "PERSONAL/CAFE\u{0301}"))
@@ -105,7 +107,7 @@ import Testing
 }
 
 /// Migration "v5: portable folded keys" rewrites the keys that Foundation's folding stored.
-@Suite struct PortableKeysMigrationTests {
+@Suite(.storesClosed) struct PortableKeysMigrationTests {
     /// A database at the schema before v5, with keys as Foundation on Linux folded them.
     private func databaseBeforePortableKeys() throws -> String {
         let path = try TestKnowledgeBase.temporaryPath()

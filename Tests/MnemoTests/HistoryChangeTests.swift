@@ -1,11 +1,12 @@
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
 
 /// ``HistoryEvent/change`` reads every kind of event typed, from the details as stored.
-@Suite struct HistoryChangeTests {
-    @Test func factEventsReadTyped() async throws {
-        let kb = try KnowledgeBase.inMemory()
+@Suite(.storesClosed) struct HistoryChangeTests {
+    @Test(arguments: Backend.available) func factEventsReadTyped(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let id = try await kb.addFact(NewFact(content: "Runs 5 km", topicPath: "Sport/Running", sources: ["conv-1"])).id
         try await kb.addFact(NewFact(content: "runs 5 km.", topicPath: "Sport/Running", sources: ["conv-2"]))
         try await kb.updateFact(id: id, FactUpdate(content: "Runs 10 km", importance: .high))
@@ -27,8 +28,8 @@ import Testing
             ])
     }
 
-    @Test func mergesReadTyped() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: MergeTests.embedder())
+    @Test(arguments: Backend.available) func mergesReadTyped(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: MergeTests.embedder())
         let first = try await kb.addFact(
             NewFact(content: "I prefer tea to coffee", topicPath: "Food", type: .preference))
         try await kb.addFact(
@@ -58,8 +59,8 @@ import Testing
                 == .mergedInto(survivorID: survivor, content: "On Sunday I did a 10 km run"))
     }
 
-    @Test func topicEventsReadTyped() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func topicEventsReadTyped(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.createTopic("Hobbies/Climbing")
         try await kb.createTopic("Sport")
         try await kb.renameTopic("Hobbies/Climbing", to: "Bouldering")

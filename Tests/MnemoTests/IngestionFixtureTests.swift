@@ -5,7 +5,7 @@ import Testing
 @testable import Mnemo
 
 /// The ingestion samples of `Fixtures/` (see its README) give the verdicts written next to them.
-@Suite struct IngestionFixtureTests {
+@Suite(.storesClosed) struct IngestionFixtureTests {
     static let samples = ModelFixture.fixtures.appendingPathComponent("samples")
 
     /// `{"lines": {"1": "ok", "2": "invalid_json", …}, "good": n, "rejected": n, "blank": ["7"]}`.
@@ -30,8 +30,10 @@ import Testing
         #expect(verdicts == expected.lines.filter { $0.value != "ok" })
     }
 
-    @Test func extractedSamplesMapCategoriesAndConfidence() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func extractedSamplesMapCategoriesAndConfidence(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty()
         let wrapped = try await kb.ingest(contentsOf: Self.samples.appendingPathComponent("extracted.json"))
         let bare = try await kb.ingest(contentsOf: Self.samples.appendingPathComponent("extracted_array.json"))
         #expect(wrapped.format == .extracted && wrapped.added == 16 && wrapped.rejected.isEmpty)
@@ -47,8 +49,8 @@ import Testing
         #expect(tabs.topicPath == "Opinion" && tabs.type == .fact && tabs.importance == .low)
     }
 
-    @Test func topicTreeSample() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func topicTreeSample(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let report = try await kb.ingest(contentsOf: Self.samples.appendingPathComponent("topics.json"))
         #expect(report.format == .topics && report.added == 20 && report.rejected.isEmpty)
         let paths = Set(try await kb.facts(limit: 100).map(\.topicPath))
@@ -68,8 +70,10 @@ import Testing
         #expect(try await kb.inNamespace("user-2").stats().facts == 2)
     }
 
-    @Test func knowledgeSampleStoresEachExactDuplicateOnce() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func knowledgeSampleStoresEachExactDuplicateOnce(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty()
         let url = ModelFixture.fixtures.appendingPathComponent("knowledge.jsonl")
         let report = try await kb.ingest(contentsOf: url)
         #expect(report.records == 349 && report.added == 343 && report.unchanged == 6 && report.rejected.isEmpty)

@@ -1,10 +1,11 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
 
 /// Every rejection reason, with the line it is reported on, and the good records around it.
-@Suite struct IngestionRejectionTests {
+@Suite(.storesClosed) struct IngestionRejectionTests {
     static let cases: [(line: String, code: IngestRejection.Code, reason: String)] = [
         ("{\"content\": \"x\"", .invalidJSON, "invalid JSON"),
         ("[\"content\", \"x\"]", .notAnObject, "expected a JSON object, got array"),
@@ -76,8 +77,8 @@ import Testing
         #expect(rejection.description.hasPrefix("line 3: "))
     }
 
-    @Test func invalidUTF8IsRejectedPerLine() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func invalidUTF8IsRejectedPerLine(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         var bytes = Data(#"{"content": "Good"}"#.utf8 + [0x0A])
         bytes += Data(#"{"content": "Bad "#.utf8) + Data([0xC3, 0x28]) + Data(#""}"#.utf8 + [0x0A])
         bytes += Data(#"{"content": "Café ☕️ 🇵🇹"}"#.utf8)
@@ -95,8 +96,9 @@ import Testing
         #expect(tested == Set(IngestRejection.Code.allCases))
     }
 
-    @Test func rejectionsBeyondTheLimitAreCountedNotKept() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func rejectionsBeyondTheLimitAreCountedNotKept(on backend: Backend) async throws
+    {
+        let kb = try await backend.empty()
         let text = (0..<50).map { _ in "nope" }.joined(separator: "\n")
         let report = try await kb.ingest(data: Data(text.utf8), options: IngestOptions(maximumReportedRejections: 10))
         #expect(report.rejected.count == 10 && report.rejectedCount == 50 && report.added == 0)

@@ -4,10 +4,12 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Merge and dedupe reports")
+@Suite("Merge and dedupe reports", .storesClosed)
 struct MaintenanceReportTests {
-    @Test func mergingIntoAMissingPathCreatesItAndItsAncestors() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func mergingIntoAMissingPathCreatesItAndItsAncestors(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.with([
             NewFact(content: "Runs on Tuesdays", topicPath: "Running"),
             NewFact(content: "Ran a 10k in May", topicPath: "Running/Races"),
         ])
@@ -38,8 +40,10 @@ struct MaintenanceReportTests {
         #expect(try CLIRunner.run(["topic", "Family/Animals", "--db", path]).status == 0)
     }
 
-    @Test func movedFactsCountsTheFactsOfSubtopicsThatMoveWhole() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func movedFactsCountsTheFactsOfSubtopicsThatMoveWhole(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.with([
             NewFact(content: "Climbs at Vertigo", topicPath: "Sport/Climbing"),
             NewFact(content: "Led a 6b", topicPath: "Sport/Climbing/Grades"),
             NewFact(content: "Runs on Tuesdays", topicPath: "Fitness/Running"),
@@ -48,8 +52,10 @@ struct MaintenanceReportTests {
         #expect(report.movedFacts == 2)
     }
 
-    @Test func dedupeReportsWhatItsDryRunSaidAndWhatHistoryShows() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: UndoTests.embedder())
+    @Test(arguments: Backend.available) func dedupeReportsWhatItsDryRunSaidAndWhatHistoryShows(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty(embedder: UndoTests.embedder())
         try await kb.addFacts(
             [
                 NewFact(content: "I prefer tea to coffee", topicPath: "Food & Cooking", type: .preference),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Memory context")
+@Suite("Memory context", .storesClosed)
 struct MemoryContextTests {
     static let now = Timestamp.parse("2025-06-10T12:00:00Z")!
 
@@ -113,8 +113,8 @@ struct MemoryContextTests {
         #expect(contents.contains("Sister lives in Porto") != contents.contains("My sister's home is in Porto"))
     }
 
-    @Test func highImportanceFactsStayWithinTheirShare() async throws {
-        let kb = try KnowledgeBase.inMemory(now: { Self.now })
+    @Test(arguments: Backend.available) func highImportanceFactsStayWithinTheirShare(on backend: Backend) async throws {
+        let kb = try await backend.empty(now: { Self.now })
         try await kb.addFacts(
             (1...30).map {
                 NewFact(content: "Critical rule number \($0) to remember always", topicPath: "Rules", importance: .high)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Merging and dedupe")
+@Suite("Merging and dedupe", .storesClosed)
 struct MergeTests {
     /// Vectors pinned so each pair sits at a chosen cosine similarity.
     static func embedder() -> SeededEmbedder {
@@ -20,8 +20,8 @@ struct MergeTests {
             ])
     }
 
-    @Test func aNearDuplicateIsMergedIntoTheOldestFact() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func aNearDuplicateIsMergedIntoTheOldestFact(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: Self.embedder())
         let first = try await kb.addFact(
             NewFact(
                 content: "I prefer tea to coffee", topicPath: "Food", type: .preference,
@@ -47,8 +47,8 @@ struct MergeTests {
         #expect(history.last?.details["content"] == "Prefers tea over coffee")
     }
 
-    @Test func nearMissesAndOtherTypesStaySeparate() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func nearMissesAndOtherTypesStaySeparate(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: Self.embedder())
         try await kb.addFact(NewFact(content: "I drink tea instead of coffee", topicPath: "Food"))
         try await kb.addFact(NewFact(content: "I drink coffee instead of tea", topicPath: "Food"))
         try await kb.addFact(NewFact(content: "Ran 10 km on Sunday", topicPath: "Running", type: .experience))
@@ -59,8 +59,10 @@ struct MergeTests {
         #expect(try await kb.stats().facts == 6) // only the 10 km paraphrase merged
     }
 
-    @Test func mergingTopicsMovesFactsAndMergesSameNamedChildren() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func mergingTopicsMovesFactsAndMergesSameNamedChildren(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.with([
             NewFact(content: "Runs on Tuesdays", topicPath: "Health and Fitness/Running"),
             NewFact(content: "Ran a 10k in May", topicPath: "Health and Fitness/Running/Races"),
             NewFact(content: "Does yoga", topicPath: "Health and Fitness/Yoga"),
@@ -88,8 +90,10 @@ struct MergeTests {
         }
     }
 
-    @Test func dedupeMergesTopicVariantsAndDuplicateFacts() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func dedupeMergesTopicVariantsAndDuplicateFacts(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty(embedder: Self.embedder())
         try await kb.addFact(NewFact(content: "I drink tea instead of coffee", topicPath: "Food & Cooking"))
         try await kb.addFact(NewFact(content: "I drink coffee instead of tea", topicPath: "Cooking and Food"))
         let report = try await kb.dedupe(dryRun: true)

@@ -7,7 +7,7 @@ import Testing
 
 /// A conflict is the same attribute of the same subject stated with another value; facts about
 /// another person or another occasion are not one.
-@Suite("Real conflicts")
+@Suite("Real conflicts", .storesClosed)
 struct RealConflictTests {
     let rule = NearDuplicateRule()
 
@@ -65,8 +65,8 @@ struct RealConflictTests {
             ])
     }
 
-    @Test func theNewerOfAConflictIsTheOneStatedLater() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: Self.embedder())
+    @Test(arguments: Backend.available) func theNewerOfAConflictIsTheOneStatedLater(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: Self.embedder())
         // Ingested in the other order: Porto was said in June, Lisbon (stored second) in January.
         try await kb.addFact(
             NewFact(content: "Sister lives in Porto", topicPath: "Family", createdAt: Timestamp.parse("2025-06-01")!))
@@ -90,16 +90,16 @@ struct RealConflictTests {
 
     /// What ingesting them costs is a benchmark's to say (timings in a test fail on a busy
     /// machine); this says what they become.
-    @Test func numberedLinesMakeNoConflicts() async throws {
-        let diaryBase = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
+    @Test(arguments: Backend.available) func numberedLinesMakeNoConflicts(on backend: Backend) async throws {
+        let diaryBase = try await backend.empty(embedder: HashingEmbedder())
         try await diaryBase.addFacts(Self.diary(200))
         #expect(try await diaryBase.conflicts().isEmpty)
         #expect(try await diaryBase.stats().facts == 200)
     }
 
-    @Test(.enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
-    func withMiniLMTheIssuesCasesComeOutRight() async throws {
-        let kb = try KnowledgeBase.inMemory(embedder: try SentenceEncoder(modelDirectory: ModelFixture.requireModel()))
+    @Test(.enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason), arguments: Backend.available)
+    func withMiniLMTheIssuesCasesComeOutRight(on backend: Backend) async throws {
+        let kb = try await backend.empty(embedder: try SentenceEncoder(modelDirectory: ModelFixture.requireModel()))
         try await kb.addFacts([
             NewFact(content: "Sister lives in Lisbon", topicPath: "Family", createdAt: Timestamp.parse("2025-01-10")!),
             NewFact(content: "My aunt lives in Braga", topicPath: "Family"),

@@ -6,11 +6,11 @@ import Testing
 @testable import Mnemo
 
 /// Facts that expire, the purge that erases them, and the undo window.
-@Suite struct RetentionTests {
+@Suite(.storesClosed) struct RetentionTests {
     static let hour: TimeInterval = 3_600
 
-    @Test func expiredFactsLeaveSearchAndListings() async throws {
-        let kb = try KnowledgeBase.inMemory(
+    @Test(arguments: Backend.available) func expiredFactsLeaveSearchAndListings(on backend: Backend) async throws {
+        let kb = try await backend.empty(
             embedder: SeededEmbedder(
                 dimension: 4,
                 pinned: [
@@ -80,8 +80,9 @@ import Testing
         await #expect(throws: MnemoError.self) { try await kb.purge(undoOlderThan: -1) }
     }
 
-    @Test func expiryIsIngestedExportedUpdatedAndUndone() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func expiryIsIngestedExportedUpdatedAndUndone(on backend: Backend) async throws
+    {
+        let kb = try await backend.empty()
         let jsonl = #"{"topic": "Work", "content": "On call until Friday", "expires_at": "2030-01-04T18:00:00Z"}"#
         let report = try await kb.ingest(data: Data(jsonl.utf8), options: IngestOptions(format: .jsonl))
         #expect(report.added == 1)
@@ -90,7 +91,7 @@ import Testing
         var lines: [String] = []
         for try await line in kb.exportedLines() { lines.append(line) }
         #expect(lines.first?.hasSuffix(#","expires_at":"2030-01-04T18:00:00Z"}"#) == true, "\(lines)")
-        let copy = try KnowledgeBase.inMemory()
+        let copy = try await backend.empty()
         try await copy.ingest(data: Data(lines.joined(separator: "\n").utf8), options: IngestOptions(format: .jsonl))
         #expect(try await copy.facts().first?.expiresAt == fact.expiresAt)
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Semantic and hybrid search")
+@Suite("Semantic and hybrid search", .storesClosed)
 struct SemanticSearchTests {
     /// 200 facts over 4 types, 4 importances, 5 topics; only 1 in 8 is a high-importance goal.
     static func corpus() -> [NewFact] {
@@ -179,7 +179,9 @@ struct SemanticSearchTests {
         #expect(Double(overlap) / 200 >= 0.99)
     }
 
-    @Test func hybridKeepsStrongWordMatchesAndStrongMeaningMatches() async throws {
+    @Test(arguments: Backend.available) func hybridKeepsStrongWordMatchesAndStrongMeaningMatches(on backend: Backend)
+        async throws
+    {
         let embedder = SeededEmbedder(
             dimension: 8,
             pinned: [
@@ -188,7 +190,7 @@ struct SemanticSearchTests {
                 "I like my coffee black": [0, 1, 0, 0, 0, 0, 0, 0],
                 "I want to code with friends more": [0, 0, 1, 0, 0, 0, 0, 0],
             ])
-        let kb = try KnowledgeBase.inMemory(embedder: embedder)
+        let kb = try await backend.empty(embedder: embedder)
         for content in ["Prefers SwiftUI over UIKit", "I like my coffee black", "I want to code with friends more"] {
             try await kb.addFact(NewFact(content: content, topicPath: "Notes"))
         }
@@ -200,8 +202,8 @@ struct SemanticSearchTests {
         #expect(hybrid.first?.fact.content == "Prefers SwiftUI over UIKit")
     }
 
-    @Test func semanticSearchNeedsAnEmbedder() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func semanticSearchNeedsAnEmbedder(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         await #expect(throws: MnemoError.self) {
             try await kb.search(SearchQuery("x", mode: .semantic, relativeScoreFloor: nil))
         }

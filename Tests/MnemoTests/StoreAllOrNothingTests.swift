@@ -1,11 +1,12 @@
 import Foundation
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
 
-@Suite struct StoreAllOrNothingTests {
-    @Test func storesRecordsAndTellsWhatBecameOfEach() async throws {
-        let kb = try KnowledgeBase.inMemory()
+@Suite(.storesClosed) struct StoreAllOrNothingTests {
+    @Test(arguments: Backend.available) func storesRecordsAndTellsWhatBecameOfEach(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.addFact(NewFact(content: "Lives in Porto", topicPath: "Home"))
         let outcome = try await kb.storeAllOrNothing([
             IngestRecord(content: "Works as a nurse", category: "profession", confidence: 0.95),
@@ -25,8 +26,8 @@ import Testing
         #expect(try await kb.facts().count == 2)
     }
 
-    @Test func storesNothingWhenARecordIsBad() async throws {
-        let kb = try KnowledgeBase.inMemory()
+    @Test(arguments: Backend.available) func storesNothingWhenARecordIsBad(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let outcome = try await kb.storeAllOrNothing([
             IngestRecord(content: "Fine"),
             IngestRecord(content: "   "),
@@ -41,8 +42,10 @@ import Testing
         #expect(try await kb.facts().isEmpty)
     }
 
-    @Test func readsAnExtractedDocumentWithLinesAndCompletesEachRecord() async throws {
-        let kb = try KnowledgeBase.inMemory(namespace: "u1")
+    @Test(arguments: Backend.available) func readsAnExtractedDocumentWithLinesAndCompletesEachRecord(
+        on backend: Backend
+    ) async throws {
+        let kb = try await backend.empty(namespace: "u1")
         let document = """
             {"user_id": "u1",
              "extracted": [

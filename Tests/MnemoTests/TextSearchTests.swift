@@ -5,7 +5,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Full-text search")
+@Suite("Full-text search", .storesClosed)
 struct TextSearchTests {
     static let facts = [
         NewFact(
@@ -28,8 +28,8 @@ struct TextSearchTests {
             importance: .negligible),
     ]
 
-    @Test func bm25RanksTheBestMatchFirst() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func bm25RanksTheBestMatchFirst(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         let hits = try await kb.search("swiftui screens")
         #expect(hits.count == 2)
         #expect(hits[0].fact.content.hasPrefix("Prefers SwiftUI"))
@@ -75,15 +75,16 @@ struct TextSearchTests {
                 && coverage.facts.values.first! == coverage.query)
     }
 
-    @Test func stemmingCaseAndDiacriticsAreFolded() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func stemmingCaseAndDiacriticsAreFolded(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         #expect(try await kb.search("RUNNING").count == 1) // topic "Running"; content "Ran" is not a stem of it
         #expect(try await kb.search("learning").first?.fact.type == .goal) // learn ~ learning
         #expect(try await kb.search("creme brulee").first?.fact.content.hasPrefix("Cooks") == true)
     }
 
-    @Test func topicNamesMatchWithLowerWeightThanContent() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func topicNamesMatchWithLowerWeightThanContent(on backend: Backend) async throws
+    {
+        let kb = try await backend.with([
             NewFact(content: "Climbing shoes are La Sportiva", topicPath: "Gear"),
             NewFact(content: "Goes twice a week", topicPath: "Climbing"),
         ])
@@ -91,20 +92,20 @@ struct TextSearchTests {
         #expect(hits.map(\.fact.topicPath) == ["Gear", "Climbing"])
     }
 
-    @Test func quotedPhrasesMatchAsAWhole() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func quotedPhrasesMatchAsAWhole(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         #expect(try await kb.search("\"half marathon\"").count == 1)
         #expect(try await kb.search("\"marathon half\"").isEmpty)
     }
 
-    @Test func allTermsMatching() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func allTermsMatching(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         #expect(try await kb.search(SearchQuery("swiftui store", mode: .text)).count == 2)
         #expect(try await kb.search(SearchQuery("swiftui store", mode: .text, matching: .allTerms)).count == 1)
     }
 
-    @Test func filters() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func filters(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         func ids(_ filter: FactFilter, _ text: String = "swiftui rust marathon bouldering brulee") async throws -> Int {
             try await kb.search(SearchQuery(text, mode: .text, filter: filter)).count
         }
@@ -118,8 +119,8 @@ struct TextSearchTests {
         #expect(try await ids(FactFilter(types: [.experience], topicPath: "Health & Fitness")) == 1)
     }
 
-    @Test func limitAndOffsetPage() async throws {
-        let kb = try await TestKnowledgeBase.with(
+    @Test(arguments: Backend.available) func limitAndOffsetPage(on backend: Backend) async throws {
+        let kb = try await backend.with(
             (1...30).map { NewFact(content: "Note \($0) about tea", topicPath: "Tea") })
         let page1 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10))
         let page3 = try await kb.search(SearchQuery("tea", mode: .text, limit: 10, offset: 20))
@@ -147,8 +148,8 @@ struct TextSearchTests {
         }
     }
 
-    @Test func operatorsAreSearchedAsWords() async throws {
-        let kb = try await TestKnowledgeBase.with(Self.facts)
+    @Test(arguments: Backend.available) func operatorsAreSearchedAsWords(on backend: Backend) async throws {
+        let kb = try await backend.with(Self.facts)
         // "NOT swiftui" must not exclude SwiftUI facts: NOT is a plain (unmatched) word here.
         #expect(try await kb.search("NOT swiftui").count == 2)
         #expect(try await kb.search("-swiftui").count == 2)
@@ -157,11 +158,13 @@ struct TextSearchTests {
         #expect(try await kb.search("").isEmpty)
     }
 
-    @Test func stopWordsAreDroppedUnlessNothingElseIsLeft() async throws {
+    @Test(arguments: Backend.available) func stopWordsAreDroppedUnlessNothingElseIsLeft(on backend: Backend)
+        async throws
+    {
         #expect(TextQuery("What do I like to code with?")?.phrases == [["like"], ["code"]])
         #expect(TextQuery("the who")?.phrases == [["the"], ["who"]])
         #expect(TextQuery("\"the who\" live")?.phrases == [["the", "who"], ["live"]])
-        let kb = try await TestKnowledgeBase.with([
+        let kb = try await backend.with([
             NewFact(content: "I like my coffee black", topicPath: "Food"),
             NewFact(content: "Prefers SwiftUI for the code he writes", topicPath: "Tech"),
         ])

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Time filters")
+@Suite("Time filters", .storesClosed)
 struct TimeFilterTests {
     static let may1 = Timestamp.parse("2025-05-01T00:00:00Z")!
 
@@ -63,8 +63,8 @@ struct TimeFilterTests {
                 == ["Ran a trail race in April", "Ran up the hill in March"])
     }
 
-    @Test func aFactWithoutADateIsStatedAtTheClocksNow() async throws {
-        let kb = try KnowledgeBase.inMemory(now: { Timestamp.parse("2024-02-29T08:00:00Z")! })
+    @Test(arguments: Backend.available) func aFactWithoutADateIsStatedAtTheClocksNow(on backend: Backend) async throws {
+        let kb = try await backend.empty(now: { Timestamp.parse("2024-02-29T08:00:00Z")! })
         let fact = try await kb.addFact(NewFact(content: "Leap day note", topicPath: "Misc")).fact
         #expect(fact.createdAt == Timestamp.parse("2024-02-29T08:00:00Z")!)
     }

@@ -3,10 +3,10 @@ import Testing
 
 @testable import Mnemo
 
-@Suite("Topic tree")
+@Suite("Topic tree", .storesClosed)
 struct TopicTreeTests {
-    @Test func creatingAPathCreatesItsAncestors() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func creatingAPathCreatesItsAncestors(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let leaf = try await kb.createTopic("Technology/iOS Development/SwiftUI")
         #expect(leaf.depth == 3)
         #expect(try await kb.topic(at: "technology")?.depth == 1)
@@ -14,16 +14,16 @@ struct TopicTreeTests {
         #expect(try await kb.children(of: nil).map(\.name) == ["Technology"])
     }
 
-    @Test func firstSeenSpellingIsKept() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func firstSeenSpellingIsKept(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.createTopic("Health & Fitness")
         let again = try await kb.createTopic("health  &  FITNESS/Running")
         #expect(again.path == "Health & Fitness/Running")
         #expect(try await kb.children(of: nil).count == 1)
     }
 
-    @Test func subtreeListsDescendantsOnly() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func subtreeListsDescendantsOnly(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.createTopic("A/B/C")
         try await kb.createTopic("A/D")
         try await kb.createTopic("AB") // shares a prefix with A but is not below it
@@ -31,8 +31,8 @@ struct TopicTreeTests {
         #expect(subtree == ["A", "A/B", "A/D", "A/B/C"])
     }
 
-    @Test func renameCarriesDescendantsAndFacts() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func renameCarriesDescendantsAndFacts(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         let fact = try await kb.addFact(NewFact(content: "Uses Combine less now", topicPath: "Tech/iOS/Combine"))
         try await kb.renameTopic("Tech", to: "Technology")
         #expect(try await kb.topic(at: "Tech") == nil)
@@ -43,8 +43,8 @@ struct TopicTreeTests {
         #expect(try await kb.history(ofTopic: "Technology").map(\.kind).contains(.topicRenamed))
     }
 
-    @Test func renameToAnExistingSiblingIsRefused() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func renameToAnExistingSiblingIsRefused(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.createTopic("Food")
         try await kb.createTopic("Cooking")
         await #expect(throws: MnemoError.conflict(.topicExists("Food"))) {
@@ -52,8 +52,8 @@ struct TopicTreeTests {
         }
     }
 
-    @Test func moveReparentsTheSubtree() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func moveReparentsTheSubtree(on backend: Backend) async throws {
+        let kb = try await backend.empty()
         try await kb.createTopic("Running/Races")
         try await kb.addFact(NewFact(content: "Ran the Porto half marathon", topicPath: "Running/Races"))
         let moved = try await kb.moveTopic("Running", under: "Health & Fitness")
@@ -68,8 +68,10 @@ struct TopicTreeTests {
         }
     }
 
-    @Test func deleteRefusesANonEmptyTopicUnlessCascading() async throws {
-        let kb = try TestKnowledgeBase.empty()
+    @Test(arguments: Backend.available) func deleteRefusesANonEmptyTopicUnlessCascading(on backend: Backend)
+        async throws
+    {
+        let kb = try await backend.empty()
         try await kb.addFact(NewFact(content: "Has a cat named Miso", topicPath: "Pets/Cats"))
         await #expect(throws: MnemoError.conflict(.topicNotEmpty("Pets", facts: 1, children: 1))) {
             try await kb.deleteTopic("Pets")
@@ -81,8 +83,8 @@ struct TopicTreeTests {
         #expect(try await kb.deleteTopic("empty") == 0)
     }
 
-    @Test func treeCountsFacts() async throws {
-        let kb = try await TestKnowledgeBase.with([
+    @Test(arguments: Backend.available) func treeCountsFacts(on backend: Backend) async throws {
+        let kb = try await backend.with([
             NewFact(content: "Likes Swift", topicPath: "Tech"),
             NewFact(content: "Writes Rust on weekends", topicPath: "Tech/Rust"),
             NewFact(content: "Reads the Rust book", topicPath: "Tech/Rust"),

@@ -24,8 +24,11 @@ extension KnowledgeBase {
     ) throws {
         let pool: DatabasePool
         do {
-            pool = try DatabaseFactory.openPool(
-                atPath: path, configuration: configuration.preparedDatabaseConfiguration())
+            // A write's transaction stays open until the store committed it (see
+            // `StorageReplication.write(on:_:)`), across two accesses of the writer.
+            var database = configuration.preparedDatabaseConfiguration()
+            database.allowsUnsafeTransactions = true
+            pool = try DatabaseFactory.openPool(atPath: path, configuration: database)
         } catch {
             throw MnemoError(error)
         }

@@ -7,21 +7,22 @@ import Testing
 
 /// The PostgreSQL the tests use: `MNEMO_TEST_POSTGRES_URL` (`.ci/run` starts a throwaway
 /// cluster with Scripts/postgres/cluster.sh and sets it). Without it the tests that need it are
-/// skipped, except under CI, where ``PostgresAvailabilityTests`` fails.
-enum TestStore {
-    static let url = ProcessInfo.processInfo.environment["MNEMO_TEST_POSTGRES_URL"]
-    static let isAvailable = url != nil
-    static let skipNote: Comment = "set MNEMO_TEST_POSTGRES_URL (Scripts/postgres/cluster.sh start DIR PORT prints one)"
+/// skipped, except under CI, where `PostgresAvailabilityTests` fails.
+package enum TestStore {
+    package static let url = ProcessInfo.processInfo.environment["MNEMO_TEST_POSTGRES_URL"]
+    package static let isAvailable = url != nil
+    package static let skipNote: Comment =
+        "set MNEMO_TEST_POSTGRES_URL (Scripts/postgres/cluster.sh start DIR PORT prints one)"
 
-    static var location: PostgresLocation {
+    package static var location: PostgresLocation {
         get throws { try PostgresLocation(url: url ?? "") }
     }
 
     /// A namespace no other test uses, so the tests share one database.
-    static func namespace(_ label: String = "t") -> String { "\(label)-\(UUID().uuidString.prefix(8))" }
+    package static func namespace(_ label: String = "t") -> String { "\(label)-\(UUID().uuidString.prefix(8))" }
 
     /// A node on the test database.
-    static func node(
+    package static func node(
         embedder: (any Embedder)? = nil, namespace: String = KnowledgeBase.defaultNamespace,
         location: PostgresLocation? = nil, options: PostgresMemory.Options = TestStore.options
     ) async throws -> PostgresMemory {
@@ -31,7 +32,7 @@ enum TestStore {
     }
 
     /// A new, empty database on the test server (for what must start from nothing).
-    static func freshDatabase() async throws -> PostgresLocation {
+    package static func freshDatabase() async throws -> PostgresLocation {
         var location = try location
         let name = "mnemo_test_\(UUID().uuidString.prefix(8).lowercased())"
         try await withConnection(location) { connection in
@@ -42,7 +43,7 @@ enum TestStore {
     }
 
     /// Runs `body` on one plain connection (for checks of the store's tables).
-    static func withConnection<T: Sendable>(
+    package static func withConnection<T: Sendable>(
         _ location: PostgresLocation? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let location = try location ?? self.location
@@ -62,19 +63,11 @@ enum TestStore {
 
     /// A deadline for the whole test suite's load (every suite runs at once on few cores, and a
     /// starved thread pool delays a connection by seconds), not the server's five seconds.
-    static var options: PostgresMemory.Options {
+    package static var options: PostgresMemory.Options {
         var options = PostgresMemory.Options()
         options.timeout = .seconds(60)
         return options
     }
 
-    static let logger = Logger(label: "mnemo.tests", factory: { _ in SwiftLogNoOpLogHandler() })
-}
-
-@Suite("PostgreSQL for the tests")
-struct PostgresAvailabilityTests {
-    @Test("CI provides a PostgreSQL", .enabled(if: ProcessInfo.processInfo.environment["CI"] != nil))
-    func ciProvidesPostgres() {
-        #expect(TestStore.isAvailable, "CI must set MNEMO_TEST_POSTGRES_URL: the PostgreSQL tests would be skipped")
-    }
+    package static let logger = Logger(label: "mnemo.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 }
