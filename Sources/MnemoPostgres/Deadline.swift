@@ -25,51 +25,72 @@ func withDeadline<T: Sendable>(
     }
 }
 
-/// Whether some access is working on a namespace's copy with its clock stopped: the accesses
-/// waiting for that namespace stop theirs too, since they wait for the node, not the server.
+/// The time accesses spend working on a namespace's copy with their deadline stopped: the
+/// accesses waiting for that namespace stop theirs too, since they wait for the node, not the
+/// server. An access that serialises on no namespace has one of its own.
 final class CopyWork: Sendable {
-    private let workers = Locked(0)
+    private struct State {
+        var workers = 0
+        var busySince: ContinuousClock.Instant?
+        var total = Duration.zero
+    }
 
-    var isBusy: Bool { workers.withLock { $0 > 0 } }
+    private let state = Locked(State())
 
-    fileprivate func begin() { workers.withLock { $0 += 1 } }
-    fileprivate func end() { workers.withLock { $0 -= 1 } }
+    /// The time spent working so far, the work under way included.
+    func busyTime(at now: ContinuousClock.Instant) -> Duration {
+        state.withLock { state in state.total + (state.busySince.map { now - $0 } ?? .zero) }
+    }
+
+    fileprivate func begin() {
+        state.withLock { state in
+            if state.workers == 0 { state.busySince = .now }
+            state.workers += 1
+        }
+    }
+
+    fileprivate func end() {
+        state.withLock { state in
+            state.workers -= 1
+            if state.workers == 0, let since = state.busySince {
+                state.total += .now - since
+                state.busySince = nil
+            }
+        }
+    }
 }
 
-/// The time left for the PostgreSQL part of an access, which stops while the node works on a
-/// copy.
+/// The time left for the PostgreSQL part of an access: its limit, from its start or from the
+/// last rows that arrived, plus all the time spent on the copy meanwhile (counted exactly, however
+/// late the task that watches the deadline runs).
 final class Deadline: Sendable {
     @TaskLocal static var current: Deadline?
 
-    private struct State {
-        var end: ContinuousClock.Instant
-        var paused = 0
-    }
-
     private let limit: Duration
-    private let work: CopyWork?
-    private let state: Locked<State>
+    private let work: CopyWork
+    private let workAtStart: Duration
+    private let end: Locked<ContinuousClock.Instant>
 
     init(_ limit: Duration, sharing work: CopyWork? = nil) {
+        let now = ContinuousClock.now
         self.limit = limit
-        self.work = work
-        state = Locked(State(end: .now + limit))
+        self.work = work ?? CopyWork()
+        workAtStart = self.work.busyTime(at: now)
+        end = Locked(now + limit)
     }
 
-    /// Returns when the time is up (throws when cancelled first). It looks every 50 ms, and
-    /// moves the end by the time it spent stopped.
+    /// When the time is up, as of `now`.
+    private func expiry(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        end.withLock { $0 } + (work.busyTime(at: now) - workAtStart)
+    }
+
+    /// Returns when the time is up (throws when cancelled first).
     func expire() async throws {
-        var last = ContinuousClock.now
         while true {
             let now = ContinuousClock.now
-            let isStopped = work?.isBusy == true
-            let end = state.withLock { state in
-                if state.paused > 0 || isStopped { state.end += now - last }
-                return state.end
-            }
-            last = now
-            if now >= end { return }
-            try await Task.sleep(for: min(end - now, .milliseconds(50)))
+            let expiry = expiry(at: now)
+            if now >= expiry { return }
+            try await Task.sleep(for: min(expiry - now, .milliseconds(50)))
         }
     }
 
@@ -77,18 +98,16 @@ final class Deadline: Sendable {
     /// large namespace takes longer than the limit to arrive; only a wait without rows counts.
     static func progressed() {
         guard let deadline = current else { return }
-        deadline.state.withLock { $0.end = max($0.end, .now + deadline.limit) }
+        let now = ContinuousClock.now
+        let worked = deadline.work.busyTime(at: now) - deadline.workAtStart
+        deadline.end.withLock { $0 = max($0, now + deadline.limit - worked) }
     }
 
     /// Runs `work` (on the node's copy) with the current deadline's clock stopped.
     static func excluding<T>(_ work: () async throws -> T) async rethrows -> T {
         guard let deadline = current else { return try await work() }
-        deadline.state.withLock { $0.paused += 1 }
-        deadline.work?.begin()
-        defer {
-            deadline.work?.end()
-            deadline.state.withLock { $0.paused -= 1 }
-        }
+        deadline.work.begin()
+        defer { deadline.work.end() }
         return try await work()
     }
 }
