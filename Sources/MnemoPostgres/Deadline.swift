@@ -80,7 +80,7 @@ final class Deadline: Sendable {
     }
 
     /// When the time is up, as of `now`.
-    private func expiry(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    func expiry(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         end.withLock { $0 } + (work.busyTime(at: now) - workAtStart)
     }
 

@@ -35,10 +35,17 @@ package enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertibl
             let memory = try await PostgresMemory.connect(
                 location,
                 configuration: KnowledgeBase.Configuration(namespace: namespace, embedder: embedder, now: now),
-                options: TestStore.options)
+                options: Self.postgresOptions)
             stores.add(memory, database: location.database)
             return try await memory.knowledgeBase(namespace: namespace)
         }
+    }
+
+    /// Few connections per node: many tests run at once on one server.
+    static var postgresOptions: PostgresMemory.Options {
+        var options = TestStore.options
+        options.maximumConnections = 2
+        return options
     }
 
     /// A knowledge base with the given facts added in order.
