@@ -24,8 +24,9 @@ start)
     if [ ! -f "$dir/PG_VERSION" ]; then
         as_postgres "$bin/initdb" -D "$dir" -U postgres --auth-local=trust --auth-host=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 >/dev/null
     fi
+    # 500 connections: the test suite runs many nodes at once, each with a few connections.
     as_postgres "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" start >/dev/null
     psql="as_postgres psql -h $dir -p $port -U postgres -v ON_ERROR_STOP=1 -q"
     # Passwords are checked on TCP (scram-sha-256); the socket in DIR trusts the postgres user.
     $psql -tc "SELECT 1 FROM pg_roles WHERE rolname = 'mnemo'" | grep -q 1 ||

@@ -41,7 +41,7 @@ extension PostgresMemory {
                                 return (value, changes)
                             } catch {
                                 try? db.execute(sql: "ROLLBACK")
-                                throw error
+                                throw CopyFailure(underlying: error)
                             }
                         }
                     }

@@ -11,6 +11,8 @@ enum StoreErrors {
         switch error {
         case is MnemoError, is CancellationError:
             return error
+        case let error as CopyFailure:
+            return error.underlying
         case let error as DatabaseError: // the node's copy, not the server
             return MnemoError.storageFailure(
                 StorageFailure(
@@ -39,4 +41,10 @@ enum StoreErrors {
             return MnemoError.storageUnavailable(reason: "\(location.host):\(location.port): \(error)")
         }
     }
+}
+
+/// What the engine's own work on a copy threw (a quota refusal, a rule of the engine): it passes
+/// through unchanged, as it would on a single file, instead of reading as a PostgreSQL failure.
+struct CopyFailure: Error {
+    var underlying: any Error
 }

@@ -20,10 +20,11 @@ struct ConflictTests {
             ])
     }
 
-    static func knowledgeBase(path: String? = nil) async throws -> KnowledgeBase {
+    static func knowledgeBase(path: String? = nil, on backend: Backend = .sqlite) async throws -> KnowledgeBase {
         let kb =
-            try path.map { try KnowledgeBase(path: $0, embedder: embedder()) }
-            ?? KnowledgeBase.inMemory(embedder: embedder())
+            if let path { try KnowledgeBase(path: path, embedder: embedder()) } else {
+                try await backend.empty(embedder: embedder())
+            }
         try await kb.addFact(NewFact(content: "I prefer hiking to cycling", topicPath: "Sport", type: .preference))
         try await kb.addFact(NewFact(content: "Rent is 850 euros a month", topicPath: "Home"))
         try await kb.addFact(
@@ -32,8 +33,10 @@ struct ConflictTests {
         return kb
     }
 
-    @Test func closeFactsThatDifferAreKeptAndListedNewestFirst() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func closeFactsThatDifferAreKeptAndListedNewestFirst(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         #expect(try await kb.stats().facts == 4)
         let conflicts = try await kb.conflicts()
         #expect(conflicts.map(\.newer.content) == ["Rent is €950 a month", "These days I'd pick cycling over hiking"])
@@ -52,8 +55,8 @@ struct ConflictTests {
         #expect(try await kb.conflicts().isEmpty)
     }
 
-    @Test func searchResultsCarryTheirConflicts() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func searchResultsCarryTheirConflicts(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let hits = try await kb.search("rent", mode: .text)
         #expect(hits.count == 2)
         let ids = Dictionary(uniqueKeysWithValues: hits.map { ($0.fact.content, $0.fact.id) })
@@ -66,8 +69,10 @@ struct ConflictTests {
         #expect(hiking.allSatisfy { $0.conflictsWith.count == 1 })
     }
 
-    @Test func deactivatingOrDeletingTheStaleFactClearsTheConflict() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func deactivatingOrDeletingTheStaleFactClearsTheConflict(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         let conflicts = try await kb.conflicts()
         try await kb.deactivateFact(id: conflicts[0].older.id)
         #expect(try await kb.conflicts().map(\.reason) == ["reversed preference"])

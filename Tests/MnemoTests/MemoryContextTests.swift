@@ -28,8 +28,10 @@ struct MemoryContextTests {
             ])
     }
 
-    static func knowledgeBase(embedder: (any Embedder)? = embedder()) async throws -> KnowledgeBase {
-        let kb = try KnowledgeBase.inMemory(embedder: embedder, now: { now })
+    static func knowledgeBase(embedder: (any Embedder)? = embedder(), on backend: Backend = .sqlite) async throws
+        -> KnowledgeBase
+    {
+        let kb = try await backend.empty(embedder: embedder, now: { now })
         try await kb.addFacts(
             [
                 NewFact(
@@ -49,8 +51,10 @@ struct MemoryContextTests {
         return kb
     }
 
-    @Test func itemsComeAlwaysThenRelevantThenRecentWithTheirReasons() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func itemsComeAlwaysThenRelevantThenRecentWithTheirReasons(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         // Two hits only, so that the bouldering and the oat milk are no hits at all.
         let context = try await kb.context(
             for: "where does my sister live?", budget: 400, options: ContextOptions(candidates: 2))
@@ -65,8 +69,10 @@ struct MemoryContextTests {
         #expect(context.tokens == TokenEstimator().count(context.text))
     }
 
-    @Test func weakerHitsFillTheRoomInRankOrderBeforeRecentFacts() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func weakerHitsFillTheRoomInRankOrderBeforeRecentFacts(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         let message = "where does my sister live?"
         let context = try await kb.context(for: message, budget: 400)
         let answering = context.items.filter { $0.reason == .relevant }
@@ -81,8 +87,10 @@ struct MemoryContextTests {
         #expect(!context.nothingRelevant)
     }
 
-    @Test func conflictingFactsArrivePairedNewerFirstWithTheirDates() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func conflictingFactsArrivePairedNewerFirstWithTheirDates(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         #expect(try await kb.conflicts().count == 1)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
         let contents = context.items.map(\.fact.content)
@@ -95,15 +103,15 @@ struct MemoryContextTests {
         #expect(context.items[porto].conflictsWith == [context.items[porto + 1].fact.id])
     }
 
-    @Test func theTextIsMarkdownGroupedByTopic() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func theTextIsMarkdownGroupedByTopic(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
         #expect(context.text.hasPrefix("## Health\n- Allergic to peanuts (fact, stated 2024-01-05)\n\n## Family\n"))
         #expect(context.text.components(separatedBy: "## Family").count == 2)
     }
 
-    @Test func aNearDuplicateOfAnItemIsLeftOut() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func aNearDuplicateOfAnItemIsLeftOut(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         // Stored without the ingest rule, as an app that writes its own facts may.
         try await kb.addFacts(
             [NewFact(content: "My sister's home is in Porto", topicPath: "Family", createdAt: Self.day("2025-06-02"))],
@@ -125,8 +133,8 @@ struct MemoryContextTests {
         #expect(always.reduce(0) { $0 + $1.tokens } + TokenEstimator().count("## Rules\n") <= 50)
     }
 
-    @Test func nothingRelevantIsSaidWhenNothingAnswers() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func nothingRelevantIsSaidWhenNothingAnswers(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let context = try await kb.context(for: "what is my favourite opera?", budget: 400)
         #expect(context.nothingRelevant)
         // Weak hits may still fill the room, each with its low score.
@@ -136,8 +144,10 @@ struct MemoryContextTests {
             })
     }
 
-    @Test func inactiveFactsAndFactsOutsideTheFilterNeverAppear() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func inactiveFactsAndFactsOutsideTheFilterNeverAppear(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         let lisbon = try #require(try await kb.search("Lisbon", mode: .text).first?.fact)
         _ = try await kb.deactivateFact(id: lisbon.id)
         var options = ContextOptions()
@@ -147,8 +157,8 @@ struct MemoryContextTests {
         #expect(context.items.allSatisfy { $0.fact.createdAt >= Self.day("2025-01-01") && $0.fact.isActive })
     }
 
-    @Test func expiredFactsNeverAppear() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func expiredFactsNeverAppear(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let past = Date().addingTimeInterval(-60)
         // Lisbon would come as Porto's conflict partner, the allergy as always-surfaced, the
         // bouldering as recent; each has expired.
@@ -168,14 +178,14 @@ struct MemoryContextTests {
         #expect(context.items.contains { $0.fact.content == "Sister lives in Porto" && $0.conflictsWith.isEmpty })
     }
 
-    @Test func worksWithoutAnEmbedder() async throws {
-        let kb = try await Self.knowledgeBase(embedder: nil)
+    @Test(arguments: Backend.available) func worksWithoutAnEmbedder(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(embedder: nil, on: backend)
         let context = try await kb.context(for: "sister nurse", budget: 300)
         #expect(context.items.contains { $0.fact.content == "Sister works as a nurse" && $0.reason == .relevant })
     }
 
-    @Test func theBudgetIsNeverExceeded() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func theBudgetIsNeverExceeded(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         try await kb.addFacts(
             (0..<60).map { index in
                 NewFact(
@@ -200,16 +210,16 @@ struct MemoryContextTests {
         }
     }
 
-    @Test func badArgumentsAreRejected() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func badArgumentsAreRejected(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         await #expect(throws: MnemoError.self) { try await kb.context(for: "x", budget: -1) }
         await #expect(throws: MnemoError.self) {
             try await kb.context(for: "x", budget: 10, options: ContextOptions(alwaysShare: 1.5))
         }
     }
 
-    @Test func theJSONFormHasTheDocumentedKeys() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func theJSONFormHasTheDocumentedKeys(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
         let data = try JSONEncoder.mnemoOutput(pretty: false).encode(MemoryContextJSON(context))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

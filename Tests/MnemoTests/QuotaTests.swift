@@ -6,16 +6,18 @@ import Testing
 
 /// Per-namespace fact limits: what is refused, what always passes, what is evicted and how
 /// ingest reports it.
-@Suite struct QuotaTests {
+@Suite(.storesClosed) struct QuotaTests {
     /// An in-memory knowledge base whose near duplicates are pinned: the two tea sentences merge.
-    static func knowledgeBase(limit: Int?, policy: QuotaPolicy = .reject) throws -> KnowledgeBase {
+    static func knowledgeBase(limit: Int?, policy: QuotaPolicy = .reject, on backend: Backend = .sqlite) async throws
+        -> KnowledgeBase
+    {
         let embedder = SeededEmbedder(
             dimension: 8,
             pinned: [
                 "I prefer Vorpalberry tea to coffee": [1, 0, 0, 0, 0, 0, 0, 0],
                 "Prefers Vorpalberry tea over coffee": [0.98, 0.199, 0, 0, 0, 0, 0, 0],
             ])
-        return try KnowledgeBase.inMemory(embedder: embedder).withFactLimit(limit, policy: policy)
+        return try await backend.empty(embedder: embedder).withFactLimit(limit, policy: policy)
     }
 
     static func fact(_ content: String, _ importance: Importance = .medium, stated: String? = nil) -> NewFact {
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func aNewFactPastTheLimitIsRefusedAndNothingChanges() async throws {
-        let kb = try Self.knowledgeBase(limit: 2)
+        let kb = try await Self.knowledgeBase(limit: 2)
         #expect(kb.factLimit == 2 && kb.quotaPolicy == .reject)
         try await kb.addFact(Self.fact("Lives in Porto"))
         try await kb.addFact(Self.fact("Works at a bakery"))
@@ -45,8 +47,9 @@ import Testing
         try await kb.inNamespace("bob").addFact(Self.fact("Plays the cello"))
     }
 
-    @Test func repeatsAndMergesAtTheLimitAreNeverRefused() async throws {
-        let kb = try Self.knowledgeBase(limit: 2)
+    @Test(arguments: Backend.available) func repeatsAndMergesAtTheLimitAreNeverRefused(on backend: Backend) async throws
+    {
+        let kb = try await Self.knowledgeBase(limit: 2, on: backend)
         let tea = try await kb.addFact(
             NewFact(content: "I prefer Vorpalberry tea to coffee", topicPath: "Food", type: .preference))
         try await kb.addFact(Self.fact("Lives in Porto"))
@@ -70,8 +73,8 @@ import Testing
         #expect(report.unchanged == 1 && report.rejectedCount == 0)
     }
 
-    @Test func inactiveFactsCountAndDeletedOnesDoNot() async throws {
-        let kb = try Self.knowledgeBase(limit: 2)
+    @Test(arguments: Backend.available) func inactiveFactsCountAndDeletedOnesDoNot(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(limit: 2, on: backend)
         let porto = try await kb.addFact(Self.fact("Lives in Porto"))
         let bakery = try await kb.addFact(Self.fact("Works at a bakery"))
         try await kb.deactivateFact(id: porto.id)
@@ -80,8 +83,8 @@ import Testing
         #expect(try await kb.addFact(Self.fact("Plays the cello")).isAdded)
     }
 
-    @Test func aBatchThatDoesNotFitStoresNothing() async throws {
-        let kb = try Self.knowledgeBase(limit: 3)
+    @Test(arguments: Backend.available) func aBatchThatDoesNotFitStoresNothing(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(limit: 3, on: backend)
         try await kb.addFact(Self.fact("Lives in Porto"))
         await #expect(throws: MnemoError.quotaExceeded(limit: 3)) {
             try await kb.addFacts([
@@ -131,8 +134,10 @@ import Testing
         #expect(try await Self.count(writers[0]) == 20)
     }
 
-    @Test func evictionTakesInactiveThenLeastImportantLeastMentionedOldest() async throws {
-        let kb = try Self.knowledgeBase(limit: 5, policy: .evictLeastValuable)
+    @Test(arguments: Backend.available) func evictionTakesInactiveThenLeastImportantLeastMentionedOldest(
+        on backend: Backend
+    ) async throws {
+        let kb = try await Self.knowledgeBase(limit: 5, policy: .evictLeastValuable, on: backend)
         let important = try await kb.addFact(
             Self.fact("Is allergic to penicillin", .high, stated: "2020-01-01T00:00:00Z"))
         let mentioned = try await kb.addFact(Self.fact("Likes jazz", .low, stated: "2020-01-01T00:00:00Z"))
@@ -165,8 +170,8 @@ import Testing
         #expect(try await kb.fact(id: mentioned.id)?.content == "Likes jazz")
     }
 
-    @Test func aBatchNeverEvictsItsOwnFacts() async throws {
-        let kb = try Self.knowledgeBase(limit: 3, policy: .evictLeastValuable)
+    @Test(arguments: Backend.available) func aBatchNeverEvictsItsOwnFacts(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(limit: 3, policy: .evictLeastValuable, on: backend)
         let old = try await kb.addFact(Self.fact("Owned a green car", .low))
         let batch = (1...4).map { Self.fact("New medium fact number \($0)") }
         await #expect(throws: MnemoError.quotaExceeded(limit: 3)) { try await kb.addFacts(batch) }
@@ -175,8 +180,10 @@ import Testing
         #expect(result.evicted.map(\.id) == [old.id] && result.outcomes.allSatisfy(\.isAdded))
     }
 
-    @Test func ingestRejectsRecordsPastTheLimitAndStoresTheRest() async throws {
-        let kb = try Self.knowledgeBase(limit: 2)
+    @Test(arguments: Backend.available) func ingestRejectsRecordsPastTheLimitAndStoresTheRest(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(limit: 2, on: backend)
         try await kb.addFact(Self.fact("Lives in Porto"))
         let input = """
             {"topic": "Quota", "content": "Works at a bakery"}
@@ -186,7 +193,7 @@ import Testing
             {"topic": "Quota", "content": "works at a bakery"}
             """
         for batchSize in [1, 2, 100] {
-            let kb = try Self.knowledgeBase(limit: 2)
+            let kb = try await Self.knowledgeBase(limit: 2, on: backend)
             try await kb.addFact(Self.fact("Lives in Porto"))
             let report = try await kb.ingest(data: Data(input.utf8), options: IngestOptions(batchSize: batchSize))
             #expect(report.added == 1 && report.unchanged == 2 && report.rejectedCount == 2, "batch \(batchSize)")
@@ -205,12 +212,12 @@ import Testing
         #expect(try await Self.count(kb) == 1, "strict: nothing of the input is stored")
     }
 
-    @Test func ingestEvictsTheSameWhateverTheBatchSize() async throws {
+    @Test(arguments: Backend.available) func ingestEvictsTheSameWhateverTheBatchSize(on backend: Backend) async throws {
         let lines = (1...5).map {
             #"{"topic": "Quota", "content": "Ingested fact number \#($0)", "importance": "medium"}"#
         }
         for batchSize in [1, 2, 500] {
-            let kb = try Self.knowledgeBase(limit: 3, policy: .evictLeastValuable)
+            let kb = try await Self.knowledgeBase(limit: 3, policy: .evictLeastValuable, on: backend)
             let old = try await kb.addFact(Self.fact("Owned a green car", .low))
             let report = try await kb.ingest(
                 data: Data(lines.joined(separator: "\n").utf8), options: IngestOptions(batchSize: batchSize))
@@ -223,8 +230,8 @@ import Testing
         }
     }
 
-    @Test func storeAllOrNothingNamesTheRefusedRecords() async throws {
-        let kb = try Self.knowledgeBase(limit: 1)
+    @Test(arguments: Backend.available) func storeAllOrNothingNamesTheRefusedRecords(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(limit: 1, on: backend)
         let outcome = try await kb.storeAllOrNothing([
             IngestRecord(content: "Lives in Porto"), IngestRecord(content: "Works at a bakery"),
         ])

@@ -15,14 +15,16 @@ struct SemanticSearchTests {
         }
     }
 
-    static func knowledgeBase(_ embedder: SeededEmbedder = SeededEmbedder()) async throws -> KnowledgeBase {
-        let kb = try KnowledgeBase.inMemory(embedder: embedder)
+    static func knowledgeBase(_ embedder: SeededEmbedder = SeededEmbedder(), on backend: Backend = .sqlite) async throws
+        -> KnowledgeBase
+    {
+        let kb = try await backend.empty(embedder: embedder)
         for fact in corpus() { try await kb.addFact(fact) }
         return kb
     }
 
-    @Test func theSameTextIsTheNearestFact() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func theSameTextIsTheNearestFact(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let hits = try await kb.search(SearchQuery("memo 42", mode: .semantic, limit: 3, relativeScoreFloor: nil))
         #expect(hits.count == 3)
         #expect(hits[0].fact.content == "memo 42")
@@ -62,8 +64,8 @@ struct SemanticSearchTests {
         }
     }
 
-    @Test func inactiveFactsAreHiddenUnlessAsked() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func inactiveFactsAreHiddenUnlessAsked(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let target = try #require(
             try await kb.search(SearchQuery("memo 5", mode: .semantic, limit: 1, relativeScoreFloor: nil)).first)
         try await kb.deactivateFact(id: target.fact.id)
@@ -77,8 +79,8 @@ struct SemanticSearchTests {
         #expect(inactive.map(\.fact.id) == [target.fact.id])
     }
 
-    @Test func minSimilarityDropsWeakHits() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func minSimilarityDropsWeakHits(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let hits = try await kb.search(
             SearchQuery("memo 9", mode: .semantic, limit: 200, minSimilarity: 0.4, relativeScoreFloor: nil))
         #expect(hits.first?.fact.content == "memo 9")
@@ -95,8 +97,8 @@ struct SemanticSearchTests {
 
     /// By default a hit scoring under 40 % of the best one is too weak to show: the seeded
     /// vectors of other facts sit near cosine 0 against the exact match's 1.
-    @Test func weakHitsAreLeftOutByDefault() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func weakHitsAreLeftOutByDefault(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         for mode in [SearchMode.semantic, .hybrid] {
             let all = try await kb.search(SearchQuery("memo 9", mode: mode, limit: 200, relativeScoreFloor: nil))
             #expect(all.count == 200)
@@ -122,8 +124,8 @@ struct SemanticSearchTests {
         }
     }
 
-    @Test func pagingMatchesTheFullList() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func pagingMatchesTheFullList(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         for mode in [SearchMode.semantic, .hybrid] {
             let all = try await kb.search(SearchQuery("memo 1", mode: mode, limit: 30, relativeScoreFloor: nil)).map(
                 \.fact.id)
@@ -134,8 +136,10 @@ struct SemanticSearchTests {
         }
     }
 
-    @Test func indexFollowsAddsUpdatesDeactivationsAndDeletes() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func indexFollowsAddsUpdatesDeactivationsAndDeletes(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         _ = try await kb.search(SearchQuery("warm up", mode: .semantic, relativeScoreFloor: nil)) // load the index
         let added = try await kb.addFact(NewFact(content: "brand new fact", topicPath: "New"))
         #expect(
@@ -164,8 +168,8 @@ struct SemanticSearchTests {
         #expect(rest.allSatisfy { !$0.fact.topicPath.hasPrefix("Topic 0") })
     }
 
-    @Test func quantizedScanAgreesWithExact() async throws {
-        let kb = try await Self.knowledgeBase(SeededEmbedder(dimension: 64))
+    @Test(arguments: Backend.available) func quantizedScanAgreesWithExact(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(SeededEmbedder(dimension: 64), on: backend)
         var overlap = 0
         for probe in 0..<20 {
             let exact = try await kb.search(

@@ -9,8 +9,8 @@ struct TimeFilterTests {
     static let may1 = Timestamp.parse("2025-05-01T00:00:00Z")!
 
     /// Three facts about running, stated one second before May, at its first instant, and on 1 June.
-    static func knowledgeBase() async throws -> KnowledgeBase {
-        let kb = try KnowledgeBase.inMemory(
+    static func knowledgeBase(on backend: Backend = .sqlite) async throws -> KnowledgeBase {
+        let kb = try await backend.empty(
             embedder: SeededEmbedder(), now: { Timestamp.parse("2025-06-10T12:00:00Z")! })
         try await kb.addFacts([
             NewFact(content: "Ran a trail race in April", topicPath: "Running", createdAt: may1.addingTimeInterval(-1)),
@@ -45,15 +45,17 @@ struct TimeFilterTests {
         #expect(try await Self.contents(kb, mode: mode, since: Self.may1, until: Self.may1).isEmpty)
     }
 
-    @Test func listingsApplyTheRangeToo() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func listingsApplyTheRangeToo(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         let june = try await kb.facts(
             matching: FactFilter(since: TimeBound("2025-06")!.resolved(as: .since, now: kb.now)))
         #expect(june.map(\.content) == ["Ran a half marathon in June"])
     }
 
-    @Test func aFilterSeesFactsChangedAfterTheIndexLoaded() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func aFilterSeesFactsChangedAfterTheIndexLoaded(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         #expect(try await Self.contents(kb, mode: .semantic, since: Self.may1).count == 2)
         try await kb.addFact(
             NewFact(

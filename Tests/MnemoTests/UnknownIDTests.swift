@@ -6,12 +6,12 @@ import Testing
 
 /// A fact id, topic path or operation id that does not exist gets the same answer from every
 /// call: `nil` from the two lookups, `MnemoError.notFound` from every other call that names it.
-@Suite("Unknown ids and paths")
+@Suite("Unknown ids and paths", .storesClosed)
 struct UnknownIDTests {
     static let unknown: Int64 = 999_999
 
-    static func knowledgeBase() async throws -> KnowledgeBase {
-        try await TestKnowledgeBase.with([NewFact(content: "Likes green tea", topicPath: "Food/Drinks")])
+    static func knowledgeBase(on backend: Backend = .sqlite) async throws -> KnowledgeBase {
+        try await backend.with([NewFact(content: "Likes green tea", topicPath: "Food/Drinks")])
     }
 
     /// Every call that takes a fact id, with the given id.
@@ -26,8 +26,10 @@ struct UnknownIDTests {
         ]
     }
 
-    @Test func everyCallTakingAFactIdThrowsNotFoundForAnUnknownOne() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func everyCallTakingAFactIdThrowsNotFoundForAnUnknownOne(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         #expect(try await kb.fact(id: Self.unknown) == nil)
         for (name, call) in Self.factCalls(kb, Self.unknown) {
             await #expect(throws: MnemoError.notFound(.fact(Self.unknown)), "\(name)") { try await call() }
@@ -45,8 +47,10 @@ struct UnknownIDTests {
         #expect(try await kb.fact(id: id) != nil)
     }
 
-    @Test func aDeletedFactKeepsItsHistoryButIsGoneForEveryOtherCall() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func aDeletedFactKeepsItsHistoryButIsGoneForEveryOtherCall(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         let id = try #require(try await kb.facts().first?.id)
         try await kb.deleteFact(id: id)
         #expect(try await kb.history(ofFact: id).map(\.kind) == [.added, .deleted])
@@ -56,8 +60,10 @@ struct UnknownIDTests {
         }
     }
 
-    @Test func everyCallTakingATopicPathThrowsNotFoundForAnUnknownOne() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func everyCallTakingATopicPathThrowsNotFoundForAnUnknownOne(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         let missing = MnemoError.notFound(.topic("Nowhere"))
         #expect(try await kb.topic(at: "Nowhere") == nil)
         await #expect(throws: missing) { try await kb.children(of: "Nowhere") }
@@ -69,20 +75,22 @@ struct UnknownIDTests {
         await #expect(throws: missing) { try await kb.mergeTopics(["Nowhere"], into: "Food") }
     }
 
-    @Test func aFilterOnAnUnknownTopicMatchesNothing() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func aFilterOnAnUnknownTopicMatchesNothing(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         #expect(try await kb.facts(matching: FactFilter(topicPath: "Nowhere")).isEmpty)
         #expect(try await kb.search(SearchQuery("tea", filter: FactFilter(topicPath: "Nowhere"))).isEmpty)
     }
 
-    @Test func undoOfAnUnknownOperationThrowsNotFound() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func undoOfAnUnknownOperationThrowsNotFound(on backend: Backend) async throws {
+        let kb = try await Self.knowledgeBase(on: backend)
         await #expect(throws: MnemoError.notFound(.operation(Self.unknown))) { try await kb.undo(Self.unknown) }
         await #expect(throws: MnemoError.notFound(.undoableOperation)) { try await kb.undo() }
     }
 
-    @Test func pagesOfConflictsAreCheckedAsPagesOfFactsAre() async throws {
-        let kb = try await Self.knowledgeBase()
+    @Test(arguments: Backend.available) func pagesOfConflictsAreCheckedAsPagesOfFactsAre(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
         await #expect(throws: MnemoError.invalidInput(field: "limit", reason: "-1 is negative")) {
             try await kb.conflicts(limit: -1)
         }
