@@ -11,18 +11,35 @@ func withDeadline<T: Sendable>(
     _ limit: Duration, _ what: String, sharing work: CopyWork? = nil, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let deadline = Deadline(limit, sharing: work)
-    return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await Deadline.$current.withValue(deadline) { try await body() } }
+    return try await withThrowingTaskGroup(of: DeadlineRace<T>.self) { group in
+        group.addTask { .finished(try await Deadline.$current.withValue(deadline) { try await body() }) }
         group.addTask {
-            try await deadline.expire()
-            return nil
+            do {
+                try await deadline.expire()
+                return .expired
+            } catch {
+                return .timerStopped
+            }
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw MnemoError.storageUnavailable(reason: "\(what) did not finish within \(limit)")
+        while let outcome = try await group.next() {
+            switch outcome {
+            case .finished(let value): return value
+            case .expired: throw MnemoError.storageUnavailable(reason: "\(what) did not finish within \(limit)")
+            // The task was cancelled: the body decides how it ends, since a write it committed
+            // must be reported as such.
+            case .timerStopped: continue
+            }
         }
-        return value
+        throw CancellationError()
     }
+}
+
+/// How the two tasks of ``withDeadline(_:_:sharing:_:)`` end.
+private enum DeadlineRace<T: Sendable>: Sendable {
+    case finished(T)
+    case expired
+    case timerStopped
 }
 
 /// The time accesses spend working on a namespace's copy with their deadline stopped: the

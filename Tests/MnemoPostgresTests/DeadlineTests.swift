@@ -1,3 +1,4 @@
+import Foundation
 import Mnemo
 import Testing
 
@@ -11,21 +12,37 @@ struct DeadlineTests {
     // seconds for a thread.
     static let limit = Duration.seconds(6)
 
+    /// Checked on the deadlines themselves, not by racing their watchers, so that a loaded
+    /// machine cannot change the outcome.
     @Test func anAccessWaitingForCopyWorkOfAnotherKeepsItsTime() async throws {
+        let limit = Duration.milliseconds(200)
         let mutex = AsyncMutex()
-        let started = Locked(false)
-        async let first = withDeadline(Self.limit, "first", sharing: mutex.copyWork) {
-            try await mutex.withLock {
-                started.withLock { $0 = true }
-                try await Deadline.excluding { try await Task.sleep(for: .seconds(10)) }
+        let waiting = Deadline(limit, sharing: mutex.copyWork)
+        let elsewhere = Deadline(limit)
+        let start = ContinuousClock.now
+        try await Deadline.$current.withValue(Deadline(limit, sharing: mutex.copyWork)) {
+            try await Deadline.excluding { try await Task.sleep(for: .milliseconds(300)) }
+        }
+        let now = ContinuousClock.now
+        #expect(waiting.expiry(at: now) >= start + limit + .milliseconds(300))
+        #expect(elsewhere.expiry(at: now) < now)
+    }
+
+    /// A cancelled access still reports what its body did: a write it committed is not a
+    /// cancellation.
+    @Test func aCancelledAccessEndsAsItsBodyDoes() async throws {
+        let committed = Task {
+            try await withDeadline(.seconds(60), "a write") {
+                // A commit on the wire: cancelling the task does not stop it.
+                await withCheckedContinuation { done in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { done.resume() }
+                }
                 return 1
             }
         }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-        let second = try await withDeadline(Self.limit, "second", sharing: mutex.copyWork) {
-            try await mutex.withLock { 2 }
-        }
-        #expect(try await first + second == 3)
+        try await Task.sleep(for: .milliseconds(50))
+        committed.cancel()
+        #expect(try await committed.value == 1)
     }
 
     @Test func anAccessWaitingBehindOneThatWaitsForTheServerFails() async throws {
@@ -46,8 +63,6 @@ struct DeadlineTests {
         #expect(try await first == 1)
     }
 
-    /// Checked on the deadlines themselves, not by racing their watcher, so that a loaded
-    /// machine cannot change the outcome.
     @Test func rowsArrivingCountAsAnAnswer() async throws {
         let limit = Duration.milliseconds(200)
         let answering = Deadline(limit)

@@ -19,7 +19,7 @@ struct SameAsSQLiteTests {
         let file = try KnowledgeBase(
             url: URL(fileURLWithPath: try TestKnowledgeBase.temporaryPath()), configuration: Self.configuration())
         let node = try await PostgresMemory.connect(
-            try await TestStore.freshDatabase(), configuration: Self.configuration())
+            try await TestStore.freshDatabase(), configuration: Self.configuration(), options: TestStore.options)
         let shared = try await node.defaultKnowledgeBase()
         let data = try Data(contentsOf: Self.fixtures)
         let fileReport = try await file.ingest(data: data)
