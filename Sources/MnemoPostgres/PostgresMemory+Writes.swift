@@ -74,20 +74,21 @@ extension PostgresMemory {
         }
     }
 
-    /// Ends the copy's open transaction with `statement`, in a task of its own so that a
-    /// cancellation cannot leave it open; whether it succeeded.
+    /// Ends the copy's open transaction with `statement`; whether it succeeded. Through GRDB's
+    /// callback API, which a cancellation of the task cannot stop (its async accesses stop when
+    /// their task is cancelled, and would leave the transaction open).
     @discardableResult
     static func finish(_ base: any DatabaseWriter, _ statement: String) async -> Bool {
-        await Task {
-            do {
-                try await base.writeWithoutTransaction { db in
+        await withCheckedContinuation { done in
+            base.asyncWriteWithoutTransaction { db in
+                do {
                     if db.isInsideTransaction { try db.execute(sql: statement) }
+                    done.resume(returning: true)
+                } catch {
+                    done.resume(returning: false)
                 }
-                return true
-            } catch {
-                return false
             }
-        }.value
+        }
     }
 
     /// A namespace's version and log floor in the store (0 and 0 for a namespace never written).
