@@ -12,9 +12,7 @@ package enum TestKnowledgeBase {
     package static func with(_ facts: [NewFact], namespace: String = KnowledgeBase.defaultNamespace) async throws
         -> KnowledgeBase
     {
-        let kb = try empty(namespace: namespace)
-        for fact in facts { try await kb.addFact(fact) }
-        return kb
+        try await Backend.sqlite.with(facts, namespace: namespace)
     }
 
     /// A path for a database file in a fresh temporary folder.
