@@ -26,28 +26,27 @@ extension PostgresMemory {
                     try await self.catchUp(namespace, base, to: head, connection, locked: true)
                     let next = head.version + 1
                     copyOpen = true
-                    let (value, changes) = try await Deadline.excluding {
+                    let (value, recorded) = try await Deadline.excluding {
                         try await base.writeWithoutTransaction { db in
                             try db.execute(sql: "BEGIN IMMEDIATE")
                             do {
                                 try ReplicatedTables.prepareCapture(db)
-                                try ReplicatedTables.clearCapture(db)
+                                try RowIDs.setFloors(head.idFloors, db)
                                 let value = try updates(db)
                                 let changes = try ReplicatedTables.capturedChanges(db)
                                 try ReplicatedTables.clearCapture(db)
-                                if !changes.isEmpty {
-                                    try NamespaceCopy.setState(.init(store: storeID, version: next), db)
-                                }
-                                return (value, changes)
+                                guard !changes.isEmpty else { return (value, Recorded(changes: [], largestIDs: [])) }
+                                try NamespaceCopy.setState(.init(store: storeID, version: next), db)
+                                return (value, Recorded(changes: changes, largestIDs: try RowIDs.largest(db)))
                             } catch {
                                 try? db.execute(sql: "ROLLBACK")
                                 throw CopyFailure(underlying: error)
                             }
                         }
                     }
-                    if !changes.isEmpty {
+                    if !recorded.changes.isEmpty {
                         try await self.record(
-                            changes, namespace: namespace, version: next, floor: head.floor, connection)
+                            recorded, namespace: namespace, version: next, floor: head.floor, connection)
                     }
                     try await connection.query("COMMIT", logger: self.logger)
                     copyOpen = false
@@ -102,16 +101,22 @@ extension PostgresMemory {
     }
 
     /// Creates the namespace's row if it is new, locks it until the transaction ends (writes of
-    /// the namespace from every node queue here) and returns it: one round trip.
+    /// the namespace from every node queue here) and returns it with the largest ids of all
+    /// namespaces' tables (the floors of the write's new ids, see `RowIDs`): one round trip.
     func lockHead(of namespace: String, _ connection: PostgresConnection) async throws -> Head {
         let rows = try await connection.query(
             """
-            INSERT INTO mnemo_namespace (namespace) VALUES (\(namespace))
-            ON CONFLICT (namespace) DO UPDATE SET namespace = excluded.namespace
-            RETURNING version, log_floor
+            WITH head AS (
+                INSERT INTO mnemo_namespace (namespace) VALUES (\(namespace))
+                ON CONFLICT (namespace) DO UPDATE SET namespace = excluded.namespace
+                RETURNING version, log_floor)
+            SELECT version, log_floor, ARRAY(
+                SELECT COALESCE((SELECT max(largest) FROM mnemo_id_max WHERE table_name = t), 0)
+                FROM unnest(\(RowIDs.tables)::text[]) WITH ORDINALITY AS tables (t, position) ORDER BY position)
+            FROM head
             """, logger: logger)
-        for try await (version, floor) in rows.decode((Int64, Int64).self) {
-            return Head(version: version, floor: floor)
+        for try await (version, floor, idFloors) in rows.decode((Int64, Int64, [Int64]).self) {
+            return Head(version: version, floor: floor, idFloors: idFloors)
         }
         return Head(version: 0, floor: 0)
     }
@@ -119,6 +124,14 @@ extension PostgresMemory {
     struct Head {
         var version: Int64
         var floor: Int64
+        /// With a lock: the largest id of each of `RowIDs.tables` in the store.
+        var idFloors: [Int64] = []
+    }
+
+    /// What a write records in the store: the copy's row changes and its largest ids after them.
+    struct Recorded: Sendable {
+        var changes: [ReplicatedChange]
+        var largestIDs: [Int64]
     }
 
     /// Catches the copy up with the store, if another node wrote since.
@@ -275,11 +288,12 @@ extension PostgresMemory {
         }
     }
 
-    /// Writes a write's changes to the store: the log, the rows as they are now, the version,
-    /// and a notification for the other nodes (sent by PostgreSQL at commit).
+    /// Writes a write's changes to the store: the log, the rows as they are now, the largest ids,
+    /// the version, and a notification for the other nodes (sent by PostgreSQL at commit).
     func record(
-        _ changes: [ReplicatedChange], namespace: String, version: Int64, floor: Int64, _ connection: PostgresConnection
+        _ recorded: Recorded, namespace: String, version: Int64, floor: Int64, _ connection: PostgresConnection
     ) async throws {
+        let changes = recorded.changes
         let positions = changes.indices.map { Int32($0) }
         let (current, removed) = Self.finalRows(changes)
         // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
@@ -291,7 +305,7 @@ extension PostgresMemory {
                 "DELETE FROM mnemo_change WHERE namespace = \(namespace) AND version <= \(newFloor)", logger: logger)
         }
         // One round trip: the log, the rows as they are now (no key is both removed and kept),
-        // the version, and the notification PostgreSQL sends the other nodes at commit.
+        // the largest ids, the version, and the notification PostgreSQL sends the other nodes at commit.
         let payload = "\(version) \(namespace)"
         try await connection.query(
             """
@@ -308,6 +322,11 @@ extension PostgresMemory {
                 SELECT \(namespace), * FROM unnest(
                     \(current.map(\.table))::text[], \(current.map(\.row))::int8[], \(current.map(\.values))::text[])
                 ON CONFLICT (namespace, table_name, row_id) DO UPDATE SET row_values = excluded.row_values
+            ), ids AS (
+                INSERT INTO mnemo_id_max (namespace, table_name, largest)
+                SELECT \(namespace), * FROM unnest(\(RowIDs.tables)::text[], \(recorded.largestIDs)::int8[])
+                ON CONFLICT (namespace, table_name) DO UPDATE SET largest = excluded.largest
+                WHERE mnemo_id_max.largest <> excluded.largest
             ), head AS (
                 UPDATE mnemo_namespace SET version = \(version), log_floor = \(newFloor)
                 WHERE namespace = \(namespace) RETURNING version

@@ -13,38 +13,54 @@ import PostgresNIO
 ///   node loads a namespace.
 /// - `mnemo_change`: recent changes in order (version, position), from which a node catches a
 ///   copy up; trimmed as it grows, and at once after an erasure (erased text leaves no trace).
+/// - `mnemo_id_max`: the largest id each namespace's tables hold (see `RowIDs`): a write numbers
+///   new rows above the largest of all namespaces, as one file numbers them across its namespaces.
 enum StoreSchema {
-    static let version = 1
+    static let version = 2
     /// The advisory lock that makes nodes starting together migrate one at a time.
     static let migrationLock: Int64 = 0x6D6E_656D_6F00_0001
 
-    static let statements: [PostgresQuery] = [
+    static let statements: [PostgresQuery] =
+        [
+            """
+            CREATE TABLE mnemo_namespace (
+                namespace text PRIMARY KEY,
+                version bigint NOT NULL DEFAULT 0,
+                log_floor bigint NOT NULL DEFAULT 0)
+            """,
+            """
+            CREATE TABLE mnemo_row (
+                namespace text NOT NULL,
+                table_name text NOT NULL,
+                row_id bigint NOT NULL,
+                row_values text NOT NULL,
+                PRIMARY KEY (namespace, table_name, row_id))
+            """,
+            """
+            CREATE TABLE mnemo_change (
+                namespace text NOT NULL,
+                version bigint NOT NULL,
+                position int NOT NULL,
+                table_name text NOT NULL,
+                kind char(1) NOT NULL,
+                row_id bigint NOT NULL,
+                new_row_id bigint NOT NULL,
+                row_values text NOT NULL,
+                PRIMARY KEY (namespace, version, position))
+            """,
+            "CREATE INDEX mnemo_change_by_namespace ON mnemo_change (namespace, version)",
+        ] + idMaxStatements
+
+    /// Added by version 2.
+    static let idMaxStatements: [PostgresQuery] = [
         """
-        CREATE TABLE mnemo_namespace (
-            namespace text PRIMARY KEY,
-            version bigint NOT NULL DEFAULT 0,
-            log_floor bigint NOT NULL DEFAULT 0)
-        """,
-        """
-        CREATE TABLE mnemo_row (
+        CREATE TABLE mnemo_id_max (
             namespace text NOT NULL,
             table_name text NOT NULL,
-            row_id bigint NOT NULL,
-            row_values text NOT NULL,
-            PRIMARY KEY (namespace, table_name, row_id))
+            largest bigint NOT NULL,
+            PRIMARY KEY (namespace, table_name))
         """,
-        """
-        CREATE TABLE mnemo_change (
-            namespace text NOT NULL,
-            version bigint NOT NULL,
-            position int NOT NULL,
-            table_name text NOT NULL,
-            kind char(1) NOT NULL,
-            row_id bigint NOT NULL,
-            new_row_id bigint NOT NULL,
-            row_values text NOT NULL,
-            PRIMARY KEY (namespace, version, position))
-        """,
+        "CREATE INDEX mnemo_id_max_by_table ON mnemo_id_max (table_name, largest)",
     ]
 
     /// Creates the tables in an empty database, or checks those of an existing store: run by
@@ -73,6 +89,10 @@ enum StoreSchema {
             meta[key] = value
         }
         let engine = KnowledgeBase.schemaIdentity
+        if meta["schema"] == "1" {
+            try await upgradeFrom1(connection, logger: logger)
+            meta["schema"] = String(version)
+        }
         if let stored = meta["schema"] {
             guard stored == String(version) else {
                 throw MnemoError.databaseUnusable(
@@ -94,8 +114,6 @@ enum StoreSchema {
         try await connection.query("BEGIN", logger: logger)
         do {
             for statement in statements { try await connection.query(statement, logger: logger) }
-            try await connection.query(
-                "CREATE INDEX mnemo_change_by_namespace ON mnemo_change (namespace, version)", logger: logger)
             let schema = String(version)
             try await connection.query(
                 """
@@ -107,5 +125,26 @@ enum StoreSchema {
             throw error
         }
         return store
+    }
+
+    /// Version 2 adds `mnemo_id_max`, filled from the rows' ids (a fact's largest id is its
+    /// table's: ids its history and tombstones remember above it are rare enough to leave).
+    private static func upgradeFrom1(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            for statement in idMaxStatements { try await connection.query(statement, logger: logger) }
+            try await connection.query(
+                """
+                INSERT INTO mnemo_id_max (namespace, table_name, largest)
+                SELECT namespace, table_name, max(row_id) FROM mnemo_row
+                WHERE table_name = ANY(\(RowIDs.tables)::text[]) GROUP BY namespace, table_name
+                """, logger: logger)
+            try await connection.query(
+                "UPDATE mnemo_meta SET value = \(String(version)) WHERE key = 'schema'", logger: logger)
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
     }
 }

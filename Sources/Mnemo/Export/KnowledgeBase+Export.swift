@@ -7,17 +7,21 @@ extension KnowledgeBase {
     /// importance, confidence, active state, sources, mention count and both dates (see
     /// ``exportedLines(allNamespaces:)`` for a line's shape). Ingesting the file into an empty
     /// database and exporting again gives the same bytes. The export reads one consistent
-    /// snapshot and holds one page of facts in memory at a time. Topics without facts and the
-    /// history are not exported.
+    /// snapshot and holds one page of facts in memory at a time (on a node of a shared store,
+    /// one page of each namespace, each namespace read in a snapshot of its own). Topics without
+    /// facts and the history are not exported.
     /// - Returns: the number of facts written.
     @discardableResult
     public func export(to handle: FileHandle, allNamespaces: Bool = false) async throws -> Int {
         if allNamespaces, writer.replication != nil {
-            // A node of a shared store holds each namespace apart: one after the other.
+            var facts = StoreWideFacts(knowledgeBase: self)
+            var writer = BufferedWriter(handle: handle)
             var count = 0
-            for namespace in try await namespaces() {
-                count += try await knowledgeBase(forNamespace: namespace).export(to: handle)
+            while let fact = try await facts.next() {
+                try writer.write(ExportLine.encode(fact) + "\n")
+                count += 1
             }
+            try writer.flush()
             return count
         }
         let namespace = allNamespaces ? nil : namespace
@@ -90,6 +94,7 @@ public struct ExportedLines: AsyncSequence, Sendable {
         private var pageIndex = 0
         private var lastID: Int64 = 0
         private var isExhausted = false
+        private var storeWide: StoreWideFacts?
 
         init(knowledgeBase: KnowledgeBase, namespace: String?) {
             self.knowledgeBase = knowledgeBase
@@ -97,6 +102,10 @@ public struct ExportedLines: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> String? {
+            if namespace == nil, knowledgeBase.writer.replication != nil {
+                if storeWide == nil { storeWide = StoreWideFacts(knowledgeBase: knowledgeBase) }
+                return try await storeWide?.next().map(ExportLine.encode)
+            }
             if pageIndex == page.count {
                 guard !isExhausted else { return nil }
                 let (namespace, lastID) = (namespace, lastID)

@@ -26,8 +26,8 @@ enum ConflictTable {
         guard !linked else { return }
         try db.execute(
             sql: """
-                INSERT OR IGNORE INTO fact_conflict (namespace, older_fact_id, newer_fact_id, reason, similarity, created_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO fact_conflict (id, namespace, older_fact_id, newer_fact_id, reason, similarity, created_at)
+                VALUES ((SELECT \(RowIDs.nextSQL("fact_conflict"))), ?, ?, ?, ?, ?, ?)
                 """, arguments: [namespace, older.id, newer.id, reason, similarity, now])
     }
 

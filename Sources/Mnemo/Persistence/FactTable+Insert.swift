@@ -14,7 +14,7 @@ extension FactTable {
     /// ``ValidatedFact/preferredID`` when no fact, present or deleted, ever had it (so a restored
     /// export keeps its ids), else one more than the largest id any fact or history event ever
     /// used, so a new fact never inherits a deleted fact's history (or an erased fact's id: see its
-    /// tombstone).
+    /// tombstone), and above the floor of a shared store's copy (see ``RowIDs``).
     struct InsertQueue {
         private var queued: [(fact: Fact, contentKey: String, embedding: [Float]?)] = []
         private var queuedIDs = Set<Int64>()
@@ -30,13 +30,7 @@ extension FactTable {
         mutating func enqueue(_ db: Database, namespace: String, fact new: ValidatedFact, topic: Topic, now: Date)
             throws -> Fact
         {
-            var largest =
-                try largestID ?? Int64.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT MAX(COALESCE((SELECT MAX(id) FROM fact), 0), COALESCE((SELECT MAX(fact_id) FROM history), 0),
-                                       COALESCE((SELECT MAX(fact_id) FROM fact_tombstone), 0))
-                            """)) ?? 0
+            var largest = try largestID ?? RowIDs.next(db, table: "fact") - 1
             let id: Int64
             if let preferred = new.preferredID, !assignedIDs.contains(preferred), try isUnused(db, id: preferred) {
                 id = preferred

@@ -15,8 +15,8 @@ enum HistoryTable {
         let detailsJSON = JSONText.object(details)
         try db.cachedStatement(
             sql: """
-                INSERT INTO history (namespace, fact_id, topic_id, event, details, created_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO history (id, namespace, fact_id, topic_id, event, details, created_at)
+                VALUES ((SELECT \(RowIDs.nextSQL("history"))), ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [namespace, factID, topicID, kind.rawValue, detailsJSON, Timestamp.databaseText(date)])
     }

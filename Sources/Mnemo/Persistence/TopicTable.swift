@@ -60,8 +60,8 @@ enum TopicTable {
         let displayPath = parent.map { "\($0.path)/\(name)" } ?? name
         try db.cachedStatement(
             sql: """
-                INSERT INTO topic (namespace, parent_id, name, name_key, path, path_key, depth, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO topic (id, namespace, parent_id, name, name_key, path, path_key, depth, created_at)
+                VALUES ((SELECT \(RowIDs.nextSQL("topic"))), ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             namespace, parent?.id, name, TopicPath.key(ofSegment: name),

@@ -66,7 +66,8 @@ enum OperationLog {
         let json = String(decoding: try JSONEncoder.sortedKeys.encode(changes), as: UTF8.self)
         try db.execute(
             sql: """
-                INSERT INTO operation (namespace, kind, summary, reverts, changes, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO operation (id, namespace, kind, summary, reverts, changes, created_at)
+                VALUES ((SELECT \(RowIDs.nextSQL("operation"))), ?, ?, ?, ?, ?, ?)
                 """, arguments: [namespace, kind.rawValue, summary, reverts, json, Date()])
     }
 
