@@ -101,13 +101,14 @@ final class Deadline: Sendable {
         end.withLock { $0 } + (work.busyTime(at: now) - workAtStart)
     }
 
-    /// Returns when the time is up (throws when cancelled first).
+    /// Returns when the time is up (throws when cancelled first). The expiry only ever moves
+    /// later (rows arrive, work on the copy goes on), so sleeping until it and looking again is
+    /// never late.
     func expire() async throws {
         while true {
-            let now = ContinuousClock.now
-            let expiry = expiry(at: now)
-            if now >= expiry { return }
-            try await Task.sleep(for: min(expiry - now, .milliseconds(50)))
+            let expiry = expiry(at: .now)
+            if ContinuousClock.now >= expiry { return }
+            try await Task.sleep(until: expiry, clock: .continuous)
         }
     }
 
