@@ -14,7 +14,7 @@ extension PostgresMemory {
                 try await client.withConnection { connection in
                     try await connection.listen(on: "mnemo_change") { notifications in
                         feedConnected.withLock { $0 = true }
-                        for copy in await copies.all() { try? await refresh(copy) }
+                        for copy in await copies.all() { _ = try? await refresh(copy) }
                         for try await notification in notifications {
                             await changed(notification.payload)
                         }

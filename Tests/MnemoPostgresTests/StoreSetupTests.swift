@@ -60,7 +60,7 @@ struct StoreSetupTests {
 
     @Test func aStoreOfAnotherSchemaVersionIsRefused() async throws {
         let location = try await TestStore.freshDatabase()
-        await try TestStore.node(location: location).close()
+        try await TestStore.node(location: location).close()
         try await TestStore.withConnection(location) { connection in
             try await connection.query(
                 "UPDATE mnemo_meta SET value = '99' WHERE key = 'schema'", logger: TestStore.logger)

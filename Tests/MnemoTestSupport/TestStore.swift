@@ -43,6 +43,7 @@ package enum TestStore {
     }
 
     /// Runs `body` on one plain connection (for checks of the store's tables).
+    @discardableResult
     package static func withConnection<T: Sendable>(
         _ location: PostgresLocation? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {

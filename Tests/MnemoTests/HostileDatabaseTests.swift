@@ -79,7 +79,7 @@ struct HostileDatabaseTests {
                 NewFact(content: "Allergic to peanuts", topicPath: "Health", importance: .high),
                 NewFact(content: "Plays the cello", topicPath: "Hobbies/Music"),
             ])
-            try await kb.writer.base.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try await kb.writer.base.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         let shipped = try TestKnowledgeBase.temporaryPath()
         try FileManager.default.copyItem(atPath: original, toPath: shipped)
