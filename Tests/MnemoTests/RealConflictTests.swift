@@ -53,6 +53,69 @@ struct RealConflictTests {
         #expect(verdict("Swims on Tuesdays", "Swims on Thursdays", 0.95) == .conflict("different values"))
     }
 
+    /// Lines of a chat (LoCoMo's, with their speaker and date) that greet, thank or say goodbye
+    /// in other words are close in meaning, and their dates differ, but state no value of anything.
+    @Test func chatLinesWithNoAttributeInCommonAreNotAConflict() {
+        #expect(
+            verdict(
+                "Nate (8:16 pm on 25 October, 2022) Hey Joanna, what's been up since we last chatted? How's it going?",
+                "Nate (7:31 pm on 21 January, 2022) Hey Joanna! Long time no see! What's up? Anything fun going on?",
+                0.9) == .distinct)
+        #expect(
+            verdict(
+                "John (3:14 pm on 13 August, 2023) Thanks, Maria! You too! Stay safe!",
+                "John (3:14 pm on 13 August, 2023) Thanks, Maria! I'm off to spend some time with them now. Have a good day!",
+                0.9) == .distinct)
+        #expect(
+            verdict(
+                "Caroline (2:24 pm on 14 August, 2023) Thanks, Melanie. It means a lot to share this with you.",
+                "Melanie (8:18 pm on 6 July, 2023) Wow, Caroline! It's great you have people to support you!", 0.88)
+                == .distinct)
+        // A sentence's first word is capitalised by grammar: "Good" is no name to set aside.
+        #expect(
+            verdict(
+                "Nate (5:54 pm on 9 November, 2022) Bye Joanna!",
+                "Nate (6:03 pm on 5 September, 2022) Bye Joanna! Good luck!", 0.94)
+                == .distinct)
+        #expect(
+            verdict(
+                "Joanna (10:55 am on 24 June, 2022) Thanks Nate! Your support is greatly appreciated.",
+                "Joanna (1:43 pm on 24 March, 2022) Thanks, Nate! Your support means a lot.", 0.93) == .distinct)
+        // The same frame in the same chat's words still conflicts when a value changes.
+        #expect(
+            verdict(
+                "Nate (1:43 pm on 14 September, 2022) My rent is 950 dollars a month now.",
+                "Nate (2:01 pm on 23 January, 2022) My rent is 850 dollars a month now.", 0.95)
+                == .conflict("different values"))
+    }
+
+    /// Every conflict the fixtures plant is still one: the frame check takes none of them away.
+    @Test func reworkedValuesAndWordsInTheSameFrameStillConflict() {
+        #expect(
+            verdict(
+                "Has a dentist check-up booked for 12 July at 10:00.",
+                "Has a dentist check-up booked for 12 June at 10:00.", 0.984) == .conflict("different values"))
+        #expect(
+            verdict(
+                "Does not like the green olives his mother cures at home.",
+                "Likes the green olives his mother cures at home.", 0.935) == .conflict("negation"))
+        #expect(
+            verdict(
+                "Clara has been vegan for about ten years.", "Clara has been vegetarian for about ten years.", 0.912)
+                == .conflict("substituted word"))
+        #expect(
+            verdict(
+                "On Wednesdays I go bouldering at Vertigo with Pedro.",
+                "On Wednesdays I go bouldering at Vertigo with Tiago.", 0.848) == .conflict("different names"))
+        #expect(verdict("Works as a nurse", "Works as a teacher", 0.8) == .conflict("substituted word"))
+        // Reworded by a word around another value.
+        #expect(
+            verdict("My sister lives in Lisbon", "Sister now lives in Porto", 0.86) == .conflict("different names"))
+        #expect(
+            verdict("Dentist appointment on 12 June", "Moved my dentist appointment to 12 July", 0.88)
+                == .conflict("different values"))
+    }
+
     /// Vectors pinned at the cosines MiniLM gives these pairs.
     static func embedder() -> SeededEmbedder {
         SeededEmbedder(

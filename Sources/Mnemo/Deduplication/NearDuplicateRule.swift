@@ -42,7 +42,11 @@ import Foundation
 ///   differ and neither names a month or a year ("Ran 10 km on Sunday" / "Ran 21 km on Sunday"):
 ///   an experience is one occurrence, and only a calendar date shows two statements to be about
 ///   the same one; a weekday comes back every week. "Ran 10 km on 6 October 2025" / "Ran 21 km
-///   on 6 October 2025" is a conflict.
+///   on 6 October 2025" is a conflict;
+/// - no attribute in common: they differ in values or names, and their other words differ by
+///   more than one (unless one word changed in place). Chat lines that greet or thank in other words ("Hey Joanna!
+///   Long time no see!" / "Hey Joanna, what's been up since we last chatted?") are close in
+///   meaning, and their dates differ, but neither states a value of anything.
 ///
 /// Two facts that differ only by one name or value in the same frame ("Sister lives in Lisbon" /
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
@@ -98,7 +102,11 @@ public struct NearDuplicateRule: Hashable, Sendable {
         guard typeA == typeB, similarity >= minimumSimilarity else { return .distinct }
         let check = IdentityCheck(a, b)
         if let difference = check.difference {
-            guard !check.differentSubjectOrOccasion(experience: typeA == .experience) else { return .distinct }
+            guard !check.differentSubjectOrOccasion(experience: typeA == .experience),
+                !check.differsInValueOrName || check.sharesFrame
+            else {
+                return .distinct
+            }
             return similarity >= threshold || (check.singleSlotChange && similarity >= valueMatchThreshold)
                 ? .conflict(difference) : .distinct
         }
@@ -160,6 +168,23 @@ struct IdentityCheck {
             return true
         }
         return false
+    }
+
+    /// Whether what tells the facts apart is a value or a name, which makes them a conflict only
+    /// when they state it of the same attribute (``sharesFrame``). A negation, a modality, a
+    /// reversed preference or role is a contradiction in whatever words it is put.
+    var differsInValueOrName: Bool {
+        difference == "different values" || difference == "different names"
+    }
+
+    /// Whether the facts state the same attribute: one word changed in place
+    /// (``singleSlotChange``), or the same words, values and names aside, but for one word ("My
+    /// sister lives in Lisbon" / "Sister now lives in Porto", "Dentist appointment on 12 June" /
+    /// "Moved my dentist appointment to 12 July"). Two chat lines that thank or say goodbye in
+    /// other words ("Thanks, Nate! Your support means a lot." / "Thanks Nate! Your support is
+    /// greatly appreciated.") are close in meaning but state no attribute in common.
+    var sharesFrame: Bool {
+        singleSlotChange || left.frameStems.symmetricDifference(right.frameStems).count <= 1
     }
 
     /// Whether the facts are one frame with one word or value changed in place: an edit script of
@@ -241,6 +266,8 @@ struct FactWords {
     /// The stems that are not stop words, in order.
     let contentStems: [String]
     let contentStemSet: Set<String>
+    /// The content stems that are neither a value nor a name: the frame a value is stated in.
+    let frameStems: Set<String>
     /// Meaning-bearing values in canonical form (see `FactValues`).
     let values: Set<String>
     /// The numbers labelling an item of a series (see ``FactValues/labels``).
@@ -275,6 +302,45 @@ struct FactWords {
         self.stems = words.map(Self.stem)
         self.contentStems = zip(words, stems).filter { !Self.stopWords.contains($0.0) }.map(\.1)
         self.contentStemSet = Set(contentStems)
+        let valueWords = Set(canonical.values.compactMap(Self.valueWord))
+        let frameNames = names.subtracting(Self.sentenceOpeners(text))
+        self.frameStems = Set(
+            zip(words, stems).filter { word, _ in
+                !Self.stopWords.contains(word) && !frameNames.contains(word) && !valueWords.contains(word)
+                    && word.first?.isNumber != true
+                    && !(word.hasPrefix("m") && word.count > 1 && word.dropFirst().allSatisfy(\.isNumber))
+            }.map(\.1))
+    }
+
+    /// The words that open a sentence after an end mark (`.`, `!`, `?`), folded: capitalised by
+    /// grammar rather than because they name someone ("Bye Joanna! Good luck!").
+    static func sentenceOpeners(_ text: String) -> Set<String> {
+        var openers = Set<String>()
+        var word = ""
+        var afterEnd = false
+        var opensSentence = false
+        for character in text + " " {
+            if character.isLetter || character.isNumber || character == "'" || character == "’" {
+                if word.isEmpty { opensSentence = afterEnd }
+                word.append(character == "’" ? "'" : character)
+                continue
+            }
+            if !word.isEmpty {
+                if opensSentence { openers.insert(TextNormalization.folded(word)) }
+                word = ""
+                afterEnd = false
+            }
+            if character == "." || character == "!" || character == "?" { afterEnd = true }
+        }
+        return openers
+    }
+
+    /// The word a canonical value leaves among the words besides its digits: a weekday
+    /// (`w:thu`) or a currency (`$:EUR:1200`).
+    private static func valueWord(_ value: String) -> String? {
+        if value.hasPrefix("w:") { return String(value.dropFirst(2)) }
+        guard value.hasPrefix("$:") else { return nil }
+        return value.split(separator: ":").dropFirst().first.map { $0.lowercased() }
     }
 
     static func tokens(_ text: String) -> [String] {
