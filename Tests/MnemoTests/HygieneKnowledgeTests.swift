@@ -27,11 +27,12 @@ struct HygieneKnowledgeTests {
         var merged: [String] = []
         var conflicts = 0
         var closestProven: (Double, String)?
+        let parsed = facts.map { ParsedFact($0.content) }
         for i in facts.indices {
             for j in facts.indices where j > i && facts[i].type == facts[j].type {
                 var similarity = 0.0
                 for (x, y) in zip(vectors[i], vectors[j]) { similarity += Double(x) * Double(y) }
-                let check = IdentityCheck(facts[i].content, facts[j].content)
+                let check = IdentityCheck(parsed[i], parsed[j])
                 if check.identityProven, check.difference == nil,
                     !allowed.contains([facts[i].content, facts[j].content]),
                     similarity > (closestProven?.0 ?? -1)

@@ -152,13 +152,21 @@ extension KnowledgeBase {
     }
 
     /// Whether `b` adds nothing to `a`: the near-duplicate rule's verdict on their contents (types
-    /// aside), with their stored vectors' cosine; without vectors, the same normalized content.
+    /// aside), with their stored vectors' cosine, from the rule's merge ``NearDuplicateRule/threshold``
+    /// up; without vectors, the same normalized content.
+    ///
+    /// Below that threshold the rule merges on matching values, which ingestion uses for short
+    /// facts reworded around the same number; between longer texts a shared date proves nothing:
+    /// LoCoMo's chat turns carry their session's date and time, and two turns of one session
+    /// (cosine 0.72) were taken for one, which left an answer out.
     static func isNearDuplicate(
         _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys
     ) -> Bool {
         if keys.key(of: a) == keys.key(of: b) { return true }
-        guard let similarity = store?.storedCosine(a.id, b.id) else { return false }
-        return rule.verdict(a.content, b.content, typeA: a.type, typeB: a.type, similarity: similarity) == .duplicate
+        guard let similarity = store?.storedCosine(a.id, b.id), similarity >= rule.threshold else {
+            return false
+        }
+        return rule.verdict(keys.parsed(a), keys.parsed(b), type: a.type, similarity: similarity) == .duplicate
     }
 
     /// `hits` in the order maximal marginal relevance picks them (see
@@ -211,16 +219,25 @@ extension VectorSnapshot {
     }
 }
 
-/// Each fact's normalized content key, computed once per context: the packer compares every
-/// candidate with every item already in, and normalizing the same content again each time cost
-/// more than the search.
+/// Each fact's normalized content key and its reading by the near-duplicate rule, computed once
+/// per context: the packer compares every candidate with every item already in, and reading the
+/// same content again for each pair cost more than the search (on LoCoMo's chat turns, which are
+/// close to each other, most of a context's time).
 final class FactKeys {
     private var keys: [Int64: String] = [:]
+    private var parsedFacts: [Int64: ParsedFact] = [:]
 
     func key(of fact: Fact) -> String {
         if let known = keys[fact.id] { return known }
         let key = TextNormalization.factKey(fact.content)
         keys[fact.id] = key
         return key
+    }
+
+    func parsed(_ fact: Fact) -> ParsedFact {
+        if let known = parsedFacts[fact.id] { return known }
+        let parsed = ParsedFact(fact.content)
+        parsedFacts[fact.id] = parsed
+        return parsed
     }
 }

@@ -17,12 +17,19 @@ struct DuplicateFinder {
             while let next = parent[id], next != id { id = next }
             return id
         }
+        // Each fact is compared with several neighbours, and is a neighbour of several: read once.
+        var parsedFacts: [Int64: ParsedFact] = [:]
+        func parsed(_ fact: Fact) -> ParsedFact {
+            if let known = parsedFacts[fact.id] { return known }
+            let parsed = ParsedFact(fact.content)
+            parsedFacts[fact.id] = parsed
+            return parsed
+        }
         for (fact, candidates) in zip(active, matches) {
             for match in candidates where match.id != fact.id {
-                guard let other = facts[match.id],
-                    rule.isDuplicate(
-                        fact.content, other.content, typeA: fact.type, typeB: other.type,
-                        similarity: Double(match.similarity))
+                let similarity = Double(match.similarity)
+                guard let other = facts[match.id], other.type == fact.type, similarity >= rule.minimumSimilarity,
+                    rule.verdict(parsed(fact), parsed(other), type: fact.type, similarity: similarity) == .duplicate
                 else { continue }
                 let (a, b) = (root(fact.id), root(other.id))
                 if a != b { parent[max(a, b)] = min(a, b) }

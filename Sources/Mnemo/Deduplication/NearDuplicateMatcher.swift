@@ -55,15 +55,18 @@ struct NearDuplicateMatcher {
         // "…week 98", "…week 99") would otherwise judge every earlier line of the batch, and the
         // batch would cost time quadratic in its length. The stored facts are capped at
         // `candidateCount` by the scan; so are the ones added in this transaction.
+        var parsedFact: ParsedFact?
         for candidate in candidates.sorted(by: { $0.similarity > $1.similarity }).prefix(Self.candidateCount) {
             // Content and type, all the rule reads, never change within a transaction.
             guard
                 let stored = try pendingFacts[candidate.id]
-                    ?? FactTable.find(db, namespace: namespace, id: candidate.id)
+                    ?? FactTable.find(db, namespace: namespace, id: candidate.id),
+                stored.type == fact.type
             else { continue }
+            let parsed = parsedFact ?? ParsedFact(fact.content)
+            parsedFact = parsed
             switch rule.verdict(
-                stored.content, fact.content, typeA: stored.type, typeB: fact.type,
-                similarity: Double(candidate.similarity))
+                ParsedFact(stored.content), parsed, type: fact.type, similarity: Double(candidate.similarity))
             {
             case .duplicate:
                 judgement.duplicate = (stored, Double(candidate.similarity))

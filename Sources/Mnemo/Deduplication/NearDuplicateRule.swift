@@ -100,9 +100,16 @@ public struct NearDuplicateRule: Hashable, Sendable {
     /// Whether two facts are the same, in conflict, or unrelated.
     package func verdict(_ a: String, _ b: String, typeA: FactType, typeB: FactType, similarity: Double) -> Verdict {
         guard typeA == typeB, similarity >= minimumSimilarity else { return .distinct }
+        return verdict(ParsedFact(a), ParsedFact(b), type: typeA, similarity: similarity)
+    }
+
+    /// The verdict on two facts of one `type` read beforehand: a caller comparing one fact with
+    /// many reads each once (a context compares every candidate with every item in).
+    func verdict(_ a: ParsedFact, _ b: ParsedFact, type: FactType, similarity: Double) -> Verdict {
+        guard similarity >= minimumSimilarity else { return .distinct }
         let check = IdentityCheck(a, b)
         if let difference = check.difference {
-            guard !check.differentSubjectOrOccasion(experience: typeA == .experience),
+            guard !check.differentSubjectOrOccasion(experience: type == .experience),
                 !check.differsInValueOrName || check.sharesFrame
             else {
                 return .distinct
@@ -115,7 +122,20 @@ public struct NearDuplicateRule: Hashable, Sendable {
 
     /// Checks 2–5 of the rule: whether nothing tells the two facts apart.
     package func agreeOnIdentity(_ a: String, _ b: String) -> Bool {
-        IdentityCheck(a, b).difference == nil
+        IdentityCheck(ParsedFact(a), ParsedFact(b)).difference == nil
+    }
+}
+
+/// A fact's text as the rule reads it: its words and its preference, if it states one.
+struct ParsedFact {
+    let text: String
+    let words: FactWords
+    let preference: PreferenceDirection?
+
+    init(_ text: String) {
+        self.text = text
+        words = FactWords(text)
+        preference = PreferenceDirection(text)
     }
 }
 
@@ -132,17 +152,17 @@ struct IdentityCheck {
     /// The word-level edit script from the first fact's stems to the second's.
     let edits: [WordAlignment.Edit]
 
-    init(_ a: String, _ b: String) {
-        let left = FactWords(a)
-        let right = FactWords(b)
+    init(_ a: ParsedFact, _ b: ParsedFact) {
+        let left = a.words
+        let right = b.words
         self.left = left
         self.right = right
         edits = WordAlignment.edits(from: left.stems, to: right.stems)
-        let preferences = (PreferenceDirection(a), PreferenceDirection(b))
+        let preferences = (a.preference, b.preference)
         var proven = !left.values.isEmpty && left.values == right.values
         if let mine = preferences.0, let theirs = preferences.1, mine.agrees(with: theirs) { proven = true }
         identityProven = proven
-        difference = Self.difference(a, b, left, right, preferences, edits)
+        difference = Self.difference(a.text, b.text, left, right, preferences, edits)
     }
 
     /// Whether the facts differ in whom or which occasion they are about rather than in a value
