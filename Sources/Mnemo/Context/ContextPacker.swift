@@ -100,7 +100,13 @@ struct ContextPacker {
 
     /// Text on one line: a fact's own line breaks would break the list.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        // Most facts are one trimmed line already; Foundation's trimming was a quarter of the
+        // time of a context on the fixtures.
+        if !text.contains(where: \.isNewline), text.first?.isWhitespace != true, text.last?.isWhitespace != true {
+            return text
+        }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
     }
 }
 
