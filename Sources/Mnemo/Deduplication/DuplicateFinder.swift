@@ -17,19 +17,13 @@ struct DuplicateFinder {
             while let next = parent[id], next != id { id = next }
             return id
         }
-        // Each fact is compared with several neighbours, and is a neighbour of several: read once.
-        var parsedFacts: [Int64: ParsedFact] = [:]
-        func parsed(_ fact: Fact) -> ParsedFact {
-            if let known = parsedFacts[fact.id] { return known }
-            let parsed = ParsedFact(fact.content)
-            parsedFacts[fact.id] = parsed
-            return parsed
-        }
+        let readings = FactKeys()
         for (fact, candidates) in zip(active, matches) {
             for match in candidates where match.id != fact.id {
                 let similarity = Double(match.similarity)
                 guard let other = facts[match.id], other.type == fact.type, similarity >= rule.minimumSimilarity,
-                    rule.verdict(parsed(fact), parsed(other), type: fact.type, similarity: similarity) == .duplicate
+                    rule.verdict(readings.parsed(fact), readings.parsed(other), type: fact.type, similarity: similarity)
+                        == .duplicate
                 else { continue }
                 let (a, b) = (root(fact.id), root(other.id))
                 if a != b { parent[max(a, b)] = min(a, b) }

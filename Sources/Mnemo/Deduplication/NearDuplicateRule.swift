@@ -44,9 +44,10 @@ import Foundation
 ///   the same one; a weekday comes back every week. "Ran 10 km on 6 October 2025" / "Ran 21 km
 ///   on 6 October 2025" is a conflict;
 /// - no attribute in common: they differ in values or names, and their other words differ by
-///   more than one (unless one word changed in place). Chat lines that greet or thank in other words ("Hey Joanna!
-///   Long time no see!" / "Hey Joanna, what's been up since we last chatted?") are close in
-///   meaning, and their dates differ, but neither states a value of anything.
+///   more than one (unless one word changed in place). Chat lines that greet or thank in other
+///   words ("Hey Joanna! Long time no see!" / "Hey Joanna, what's been up since we last
+///   chatted?") are close in meaning, and their dates differ, but neither states a value of
+///   anything.
 ///
 /// Two facts that differ only by one name or value in the same frame ("Sister lives in Lisbon" /
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
