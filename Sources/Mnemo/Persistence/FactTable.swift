@@ -8,12 +8,7 @@ import GRDB
 /// the same text an ingest would, or an export after it would differ by a millisecond.
 enum FactTable {
     static func find(_ db: Database, namespace: String, id: Int64) throws -> Fact? {
-        try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.id = ?
-                    """), arguments: [namespace, id]
-        ).map(Fact.init(row:))
+        try findOne(db, namespace: namespace, where: "fact.id = ?", id)
     }
 
     static func require(_ db: Database, namespace: String, id: Int64) throws -> Fact {
@@ -23,11 +18,17 @@ enum FactTable {
 
     /// The stored fact with the same normalized content, if any.
     static func find(_ db: Database, namespace: String, contentKey: String) throws -> Fact? {
+        try findOne(db, namespace: namespace, where: "fact.content_key = ?", contentKey)
+    }
+
+    /// The namespace's fact meeting `condition` (one `?` for `value`), through a cached statement.
+    private static func findOne(
+        _ db: Database, namespace: String, where condition: String, _ value: some DatabaseValueConvertible
+    ) throws -> Fact? {
         try Row.fetchOne(
             db.cachedStatement(
-                sql: """
-                    SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND fact.content_key = ?
-                    """), arguments: [namespace, contentKey]
+                sql: "SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND \(condition)"),
+            arguments: [namespace, value]
         ).map(Fact.init(row:))
     }
 
@@ -95,29 +96,31 @@ enum FactTable {
     }
 
     static func list(_ db: Database, namespace: String, filter: FactFilter, limit: Int, offset: Int) throws -> [Fact] {
-        let conditions = try filter.sqlConditions(db, namespace: namespace)
-        return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE \(conditions.sql)
-                ORDER BY fact.importance DESC, fact.created_at DESC, fact.id
-                LIMIT ? OFFSET ?
-                """, arguments: conditions.arguments + [limit, offset]
-        ).map(Fact.init(row:))
+        try fetch(
+            db, namespace: namespace, filter: filter,
+            orderedBy: "fact.importance DESC, fact.created_at DESC, fact.id", limit: limit, offset: offset)
     }
 
     /// Up to `limit` facts passing `filter`, most recently stated first.
     static func recent(_ db: Database, namespace: String, filter: FactFilter, limit: Int) throws -> [Fact] {
+        try fetch(
+            db, namespace: namespace, filter: filter, orderedBy: "fact.created_at DESC, fact.id DESC", limit: limit,
+            offset: 0)
+    }
+
+    /// A page of the facts passing `filter` in the order `ordering` (SQL) gives.
+    private static func fetch(
+        _ db: Database, namespace: String, filter: FactFilter, orderedBy ordering: String, limit: Int, offset: Int
+    ) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         return try Row.fetchAll(
             db,
             sql: """
                 SELECT \(Fact.selection) FROM \(Fact.source)
                 WHERE \(conditions.sql)
-                ORDER BY fact.created_at DESC, fact.id DESC
-                LIMIT ?
-                """, arguments: conditions.arguments + [limit]
+                ORDER BY \(ordering)
+                LIMIT ? OFFSET ?
+                """, arguments: conditions.arguments + [limit, offset]
         ).map(Fact.init(row:))
     }
 }

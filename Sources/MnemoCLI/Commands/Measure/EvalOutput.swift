@@ -41,8 +41,8 @@ struct EvalOutput: Encodable {
         var p50: Double
         var p95: Double
         init(_ stats: LatencyStats) {
-            p50 = Double(stats.p50.components.attoseconds) / 1e15 + Double(stats.p50.components.seconds) * 1000
-            p95 = Double(stats.p95.components.attoseconds) / 1e15 + Double(stats.p95.components.seconds) * 1000
+            p50 = stats.p50.milliseconds
+            p95 = stats.p95.milliseconds
         }
     }
 
