@@ -20,6 +20,9 @@ struct FactValues: Hashable {
     /// The text's words after canonicalisation (number words become digits, "30km" becomes
     /// "30" "km", "€1,200" becomes "1200" "eur"), lower-cased and diacritic-folded.
     let words: [String]
+    /// The words that spell values ("2026", "5" and "m5" of a date, "23:00", "1200", "eur"…):
+    /// what is left of a fact's words once they are set aside is the frame the values are stated in.
+    let valueWords: Set<String>
 
     var isEmpty: Bool { values.isEmpty }
 
@@ -27,9 +30,13 @@ struct FactValues: Hashable {
         var values = Set<String>()
         var labels = Set<String>()
         var words: [String] = []
+        var valueWords = Set<String>()
         let tokens = Self.tokens(text)
         var index = 0
         while index < tokens.count {
+            let wordsBefore = words.count
+            var isPlainWord = false
+            defer { if !isPlainWord { valueWords.formUnion(words[wordsBefore...]) } }
             let token = tokens[index]
             let next = index + 1 < tokens.count ? tokens[index + 1] : nil
             if let iso = Self.isoDate(token) {
@@ -79,12 +86,14 @@ struct FactValues: Hashable {
                 words.append("00:00")
             } else {
                 words.append(TextNormalization.folded(token))
+                isPlainWord = true
             }
             index += 1
         }
         self.values = values
         self.labels = labels
         self.words = words
+        self.valueWords = valueWords
     }
 
     /// Nouns after which a number names an item of a series.

@@ -191,11 +191,14 @@ struct IdentityCheck {
         return false
     }
 
+    static let differentValues = "different values"
+    static let differentNames = "different names"
+
     /// Whether what tells the facts apart is a value or a name, which makes them a conflict only
     /// when they state it of the same attribute (``sharesFrame``). A negation, a modality, a
     /// reversed preference or role is a contradiction in whatever words it is put.
     var differsInValueOrName: Bool {
-        difference == "different values" || difference == "different names"
+        difference == Self.differentValues || difference == Self.differentNames
     }
 
     /// Whether the facts state the same attribute: one word changed in place
@@ -232,9 +235,9 @@ struct IdentityCheck {
         _ preferences: (PreferenceDirection?, PreferenceDirection?),
         _ edits: [WordAlignment.Edit]
     ) -> String? {
-        if left.values != right.values { return "different values" }
+        if left.values != right.values { return differentValues }
         if !left.names.isSubset(of: right.wordSet) || !right.names.isSubset(of: left.wordSet) {
-            return "different names"
+            return differentNames
         }
         if left.isNegated != right.isNegated { return "negation" }
         if left.modality != right.modality { return "different modality" }
@@ -323,13 +326,10 @@ struct FactWords {
         self.stems = words.map(Self.stem)
         self.contentStems = zip(words, stems).filter { !Self.stopWords.contains($0.0) }.map(\.1)
         self.contentStemSet = Set(contentStems)
-        let valueWords = Set(canonical.values.compactMap(Self.valueWord))
         let frameNames = names.subtracting(Self.sentenceOpeners(text))
         self.frameStems = Set(
             zip(words, stems).filter { word, _ in
-                !Self.stopWords.contains(word) && !frameNames.contains(word) && !valueWords.contains(word)
-                    && word.first?.isNumber != true
-                    && !(word.hasPrefix("m") && word.count > 1 && word.dropFirst().allSatisfy(\.isNumber))
+                !Self.stopWords.contains(word) && !frameNames.contains(word) && !canonical.valueWords.contains(word)
             }.map(\.1))
     }
 
@@ -354,14 +354,6 @@ struct FactWords {
             if character == "." || character == "!" || character == "?" { afterEnd = true }
         }
         return openers
-    }
-
-    /// The word a canonical value leaves among the words besides its digits: a weekday
-    /// (`w:thu`) or a currency (`$:EUR:1200`).
-    private static func valueWord(_ value: String) -> String? {
-        if value.hasPrefix("w:") { return String(value.dropFirst(2)) }
-        guard value.hasPrefix("$:") else { return nil }
-        return value.split(separator: ":").dropFirst().first.map { $0.lowercased() }
     }
 
     static func tokens(_ text: String) -> [String] {
