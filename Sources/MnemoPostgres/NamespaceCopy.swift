@@ -53,6 +53,15 @@ final class NamespaceCopy: Sendable {
         try Row.fetchOne(db, sql: "SELECT store, version FROM copy_state").map { State(store: $0[0], version: $0[1]) }
     }
 
+    /// The state of the copy in the file at `path`, read before the copy is opened; `nil` when
+    /// the file holds none or cannot be read.
+    static func storedState(at path: String) -> State? {
+        guard let queue = try? DatabaseQueue(path: path) else { return nil }
+        defer { try? queue.close() }
+        let state = try? queue.read { db in try db.tableExists("copy_state") ? try Self.state(db) : nil }
+        return state ?? nil
+    }
+
     static func setState(_ state: State, _ db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO copy_state (id, store, version) VALUES (1, ?, ?)",

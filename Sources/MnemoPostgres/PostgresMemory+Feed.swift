@@ -5,7 +5,8 @@ import PostgresNIO
 extension PostgresMemory {
     /// Follows the store's change feed until cancelled: each notification (`version namespace`,
     /// sent when a write commits) catches up the copy of that namespace if this node holds it,
-    /// so its vector index is current before the next request arrives. A lost connection is
+    /// so its vector index is current before the next request arrives; after an erasure, a copy
+    /// this node keeps closed on disk is deleted. A lost connection is
     /// retried every half second; after it comes back every held copy is caught up, since
     /// notifications sent meanwhile are gone.
     func followChanges() async {
@@ -26,7 +27,18 @@ extension PostgresMemory {
         }
     }
 
+    /// The start of the notification an erasure adds (`erased namespace`); nodes of versions
+    /// before it read no version in it and pass it by.
+    static let erasureNotice = "erased "
+
     private func changed(_ payload: String) async {
+        if payload.hasPrefix(Self.erasureNotice) {
+            // An open copy catches up with the erasure through the version's notification; one
+            // kept closed would hold the erased text until its next use.
+            let namespace = String(payload.dropFirst(Self.erasureNotice.count))
+            await copies.removeFilesIfClosed(namespace, at: copyPath(of: namespace))
+            return
+        }
         guard let space = payload.firstIndex(of: " "), let version = Int64(payload[..<space]) else { return }
         let namespace = String(payload[payload.index(after: space)...])
         guard let copy = await copies.existing(namespace) else { return }

@@ -200,6 +200,7 @@ extension PostgresMemory {
             let versions = Set(changes.map(\.version))
             if versions.count == head.version - local.version {
                 let changes = changes.map(\.change)
+                let erases = changes.contains(where: \.isErasure)
                 let storeID = storeID
                 try await Deadline.excluding {
                     try await base.write { db in
@@ -211,13 +212,25 @@ extension PostgresMemory {
                         try ReplicatedTables.prepareCapture(db)
                         try ReplicatedTables.apply(changes, db)
                         try ReplicatedTables.clearCapture(db)
+                        // The erased facts' terms stay in the index's old segments until a merge.
+                        if erases { try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('optimize')") }
                         try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
                     }
                 }
+                if erases { await Self.truncateLog(of: base) }
                 return
             }
         }
         try await reload(namespace, base, connection, locked: locked)
+        // A copy loads afresh after an erasure (it raises the log's floor past every copy behind).
+        await Self.truncateLog(of: base)
+    }
+
+    /// Checkpoints the copy's write-ahead log and truncates it, so that no page from before an
+    /// erasure is left in it, as an erase does on a single file. A reader that holds an older
+    /// snapshot makes it fail; the next erasure or load tries again.
+    static func truncateLog(of base: any DatabaseWriter) async {
+        _ = try? await base.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Whether applying the log's changes after `version` costs less than loading the
@@ -298,15 +311,17 @@ extension PostgresMemory {
         let (current, removed) = Self.finalRows(changes)
         // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
         // load the namespace afresh. Otherwise the log keeps its last thousand versions.
-        let erased = changes.contains { $0.table == "fact_tombstone" && $0.kind == .insert }
+        let erased = changes.contains(where: \.isErasure)
         let newFloor = erased ? version - 1 : (version % 100 == 0 ? max(floor, version - 1_000) : floor)
         if newFloor > floor {
             try await connection.query(
                 "DELETE FROM mnemo_change WHERE namespace = \(namespace) AND version <= \(newFloor)", logger: logger)
         }
         // One round trip: the log, the rows as they are now (no key is both removed and kept),
-        // the largest ids, the version, and the notification PostgreSQL sends the other nodes at commit.
+        // the largest ids, the version, and the notifications PostgreSQL sends the other nodes at
+        // commit (after an erasure, a second one: nodes drop the copies they keep closed).
         let payload = "\(version) \(namespace)"
+        let erasure = Self.erasureNotice + namespace
         try await connection.query(
             """
             WITH logged AS (
@@ -332,6 +347,7 @@ extension PostgresMemory {
                 WHERE namespace = \(namespace) RETURNING version
             )
             SELECT pg_notify('mnemo_change', \(payload)) FROM head
+            UNION ALL SELECT pg_notify('mnemo_change', \(erasure)) FROM head WHERE \(erased)
             """, logger: logger)
     }
 

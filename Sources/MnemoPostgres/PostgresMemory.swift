@@ -24,8 +24,9 @@ import PostgresNIO
 /// ```
 public final class PostgresMemory: Sendable {
     public struct Options: Sendable {
-        /// Where the node keeps its copies; a fresh temporary folder when `nil`. One node per
-        /// folder: give each node its own to keep copies across restarts.
+        /// Where the node keeps its copies; a fresh temporary folder when `nil` (removed when the
+        /// node closes, or by the next node to start on this machine when it was killed). One
+        /// node per folder, which it locks: give each node its own to keep copies across restarts.
         public var copiesDirectory: URL?
         /// The most memory the copies' vectors may take; the least recently used namespaces
         /// beyond it are closed (and reloaded, from their file, on their next request).
@@ -60,8 +61,7 @@ public final class PostgresMemory: Sendable {
     let client: PostgresClient
     let logger: Logger
     let storeID: String
-    let directory: URL
-    let removesDirectory: Bool
+    let folder: CopiesFolder
     let copies = CopyRegistry()
     let mutexes = NamespaceMutexes()
     let feedConnected = Locked(false)
@@ -104,6 +104,12 @@ public final class PostgresMemory: Sendable {
             let memory = try PostgresMemory(
                 location: location, configuration: configuration, options: options, client: client,
                 logger: logger, storeID: storeID)
+            do {
+                try await memory.dropCopiesBehindTheLog()
+            } catch {
+                memory.folder.release()
+                throw error
+            }
             memory.tasks.withLock { $0 = [running, Task { [weak memory] in await memory?.followChanges() }] }
             return memory
         } catch {
@@ -122,15 +128,7 @@ public final class PostgresMemory: Sendable {
         self.client = client
         self.logger = logger
         self.storeID = storeID
-        if let given = options.copiesDirectory {
-            directory = given
-            removesDirectory = false
-        } else {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "mnemo-copies-\(UUID().uuidString.prefix(8))")
-            removesDirectory = true
-        }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try CopiesFolder.claim(options.copiesDirectory)
     }
 
     /// Stops following the feed and closes the connections (and removes a temporary folder of
@@ -138,7 +136,7 @@ public final class PostgresMemory: Sendable {
     public func close() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         await copies.removeAll()
-        if removesDirectory { try? FileManager.default.removeItem(at: directory) }
+        folder.release()
     }
 
     /// The knowledge base of `namespace` on this node, caught up with every write the store
@@ -206,7 +204,7 @@ public final class PostgresMemory: Sendable {
     private func open(_ namespace: String) throws -> NamespaceCopy {
         var configuration = configuration
         configuration.namespace = namespace
-        let path = directory.appendingPathComponent(NamespaceCopy.fileName(for: namespace)).path
+        let path = copyPath(of: namespace)
         let link = CopyLink(memory: self, namespace: namespace)
         func openFile() throws -> KnowledgeBase {
             let kb = try KnowledgeBase(replicaAt: path, configuration: configuration, replication: link)
@@ -272,6 +270,13 @@ actor CopyRegistry {
     }
 
     func remove(_ namespace: String) { opening[namespace] = nil }
+
+    /// Deletes the files of `namespace`'s copy unless it is open or being opened (checked and
+    /// done in one step of the registry, so no request opens the file meanwhile).
+    func removeFilesIfClosed(_ namespace: String, at path: String) {
+        guard opening[namespace] == nil else { return }
+        NamespaceCopy.removeFiles(at: path)
+    }
 
     func removeAll() { opening = [:] }
 }

@@ -18,6 +18,9 @@ struct ReplicatedChange: Sendable, Hashable {
     var newRowID: Int64
     /// `quote(col1) || ',' || quote(col2) …` in the table's column order; empty for a delete.
     var values: String
+
+    /// Whether the change records an erasure (a fact's tombstone is written in its transaction).
+    var isErasure: Bool { table == "fact_tombstone" && kind == .insert }
 }
 
 /// The tables a node's copy shares with the store, parents first, with their key column. The

@@ -25,9 +25,20 @@ package final class ServerProcess: @unchecked Sendable {
     }
 
     /// Reads stderr until the server says where it listens.
-    package func waitUntilListening() throws {
+    ///
+    /// It gives up after `timeout` instead of blocking on the pipe: a server seen stuck as it
+    /// exited (after an error, in its threads' teardown) kept the pipe open, and the test with it.
+    package func waitUntilListening(timeout: Duration = .seconds(120)) throws {
         let handle = errors.fileHandleForReading
+        let deadline = ContinuousClock.now + timeout
         while port == 0 {
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 200) > 0 else {
+                guard process.isRunning, ContinuousClock.now < deadline else {
+                    throw ServerFailure("mnemo serve did not listen (running: \(process.isRunning)): \(stderrText)")
+                }
+                continue
+            }
             let chunk = handle.availableData
             guard !chunk.isEmpty else { throw ServerFailure("mnemo serve exited before listening: \(stderrText)") }
             stderrText += String(decoding: chunk, as: UTF8.self)
@@ -41,6 +52,10 @@ package final class ServerProcess: @unchecked Sendable {
     @discardableResult
     package func stop(signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
         kill(process.processIdentifier, signal)
+        // A server stuck as it exits is killed, so that the test ends.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         stderrText += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, stderrText)

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --db postgres://…: where this node keeps its copies of the namespaces it serves (one node per folder; kept across restarts). Default: a temporary folder.",
+            "With --db postgres://…: where this node keeps its copies of the namespaces it serves (kept across restarts; the node locks it, and a second node given the same folder is refused). Default: a temporary folder, removed when the node stops (or, if it was killed, by the next node to start).",
             valueName: "path"))
     var copiesDir: String?
 
