@@ -71,8 +71,7 @@ struct EvaluationTests {
     // MARK: BEIR folders.
 
     static func writeDataset(_ files: [String: String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-beir-\(UUID().uuidString)")
-            .appendingPathComponent("tiny")
+        let folder = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("tiny")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("qrels"), withIntermediateDirectories: true)
         for (name, text) in files {
@@ -163,7 +162,7 @@ struct EvaluationTests {
     }
 
     @Test func semanticRunsReadTheCacheTheSecondTime() async throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-cache-\(UUID().uuidString)")
+        let cache = try TestKnowledgeBase.temporaryFolder()
         let dataset = try Self.tinyCollection()
         let configuration = EvaluationRun.Configuration(mode: .hybrid, cacheDirectory: cache)
         let first = try await EvaluationRun.run(dataset, embedder: SeededEmbedder(), configuration: configuration)
@@ -177,8 +176,7 @@ struct EvaluationTests {
     }
 
     @Test func theEmbeddingCacheRoundTripsAndRejectsAnotherDimension() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "mnemo-cache-\(UUID().uuidString).vectors")
+        let file = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("cache.vectors")
         let identity = EmbeddingModelIdentity(name: "test", dimension: 3)
         let cache = try EmbeddingCache(identity: identity, fileURL: file)
         cache.store([0.6, 0.8, 0], for: "a")

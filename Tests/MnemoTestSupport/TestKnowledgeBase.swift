@@ -20,10 +20,22 @@ package enum TestKnowledgeBase {
         try temporaryFolder().appendingPathComponent("kb.sqlite").path
     }
 
-    /// A fresh, empty temporary folder.
+    /// A fresh, empty temporary folder, removed with everything in it when the test process
+    /// exits.
     package static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mnemo-tests-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
+}
+
+/// One folder for what a test process writes, removed as the process exits: a run of the suite
+/// left about a hundred folders (67 MB) in the temporary directory, and runs add up.
+private enum TestScratch {
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mnemo-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        atexit { try? FileManager.default.removeItem(at: TestScratch.root) }
+        return root
+    }()
 }
