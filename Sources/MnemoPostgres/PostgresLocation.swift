@@ -53,12 +53,15 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The client configuration: no TLS on loopback, TLS preferred elsewhere; connection attempts
     /// give up after `connectTimeout`, so a stopped server fails requests fast.
-    func clientConfiguration(connectTimeout: Duration, maximumConnections: Int) -> PostgresClient.Configuration {
+    func clientConfiguration(connectTimeout: Duration, maximumConnections: Int, applicationName: String)
+        -> PostgresClient.Configuration
+    {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database,
             tls: isLoopback ? .disable : .prefer(.makeClientConfiguration()))
         configuration.options.connectTimeout = connectTimeout
         configuration.options.maximumConnections = maximumConnections
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return configuration
     }
 

@@ -7,8 +7,8 @@ extension PostgresMemory {
     /// sent when a write commits) catches up the copy of that namespace if this node holds it,
     /// so its vector index is current before the next request arrives; after an erasure, a copy
     /// this node keeps closed on disk is deleted. A lost connection is
-    /// retried every half second; after it comes back every held copy is caught up, since
-    /// notifications sent meanwhile are gone.
+    /// retried every half second; after it comes back every held copy is caught up, and every
+    /// closed copy an erasure left behind deleted, since notifications sent meanwhile are gone.
     func followChanges() async {
         while !Task.isCancelled {
             do {
@@ -16,6 +16,8 @@ extension PostgresMemory {
                     try await connection.listen(on: "mnemo_change") { notifications in
                         feedConnected.withLock { $0 = true }
                         for copy in await copies.all() { _ = try? await refresh(copy) }
+                        // An erasure's notification sent meanwhile is gone too.
+                        try? await dropCopiesBehindTheLog()
                         for try await notification in notifications {
                             await changed(notification.payload)
                         }

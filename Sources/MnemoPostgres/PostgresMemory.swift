@@ -36,6 +36,8 @@ public final class PostgresMemory: Sendable {
         public var timeout: Duration = .seconds(5)
         /// Connections to PostgreSQL this node may open.
         public var maximumConnections = 20
+        /// The name the node's connections show in `pg_stat_activity` (`application_name`).
+        public var applicationName = "mnemo"
 
         public init(copiesDirectory: URL? = nil, vectorCacheBytes: Int? = nil) {
             self.copiesDirectory = copiesDirectory
@@ -83,7 +85,8 @@ public final class PostgresMemory: Sendable {
         let logger = Logger(label: "mnemo.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         let client = PostgresClient(
             configuration: location.clientConfiguration(
-                connectTimeout: options.timeout, maximumConnections: options.maximumConnections),
+                connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
+                applicationName: options.applicationName),
             backgroundLogger: logger)
         let running = Task { await client.run() }
         do {

@@ -11,7 +11,7 @@ import Testing
     @Test func servesUntilSIGTERMThenExitsCleanly() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
         let server = try ServerProcess(["--db", database])
-        try server.waitUntilListening()
+        try await server.waitUntilListening()
         let (health, _) = try await server.request("/healthz")
         #expect(health == 200)
         let (created, body) = try await HTTPRequest.send(

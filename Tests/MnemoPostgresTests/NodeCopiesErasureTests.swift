@@ -24,10 +24,13 @@ struct NodeCopiesErasureTests {
         }.map(\.lastPathComponent)
     }
 
-    static func node(copiesIn folder: URL, vectorCacheBytes: Int? = nil) async throws -> PostgresMemory {
+    static func node(copiesIn folder: URL, vectorCacheBytes: Int? = nil, name: String = "mnemo") async throws
+        -> PostgresMemory
+    {
         var options = TestStore.options
         options.copiesDirectory = folder
         options.vectorCacheBytes = vectorCacheBytes
+        options.applicationName = name
         return try await TestStore.node(embedder: embedder, options: options)
     }
 
@@ -41,7 +44,6 @@ struct NodeCopiesErasureTests {
 
     @Test func anOpenCopyOnAnotherNode() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let (writer, reader) = (
             try await TestStore.node(embedder: Self.embedder), try await Self.node(copiesIn: folder)
         )
@@ -57,35 +59,78 @@ struct NodeCopiesErasureTests {
         await reader.close()
     }
 
-    @Test func aCopyEvictedFromTheCacheIsDroppedWithoutARequest() async throws {
-        let folder = try TestKnowledgeBase.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = try await TestStore.node(embedder: Self.embedder)
-        let reader = try await Self.node(copiesIn: folder, vectorCacheBytes: 32 * 4 * 3)
-        let (namespace, secret) = (TestStore.namespace(), Self.secret())
-        let id = try await Self.storeSecret(secret, namespace: namespace, through: writer)
-        #expect(try await reader.knowledgeBase(namespace: namespace).stats().facts == 2)
-        // Two more vectors in another namespace pass the cap of three: the first copy is closed.
-        let other = TestStore.namespace()
-        _ = try await Self.storeSecret(Self.secret(), namespace: other, through: reader)
-        #expect(await reader.health().namespacesHeld == 1)
-        #expect(!Self.traces(of: secret, in: folder).isEmpty)
+    /// A writer, and a reader whose copy of a namespace holding a secret is closed, on disk.
+    struct ClosedCopy {
+        var writer: PostgresMemory
+        var reader: PostgresMemory
+        var folder: URL
+        var namespace: String
+        var secret: String
+        var id: Int64
 
-        try await writer.knowledgeBase(namespace: namespace).eraseFacts(ids: [id])
-        // The change feed tells the reader; nothing asks it for the namespace.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !Self.traces(of: secret, in: folder).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        /// The reader's connections are named `name` in `pg_stat_activity`.
+        init(readerName name: String = "mnemo") async throws {
+            folder = try TestKnowledgeBase.temporaryFolder()
+            writer = try await TestStore.node(embedder: NodeCopiesErasureTests.embedder)
+            reader = try await NodeCopiesErasureTests.node(copiesIn: folder, vectorCacheBytes: 32 * 4 * 3, name: name)
+            (namespace, secret) = (TestStore.namespace(), NodeCopiesErasureTests.secret())
+            id = try await NodeCopiesErasureTests.storeSecret(secret, namespace: namespace, through: writer)
+            #expect(try await reader.knowledgeBase(namespace: namespace).stats().facts == 2)
+            // Two more vectors in another namespace pass the cap of three: the first copy is closed.
+            _ = try await NodeCopiesErasureTests.storeSecret(
+                NodeCopiesErasureTests.secret(), namespace: TestStore.namespace(), through: reader)
+            #expect(await reader.health().namespacesHeld == 1)
+            #expect(!NodeCopiesErasureTests.traces(of: secret, in: folder).isEmpty)
         }
-        #expect(Self.traces(of: secret, in: folder) == [])
-        #expect(try await reader.knowledgeBase(namespace: namespace).facts().map(\.content) == ["Walks the dog daily"])
-        await writer.close()
-        await reader.close()
+
+        func erase() async throws {
+            try await writer.knowledgeBase(namespace: namespace).eraseFacts(ids: [id])
+        }
+
+        /// The files that hold the secret once they no longer do, or after 30 seconds.
+        func traces() async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !NodeCopiesErasureTests.traces(of: secret, in: folder).isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return NodeCopiesErasureTests.traces(of: secret, in: folder)
+        }
+
+        func close() async {
+            await writer.close()
+            await reader.close()
+        }
+    }
+
+    @Test func aClosedCopyIsDroppedOnTheErasuresNotification() async throws {
+        let copy = try await ClosedCopy()
+        try await copy.erase()
+        // Nothing asks the reader for the namespace: the change feed tells it.
+        #expect(try await copy.traces() == [])
+        let kb = try await copy.reader.knowledgeBase(namespace: copy.namespace)
+        #expect(try await kb.facts().map(\.content) == ["Walks the dog daily"])
+        await copy.close()
+    }
+
+    @Test func aClosedCopyWhoseNotificationWasMissedIsDroppedWhenTheFeedComesBack() async throws {
+        let name = "mnemo-reader-\(UUID().uuidString.prefix(8))"
+        let copy = try await ClosedCopy(readerName: name)
+        // The reader's change feed is cut, and the erasure commits before it reconnects (half a
+        // second later): its notification never reaches the reader.
+        try await TestStore.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE application_name = \(name) AND query LIKE 'LISTEN%'
+                """, logger: TestStore.logger)
+        }
+        try await copy.erase()
+        #expect(try await copy.traces() == [])
+        await copy.close()
     }
 
     @Test func aCopyKeptAcrossARestart() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try await TestStore.node(embedder: Self.embedder)
         let (namespace, secret) = (TestStore.namespace(), Self.secret())
         let id = try await Self.storeSecret(secret, namespace: namespace, through: writer)
@@ -105,7 +150,6 @@ struct NodeCopiesErasureTests {
 
     @Test func twoNodesCannotShareAFolderOfCopies() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await Self.node(copiesIn: folder)
         await #expect(throws: MnemoError.self) { try await Self.node(copiesIn: folder) }
         await first.close()
@@ -117,11 +161,10 @@ struct NodeCopiesErasureTests {
     @Test func theCopiesOfAKilledNodeAreRemovedByTheNextNodeToStart() async throws {
         let url = try #require(TestStore.url)
         let temporary = try TestKnowledgeBase.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
         let environment = ["TMPDIR": temporary.path]
         let (user, secret) = (TestStore.namespace("user"), Self.secret())
         let killed = try ServerProcess(["--db", url, "--storage-timeout", "60"], environment: environment)
-        try killed.waitUntilListening()
+        try await killed.waitUntilListening()
         let body =
             #"{"user_id": "\#(user)", "conversation_id": "c1", "extracted": [{"content": "\#(secret)", "category": "health"}]}"#
         let (status, _) = try await killed.request("/v1/facts/extract", method: "POST", body: body)
@@ -130,7 +173,7 @@ struct NodeCopiesErasureTests {
         #expect(!Self.traces(of: secret, in: temporary).isEmpty)
 
         let next = try ServerProcess(["--db", url, "--storage-timeout", "60"], environment: environment)
-        try next.waitUntilListening()
+        try await next.waitUntilListening()
         #expect(Self.traces(of: secret, in: temporary) == [])
         next.stop()
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)

@@ -23,8 +23,8 @@ struct ServeNodesTests {
             a.stop()
             b.stop()
         }
-        try a.waitUntilListening()
-        try b.waitUntilListening()
+        try await a.waitUntilListening()
+        try await b.waitUntilListening()
         let user = TestStore.namespace("user")
         let (created, body) = try await a.request(
             "/v1/facts/extract", method: "POST", body: Self.extract(user, "Lives in Porto near the river"))
@@ -54,7 +54,7 @@ struct ServeNodesTests {
         defer { cluster.remove() }
         let server = try ServerProcess(["--db", cluster.url, "--storage-timeout", "2"])
         defer { server.stop() }
-        try server.waitUntilListening()
+        try await server.waitUntilListening()
         let (before, _) = try await server.request(
             "/v1/facts/extract", method: "POST", body: Self.extract("u", "Has a cat"))
         #expect(before == 201)
@@ -81,12 +81,12 @@ struct ServeNodesTests {
         let url = try #require(TestStore.url)
         let reader = try ServerProcess(["--db", url, "--storage-timeout", "60"])
         defer { reader.stop() }
-        try reader.waitUntilListening()
+        try await reader.waitUntilListening()
         let user = TestStore.namespace("kill")
         var acknowledged: [String] = []
         for round in 0..<3 {
             let writer = try ServerProcess(["--db", url, "--storage-timeout", "60"])
-            try writer.waitUntilListening()
+            try await writer.waitUntilListening()
             let stream = Task {
                 var written: [String] = []
                 for i in 0..<1_000 {

@@ -24,11 +24,25 @@ package final class ServerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Reads stderr until the server says where it listens.
+    /// Reads stderr until the server says where it listens, on a thread of its own.
     ///
-    /// It gives up after `timeout` instead of blocking on the pipe: a server seen stuck as it
-    /// exited (after an error, in its threads' teardown) kept the pipe open, and the test with it.
-    package func waitUntilListening(timeout: Duration = .seconds(120)) throws {
+    /// Reading blocks, and on two cores Swift's concurrency pool has two threads: two tests
+    /// blocked here held them both, so that no other test's task ran, among them one holding the
+    /// store's start-up lock that these servers waited for. It also gives up after `timeout`.
+    package func waitUntilListening(timeout: Duration = .seconds(120)) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    try self.readUntilListening(timeout: timeout)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private func readUntilListening(timeout: Duration) throws {
         let handle = errors.fileHandleForReading
         let deadline = ContinuousClock.now + timeout
         while port == 0 {
