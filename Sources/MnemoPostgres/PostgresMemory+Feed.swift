@@ -16,7 +16,8 @@ extension PostgresMemory {
                     try await connection.listen(on: "mnemo_change") { notifications in
                         feedConnected.withLock { $0 = true }
                         for copy in await copies.all() { _ = try? await refresh(copy) }
-                        // An erasure's notification sent meanwhile is gone too.
+                        // An erasure's notification sent meanwhile is gone too (on the first
+                        // connection: since the start-up sweep, before the node listened).
                         try? await dropCopiesBehindTheLog()
                         for try await notification in notifications {
                             await changed(notification.payload)

@@ -212,25 +212,19 @@ extension PostgresMemory {
                         try ReplicatedTables.prepareCapture(db)
                         try ReplicatedTables.apply(changes, db)
                         try ReplicatedTables.clearCapture(db)
-                        // The erased facts' terms stay in the index's old segments until a merge.
-                        if erases { try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('optimize')") }
+                        // Scrubbed as an erase on a single file is (see `FactEraser`).
+                        if erases { try FactEraser.rewriteFullTextIndex(db) }
                         try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
                     }
                 }
-                if erases { await Self.truncateLog(of: base) }
+                if erases { _ = await FactEraser.truncateLog(of: base) }
                 return
             }
         }
         try await reload(namespace, base, connection, locked: locked)
-        // A copy loads afresh after an erasure (it raises the log's floor past every copy behind).
-        await Self.truncateLog(of: base)
-    }
-
-    /// Checkpoints the copy's write-ahead log and truncates it, so that no page from before an
-    /// erasure is left in it, as an erase does on a single file. A reader that holds an older
-    /// snapshot makes it fail; the next erasure or load tries again.
-    static func truncateLog(of base: any DatabaseWriter) async {
-        _ = try? await base.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        // A copy that held rows loads afresh after an erasure (it raises the log's floor past
+        // every copy behind): none of its old pages may stay in the log. (A first load held none.)
+        if local.version > 0 { _ = await FactEraser.truncateLog(of: base) }
     }
 
     /// Whether applying the log's changes after `version` costs less than loading the

@@ -59,15 +59,7 @@ extension KnowledgeBase {
     /// finishes the job.
     func scrubbingFiles(after receipt: ErasureReceipt) async -> ErasureReceipt {
         var receipt = receipt
-        do {
-            try await writer.base.writeWithoutTransaction { db in
-                guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
-                _ = try db.checkpoint(.truncate)
-            }
-            receipt.walTruncated = true
-        } catch {
-            receipt.walTruncated = false
-        }
+        receipt.walTruncated = await FactEraser.truncateLog(of: writer.base)
         return receipt
     }
 }

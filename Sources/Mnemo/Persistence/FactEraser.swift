@@ -13,7 +13,7 @@ import GRDB
 ///
 /// The connection runs with `secure_delete` (see `DatabaseFactory.prepare`), so the pages and
 /// cells freed here are zeroed in the file.
-enum FactEraser {
+package enum FactEraser {
     /// Erases the namespace's facts `ids`, stored or deleted (a deleted fact's history is what
     /// is left of it). Ids already erased in the namespace are skipped.
     /// - Throws: ``MnemoError/notFound(_:)`` for an id the namespace never had (nothing is erased).
@@ -225,7 +225,22 @@ enum FactEraser {
     /// into one, leaving out deleted entries and terms no row has any more, and frees the old
     /// segments' pages, which `secure_delete` zeroes. (`rebuild` has the same effect at the cost
     /// of tokenizing every fact again; `ErasureTests` scans the file for the erased words.)
-    static func rewriteFullTextIndex(_ db: Database) throws {
+    package static func rewriteFullTextIndex(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO fact_fts(fact_fts) VALUES ('optimize')")
+    }
+
+    /// Checkpoints the write-ahead log into the database file and truncates it to zero bytes, so
+    /// that erased rows' old pages are nowhere but in the (zeroed) file.
+    /// - Returns: whether it was done; a reader holding an older snapshot makes it fail.
+    package static func truncateLog(of writer: any DatabaseWriter) async -> Bool {
+        do {
+            try await writer.writeWithoutTransaction { db in
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
+                _ = try db.checkpoint(.truncate)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 }
