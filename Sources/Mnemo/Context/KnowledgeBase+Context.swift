@@ -156,9 +156,8 @@ extension KnowledgeBase {
     /// up; without vectors, the same normalized content.
     ///
     /// Below that threshold the rule merges on matching values, which ingestion uses for short
-    /// facts reworded around the same number; between longer texts a shared date proves nothing:
-    /// LoCoMo's chat turns carry their session's date and time, and two turns of one session
-    /// (cosine 0.72) were taken for one, which left an answer out.
+    /// facts reworded around the same number. A context does not: a wrong merge at ingestion can
+    /// be undone (`mnemo undo`), a fact wrongly left out of a context leaves an answer out unseen.
     static func isNearDuplicate(
         _ a: Fact, _ b: Fact, rule: NearDuplicateRule, store: VectorSnapshot?, keys: FactKeys
     ) -> Bool {

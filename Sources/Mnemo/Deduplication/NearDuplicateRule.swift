@@ -52,6 +52,19 @@ import Foundation
 /// Two facts that differ only by one name or value in the same frame ("Sister lives in Lisbon" /
 /// "Sister lives in Porto", cosine 0.7 with MiniLM) are a conflict from
 /// ``valueMatchThreshold`` up: the frame shows they state the same attribute.
+///
+/// ## Records headed by a date
+///
+/// A chat turn stored as "Joanna (7:31 pm on 21 January, 2022) Cool, Nate! …" or a diary line
+/// "2025-06-12: Ran 10 km" carries a date that says when it was written, not what it states.
+/// The rule reads such a record without that date: its values prove nothing (every turn of a
+/// session carries them), and two records headed by other dates or said by other speakers are
+/// never one fact ("Bye Nate!" said in June and in October). The date and speaker they share
+/// also raise the similarity of any two records (between LoCoMo's turns of one session that reach
+/// 0.85, by 0.10 on average; 124 of those 132 pairs fall below 0.85 once the date and speaker are
+/// cut), so two records are the same fact or a conflict only when what they state shares its
+/// frame: the same words, values and names aside, but for one ("2025-06-12: Sister lives in
+/// Lisbon" / "2025-09-01: Sister lives in Porto" is a conflict).
 public struct NearDuplicateRule: Hashable, Sendable {
     /// The minimum cosine similarity, calibrated on the fixtures' planted pairs (see <doc:NearDuplicates>).
     public var threshold: Double
@@ -109,6 +122,8 @@ public struct NearDuplicateRule: Hashable, Sendable {
     func verdict(_ a: ParsedFact, _ b: ParsedFact, type: FactType, similarity: Double) -> Verdict {
         guard similarity >= minimumSimilarity else { return .distinct }
         let check = IdentityCheck(a, b)
+        // A date and speaker that two records share make them closer than what they state.
+        if check.isRecord && !check.sharesFrame { return .distinct }
         if let difference = check.difference {
             guard !check.differentSubjectOrOccasion(experience: type == .experience),
                 !check.differsInValueOrName || check.sharesFrame
@@ -118,6 +133,8 @@ public struct NearDuplicateRule: Hashable, Sendable {
             return similarity >= threshold || (check.singleSlotChange && similarity >= valueMatchThreshold)
                 ? .conflict(difference) : .distinct
         }
+        // The same words said on other dates or by others: two records (chat turns, diary lines).
+        if check.separateRecords { return .distinct }
         return similarity >= (check.identityProven ? valueMatchThreshold : threshold) ? .duplicate : .distinct
     }
 
@@ -145,7 +162,8 @@ struct IdentityCheck {
     /// What tells the facts apart, if anything: "different values", "reversed preference", ….
     let difference: String?
     /// Whether the facts' meaning-bearing parts are shown to match: both state values and all
-    /// of them match, or both state a comparative preference and it points the same way.
+    /// of them match (a ``DateStamp`` is not read), or both state a comparative preference and it
+    /// points the same way.
     let identityProven: Bool
 
     let left: FactWords
@@ -166,10 +184,17 @@ struct IdentityCheck {
         difference = Self.difference(a.text, b.text, left, right, preferences, edits)
     }
 
+    /// Whether either fact is a record headed by a date (see ``DateStamp``).
+    var isRecord: Bool { !left.stampValues.isEmpty || !right.stampValues.isEmpty }
+
+    /// Whether the facts are two records, whatever they state: headed by other dates, or said
+    /// by other speakers.
+    var separateRecords: Bool { left.stampValues != right.stampValues || left.speaker != right.speaker }
+
     /// Whether the facts differ in whom or which occasion they are about rather than in a value
     /// of one thing (see ``NearDuplicateRule``).
     func differentSubjectOrOccasion(experience: Bool) -> Bool {
-        if left.labels != right.labels { return true }
+        if left.labels != right.labels || left.speaker != right.speaker { return true }
         if experience, left.values != right.values {
             // Another date: another occasion.
             if left.values.symmetricDifference(right.values).allSatisfy(Self.isTimeValue) { return true }
@@ -207,8 +232,11 @@ struct IdentityCheck {
     /// "Moved my dentist appointment to 12 July"). Two chat lines that thank or say goodbye in
     /// other words ("Thanks, Nate! Your support means a lot." / "Thanks Nate! Your support is
     /// greatly appreciated.") are close in meaning but state no attribute in common.
+    ///
+    /// Separate records (``separateRecords``) share an attribute only through their frames: two
+    /// chat turns of other days, "Thanks!" and "Bye!", are no one word changed in place.
     var sharesFrame: Bool {
-        singleSlotChange || left.frameStems.symmetricDifference(right.frameStems).count <= 1
+        (singleSlotChange && !separateRecords) || left.frameStems.symmetricDifference(right.frameStems).count <= 1
     }
 
     /// Whether the facts are one frame with one word or value changed in place: an edit script of
@@ -294,19 +322,28 @@ struct FactWords {
     let frameStems: Set<String>
     /// Meaning-bearing values in canonical form (see `FactValues`).
     let values: Set<String>
+    /// The values of the date that heads the fact, if one does (see ``DateStamp``).
+    let stampValues: Set<String>
+    /// Who said it, when a speaker's name comes before that date (folded).
+    let speaker: String?
     /// The numbers labelling an item of a series (see ``FactValues/labels``).
     let labels: Set<String>
-    /// Capitalised words that are not the first word: names of people, places, brands.
+    /// Capitalised words that are not the first word (of the fact or, after a speaker and a
+    /// date, of what they said): names of people, places, brands.
     let names: Set<String>
     /// Every folded word, to check that a name of one fact appears in the other.
     let wordSet: Set<String>
     let isNegated: Bool
     let modality: FactModality
 
+    /// The words of `text`, read without a date that heads it: every turn of a chat session or
+    /// line of a diary day carries that date, which says when, not what (see ``DateStamp``).
     init(_ text: String) {
+        let stamp = DateStamp(text)
+        let text = stamp?.unstamped ?? text
         let tokens = Self.tokens(text)
         var names = Set<String>()
-        for (index, token) in tokens.enumerated() where index > 0 {
+        for (index, token) in tokens.enumerated() where index > 0 && index != stamp?.statementStart {
             if let first = token.unicodeScalars.first, CharacterSet.uppercaseLetters.contains(first),
                 token != "I", !token.hasPrefix("I'"), !token.allSatisfy(\.isNumber)
             {
@@ -320,6 +357,8 @@ struct FactWords {
         self.names = names
         self.wordSet = Set(tokens.map(TextNormalization.folded))
         self.values = canonical.values
+        self.stampValues = stamp?.values ?? []
+        self.speaker = stamp?.speaker.map(TextNormalization.folded)
         self.labels = canonical.labels
         self.isNegated = words.contains { Self.negations.contains($0) || $0.hasSuffix("n't") }
         self.modality = FactModality(words: words)
