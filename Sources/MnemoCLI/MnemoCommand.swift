@@ -53,6 +53,10 @@ struct MnemoCommand: AsyncParsableCommand {
                 try command.run()
             }
             await OpenStores.closeAll()
+        } catch let interrupted as Interruption.Interrupted {
+            await OpenStores.closeAll()
+            FileHandle.standardError.write(Data("\(interrupted)\n".utf8))
+            Foundation.exit(Interruption.Interrupted.exitCode)
         } catch {
             await OpenStores.closeAll()
             exit(withError: MnemoError.explaining(error))

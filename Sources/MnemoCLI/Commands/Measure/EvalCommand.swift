@@ -107,12 +107,15 @@ struct EvalCommand: AsyncParsableCommand {
         }
         let report: EvaluationRun.Report
         do {
-            report = try await EvaluationRun.run(dataset, embedder: embedder, configuration: configuration) {
-                progress in
-                status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
+            // Ctrl-C stops the run with its scratch database deleted and its namespace erased.
+            report = try await Interruption.cancelling { [configuration] in
+                try await EvaluationRun.run(dataset, embedder: embedder, configuration: configuration) { progress in
+                    status?.show(progress.phase.rawValue, done: progress.done, total: progress.total)
+                }
             }
             _ = try await opened.withLock { $0 }?.eraseNamespace()
         } catch {
+            status?.finish()
             _ = try? await opened.withLock { $0 }?.eraseNamespace()
             throw error
         }
