@@ -105,15 +105,15 @@ struct DatedRecordTests {
     @Test func oneAttributeStatedOnOtherDaysIsStillAConflict() {
         #expect(
             verdict("2025-06-12: Sister lives in Lisbon", "2025-09-01: Sister lives in Porto", 0.72)
-                == .conflict("different names"))
+                == .conflict(.differentNames))
         #expect(
             verdict(
                 "Nate (1:43 pm on 14 September, 2022) My rent is 950 dollars a month now.",
                 "Nate (2:01 pm on 23 January, 2022) My rent is 850 dollars a month now.", 0.95)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
         #expect(
             verdict("[3 May 2025] I eat meat again", "[9 June 2025] I don't eat meat again", 0.9)
-                == .conflict("negation"))
+                == .conflict(.negation))
     }
 
     /// Real turns and real vectors, as `mnemo ingest` meets them: each group merged into one fact

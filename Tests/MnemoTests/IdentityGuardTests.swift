@@ -47,24 +47,24 @@ struct IdentityGuardTests {
         // The same wording without values needs the plain threshold.
         #expect(verdict("I cycle to work", "Cycling is how I get to work", 0.78) == .distinct)
         // Values that differ are never a duplicate, and close ones are a conflict.
-        #expect(verdict("My rent is 900 euros", "My rent is €950", 0.93) == .conflict("different values"))
+        #expect(verdict("My rent is 900 euros", "My rent is €950", 0.93) == .conflict(.differentValues))
         // Below the merge threshold, only one value changed in the same frame is a conflict.
-        #expect(verdict("My rent is 900 euros", "My rent is €950", 0.78) == .conflict("different values"))
+        #expect(verdict("My rent is 900 euros", "My rent is €950", 0.78) == .conflict(.differentValues))
         #expect(verdict("My rent is 900 euros", "These days the flat costs me €950", 0.78) == .distinct)
     }
 
     @Test func changedPreferencesAreConflicts() {
         #expect(
             verdict("I prefer tea to coffee", "Lately I'd choose coffee over tea", type: .preference)
-                == .conflict("reversed preference"))
+                == .conflict(.reversedPreference))
         #expect(
             verdict("Likes summer more than winter", "Now prefers winter to summer", type: .preference)
-                == .conflict("reversed preference"))
+                == .conflict(.reversedPreference))
         #expect(
             verdict(
                 "Prefers audiobooks rather than podcasts", "Would rather listen to podcasts than audiobooks",
                 type: .preference)
-                == .conflict("reversed preference"))
+                == .conflict(.reversedPreference))
         // The same direction in other words still merges.
         #expect(
             verdict("I prefer tea to coffee", "I'd rather drink tea than coffee", 0.9, type: .preference) == .duplicate)
@@ -74,11 +74,11 @@ struct IdentityGuardTests {
     }
 
     @Test func roleReversalsAreConflicts() {
-        #expect(verdict("I tutor Lucas in maths", "Lucas tutors me in maths") == .conflict("reversed roles"))
+        #expect(verdict("I tutor Lucas in maths", "Lucas tutors me in maths") == .conflict(.reversedRoles))
         #expect(
             verdict("My cousin drove me to the airport", "I drove my cousin to the airport")
-                == .conflict("reversed roles"))
-        #expect(verdict("Nora works for me", "I work for Nora") == .conflict("reversed roles"))
+                == .conflict(.reversedRoles))
+        #expect(verdict("Nora works for me", "I work for Nora") == .conflict(.reversedRoles))
         // Same roles, other word order: a duplicate.
         #expect(verdict("I tutor Lucas on Mondays", "On Mondays I tutor Lucas") == .duplicate)
         // The passive keeps the doer after "by".
@@ -87,18 +87,18 @@ struct IdentityGuardTests {
     }
 
     @Test func negationModalityPeoplePlacesAndTimesDiffer() {
-        #expect(verdict("I eat fish", "I don't eat fish") == .conflict("negation"))
-        #expect(verdict("I climbed Kilimanjaro", "I want to climb Kilimanjaro") == .conflict("different modality"))
-        #expect(verdict("I used to play the cello", "I play the cello") == .conflict("different modality"))
-        #expect(verdict("Studied French at school", "Is studying French at school") == .conflict("different modality"))
-        #expect(verdict("Dinner with Lara on Fridays", "Dinner with Rosa on Fridays") == .conflict("different names"))
+        #expect(verdict("I eat fish", "I don't eat fish") == .conflict(.negation))
+        #expect(verdict("I climbed Kilimanjaro", "I want to climb Kilimanjaro") == .conflict(.differentModality))
+        #expect(verdict("I used to play the cello", "I play the cello") == .conflict(.differentModality))
+        #expect(verdict("Studied French at school", "Is studying French at school") == .conflict(.differentModality))
+        #expect(verdict("Dinner with Lara on Fridays", "Dinner with Rosa on Fridays") == .conflict(.differentNames))
         // Another person is not a conflict (RealConflictTests); another thing in the same frame is.
         #expect(verdict("My niece lives in Faro", "My nephew lives in Faro") == .distinct)
         #expect(
             verdict("Allergic to peanuts since childhood", "Allergic to walnuts since childhood")
-                == .conflict("substituted word"))
-        #expect(verdict("Swims on Tuesdays", "Swims on Thursdays") == .conflict("different values"))
-        #expect(verdict("Has three bikes", "Has four bikes") == .conflict("different values"))
+                == .conflict(.substitutedWord))
+        #expect(verdict("Swims on Tuesdays", "Swims on Thursdays") == .conflict(.differentValues))
+        #expect(verdict("Has three bikes", "Has four bikes") == .conflict(.differentValues))
     }
 
     @Test func otherTypesAndFarFactsAreDistinct() {

@@ -16,13 +16,13 @@ struct RealConflictTests {
     }
 
     @Test func anotherValueOfTheSameAttributeIsAConflictEvenBelowTheMergeThreshold() {
-        #expect(verdict("Sister lives in Lisbon", "Sister lives in Porto", 0.72) == .conflict("different names"))
+        #expect(verdict("Sister lives in Lisbon", "Sister lives in Porto", 0.72) == .conflict(.differentNames))
         #expect(
             verdict("My dentist appointment is on 12 June", "My dentist appointment is on 12 July", 0.9)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
         #expect(
             verdict("The flat costs 950 euros a month", "The flat costs 1100 euros a month", 0.7)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
         // More than one word changed needs the merge threshold's closeness.
         #expect(verdict("Sister lives in Lisbon", "Sister has moved to Porto", 0.72) == .distinct)
     }
@@ -48,9 +48,9 @@ struct RealConflictTests {
         // A calendar date pins both to one run: then the distances conflict.
         #expect(
             verdict("Ran 10 km on 6 October 2025", "Ran 21 km on 6 October 2025", 0.95, type: .experience)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
         // The same wording as a plain fact is a changed value.
-        #expect(verdict("Swims on Tuesdays", "Swims on Thursdays", 0.95) == .conflict("different values"))
+        #expect(verdict("Swims on Tuesdays", "Swims on Thursdays", 0.95) == .conflict(.differentValues))
     }
 
     /// Lines of a chat (LoCoMo's, with their speaker and date) that greet, thank or say goodbye
@@ -86,7 +86,7 @@ struct RealConflictTests {
             verdict(
                 "Nate (1:43 pm on 14 September, 2022) My rent is 950 dollars a month now.",
                 "Nate (2:01 pm on 23 January, 2022) My rent is 850 dollars a month now.", 0.95)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
     }
 
     /// Every conflict the fixtures plant is still one: the frame check takes none of them away.
@@ -94,26 +94,26 @@ struct RealConflictTests {
         #expect(
             verdict(
                 "Has a dentist check-up booked for 12 July at 10:00.",
-                "Has a dentist check-up booked for 12 June at 10:00.", 0.984) == .conflict("different values"))
+                "Has a dentist check-up booked for 12 June at 10:00.", 0.984) == .conflict(.differentValues))
         #expect(
             verdict(
                 "Does not like the green olives his mother cures at home.",
-                "Likes the green olives his mother cures at home.", 0.935) == .conflict("negation"))
+                "Likes the green olives his mother cures at home.", 0.935) == .conflict(.negation))
         #expect(
             verdict(
                 "Clara has been vegan for about ten years.", "Clara has been vegetarian for about ten years.", 0.912)
-                == .conflict("substituted word"))
+                == .conflict(.substitutedWord))
         #expect(
             verdict(
                 "On Wednesdays I go bouldering at Vertigo with Pedro.",
-                "On Wednesdays I go bouldering at Vertigo with Tiago.", 0.848) == .conflict("different names"))
-        #expect(verdict("Works as a nurse", "Works as a teacher", 0.8) == .conflict("substituted word"))
+                "On Wednesdays I go bouldering at Vertigo with Tiago.", 0.848) == .conflict(.differentNames))
+        #expect(verdict("Works as a nurse", "Works as a teacher", 0.8) == .conflict(.substitutedWord))
         // Reworded by a word around another value.
         #expect(
-            verdict("My sister lives in Lisbon", "Sister now lives in Porto", 0.86) == .conflict("different names"))
+            verdict("My sister lives in Lisbon", "Sister now lives in Porto", 0.86) == .conflict(.differentNames))
         #expect(
             verdict("Dentist appointment on 12 June", "Moved my dentist appointment to 12 July", 0.88)
-                == .conflict("different values"))
+                == .conflict(.differentValues))
     }
 
     /// Vectors pinned at the cosines MiniLM gives these pairs.

@@ -73,7 +73,7 @@ struct NearDuplicateMatcher {
                 judgement.conflicts = []
                 return judgement
             case .conflict(let reason) where stored.isActive && fact.isActive:
-                judgement.conflicts.append((stored.id, stored.createdAt, reason, Double(candidate.similarity)))
+                judgement.conflicts.append((stored.id, stored.createdAt, reason.rawValue, Double(candidate.similarity)))
             case .conflict, .distinct:
                 continue
             }

@@ -100,9 +100,22 @@ public struct NearDuplicateRule: Hashable, Sendable {
         /// The same fact: merge them.
         case duplicate
         /// Close, but the named check says they differ: keep both, linked as a conflict.
-        case conflict(String)
+        case conflict(Difference)
         /// Unrelated, or not close enough to tell.
         case distinct
+    }
+
+    /// What tells two close facts apart; its raw value is the reason a conflict is stored and
+    /// shown with (`mnemo conflicts`, `reason` in JSON).
+    package enum Difference: String, Hashable, Sendable {
+        case differentValues = "different values"
+        case differentNames = "different names"
+        case negation = "negation"
+        case differentModality = "different modality"
+        case reversedPreference = "reversed preference"
+        case reversedRoles = "reversed roles"
+        case swappedWords = "swapped words"
+        case substitutedWord = "substituted word"
     }
 
     /// Whether a fact of type `typeA` with content `a` and one of `typeB` with `b`, at cosine
@@ -159,8 +172,8 @@ struct ParsedFact {
 
 /// Checks 2–5 of ``NearDuplicateRule`` on two facts.
 struct IdentityCheck {
-    /// What tells the facts apart, if anything: "different values", "reversed preference", ….
-    let difference: String?
+    /// What tells the facts apart, if anything.
+    let difference: NearDuplicateRule.Difference?
     /// Whether the facts' meaning-bearing parts are shown to match: both state values and all
     /// of them match (a ``DateStamp`` is not read), or both state a comparative preference and it
     /// points the same way.
@@ -216,14 +229,11 @@ struct IdentityCheck {
         return false
     }
 
-    static let differentValues = "different values"
-    static let differentNames = "different names"
-
     /// Whether what tells the facts apart is a value or a name, which makes them a conflict only
     /// when they state it of the same attribute (``sharesFrame``). A negation, a modality, a
     /// reversed preference or role is a contradiction in whatever words it is put.
     var differsInValueOrName: Bool {
-        difference == Self.differentValues || difference == Self.differentNames
+        difference == .differentValues || difference == .differentNames
     }
 
     /// Whether the facts state the same attribute: one word changed in place
@@ -262,22 +272,22 @@ struct IdentityCheck {
         _ a: String, _ b: String, _ left: FactWords, _ right: FactWords,
         _ preferences: (PreferenceDirection?, PreferenceDirection?),
         _ edits: [WordAlignment.Edit]
-    ) -> String? {
-        if left.values != right.values { return differentValues }
+    ) -> NearDuplicateRule.Difference? {
+        if left.values != right.values { return .differentValues }
         if !left.names.isSubset(of: right.wordSet) || !right.names.isSubset(of: left.wordSet) {
-            return differentNames
+            return .differentNames
         }
-        if left.isNegated != right.isNegated { return "negation" }
-        if left.modality != right.modality { return "different modality" }
+        if left.isNegated != right.isNegated { return .negation }
+        if left.modality != right.modality { return .differentModality }
         if let mine = preferences.0, let theirs = preferences.1, mine.isReversed(by: theirs) {
-            return "reversed preference"
+            return .reversedPreference
         }
         let names = FactRoles.sharedNames(a, b)
-        if FactRoles(a, names: names).isReversed(by: FactRoles(b, names: names)) { return "reversed roles" }
+        if FactRoles(a, names: names).isReversed(by: FactRoles(b, names: names)) { return .reversedRoles }
         // Swapping "likes" for "prefers" does not change a preference; its direction is checked above.
         let contentWords = left.contentStemSet.union(right.contentStemSet).subtracting(PreferenceDirection.verbStems)
-        if NearDuplicateRule.isSwap(edits, contentWords: contentWords) { return "swapped words" }
-        if NearDuplicateRule.isInPlaceSubstitution(edits, contentWords: contentWords) { return "substituted word" }
+        if NearDuplicateRule.isSwap(edits, contentWords: contentWords) { return .swappedWords }
+        if NearDuplicateRule.isInPlaceSubstitution(edits, contentWords: contentWords) { return .substitutedWord }
         return nil
     }
 }
