@@ -113,6 +113,15 @@ let package = Package(
             dependencies: ["Mnemo", "MnemoEncoder", "MnemoPostgres"],
             path: "Examples"
         ),
+        // The libFuzzer targets for the parsers of untrusted bytes, built with sanitizers by
+        // Scripts/fuzz/fuzz.sh; a plain build replays saved inputs. Not a product.
+        .executableTarget(
+            name: "MnemoFuzz",
+            dependencies: ["Mnemo", "MnemoEncoder", "CLibFuzzer"],
+            path: "Scripts/fuzz/MnemoFuzz"
+        ),
+        // The declaration of libFuzzer's driver entry point, for MnemoFuzz; no code.
+        .target(name: "CLibFuzzer", path: "Scripts/fuzz/CLibFuzzer"),
         // What several test targets share: test knowledge bases and embedders, the fixtures' and
         // the model's locations, a runner for the built `mnemo`, a pseudo-terminal.
         .target(

@@ -58,7 +58,7 @@ package struct SafetensorsFile: Sendable {
     }
 
     /// Parses safetensors content that is already in memory; `url` is only used in error messages.
-    init(url: URL, bytes: Data) throws {
+    package init(url: URL, bytes: Data) throws {
         func fail(_ reason: String) -> EmbeddingError { .invalidSafetensors(url, reason: reason) }
         guard bytes.count >= 8 else {
             throw fail("file is \(bytes.count) bytes, shorter than the 8-byte header length")

@@ -1,8 +1,5 @@
 import Foundation
 
-// A file of its own, free of GRDB, so that the fuzz targets of the ingest readers (which map
-// records to facts and merge their sources) compile it as it is (see Scripts/fuzz/fuzz.sh).
-
 /// Sources are stored as a JSON array of strings in one column.
 enum SourceList {
     static func encode(_ sources: [String]) -> String {
