@@ -78,10 +78,21 @@ extension PostgresMemory {
     /// their task is cancelled, and would leave the transaction open).
     @discardableResult
     static func finish(_ base: any DatabaseWriter, _ statement: String) async -> Bool {
+        await finish(base) { db in
+            if db.isInsideTransaction { try db.execute(sql: statement) }
+        }
+    }
+
+    /// Runs `ending` on the copy's writer through GRDB's callback API (see ``finish(_:_:)``);
+    /// whether it succeeded.
+    @discardableResult
+    static func finish(_ base: any DatabaseWriter, _ ending: @escaping @Sendable (Database) throws -> Void) async
+        -> Bool
+    {
         await withCheckedContinuation { done in
             base.asyncWriteWithoutTransaction { db in
                 do {
-                    if db.isInsideTransaction { try db.execute(sql: statement) }
+                    try ending(db)
                     done.resume(returning: true)
                 } catch {
                     done.resume(returning: false)
@@ -251,47 +262,49 @@ extension PostgresMemory {
     /// Replaces the copy's rows with the namespace's rows in the store, read in one snapshot.
     ///
     /// Within a write the namespace's row lock already keeps the rows still; otherwise they are
-    /// read in a repeatable-read transaction.
+    /// read in a repeatable-read transaction. The rows go into the copy as they arrive, a batch at
+    /// a time, in one transaction of the copy that commits after the last: a node holds a batch
+    /// of a large namespace in memory, not all of it, and readers of the copy see the old rows
+    /// until the new ones are all in. (Accesses of the copy's writer are serialized with this
+    /// one by the namespace's mutex, as a write's are.)
     func reload(_ namespace: String, _ base: any DatabaseWriter, _ connection: PostgresConnection, locked: Bool)
         async throws
     {
         if !locked { try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger) }
-        var rows: [String: [String]] = [:]
-        let head: Head
+        var copyOpen = false
         do {
-            head = try await self.head(of: namespace, connection)
-            let sequence = try await connection.query(
+            let head = try await self.head(of: namespace, connection)
+            try await Deadline.excluding { try await base.writeWithoutTransaction(ReplicatedTables.beginLoad) }
+            copyOpen = true
+            let rows = try await connection.query(
                 "SELECT table_name, row_values FROM mnemo_row WHERE namespace = \(namespace) ORDER BY table_name, row_id",
                 logger: logger)
-            for try await (table, values) in sequence.decode((String, String).self) {
+            var batch = ReplicatedTables.LoadBatch()
+            for try await (table, values) in rows.decode((String, String).self) {
                 Deadline.progressed()
-                rows[table, default: []].append(values)
+                if !batch.accepts(table: table, values: values) {
+                    let full = batch
+                    try await Deadline.excluding {
+                        try await base.writeWithoutTransaction { db in try full.insert(db) }
+                    }
+                    batch = ReplicatedTables.LoadBatch()
+                }
+                batch.append(table: table, values: values)
             }
+            let last = batch
+            let state = NamespaceCopy.State(store: storeID, version: head.version)
+            try await Deadline.excluding {
+                try await base.writeWithoutTransaction { db in
+                    try last.insert(db)
+                    try ReplicatedTables.commitLoad(state, db)
+                }
+            }
+            copyOpen = false
             if !locked { try await connection.query("COMMIT", logger: logger) }
         } catch {
             if !locked { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            if copyOpen { await Self.finish(base, ReplicatedTables.abandonLoad) }
             throw error
-        }
-        let storeID = storeID
-        let loaded = rows
-        try await Deadline.excluding {
-            try await base.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                try db.inTransaction {
-                    try ReplicatedTables.dropCapture(db)
-                    for (table, _) in ReplicatedTables.all.reversed() {
-                        try db.execute(sql: "DELETE FROM main.\(table)")
-                    }
-                    for (table, _) in ReplicatedTables.all {
-                        try ReplicatedTables.load(table: table, rows: loaded[table] ?? [], db)
-                    }
-                    // The deletes above told the external-content index values it may not hold.
-                    try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
-                    try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
-                    return .commit
-                }
-            }
         }
     }
 

@@ -122,26 +122,59 @@ enum ReplicatedTables {
         try db.execute(sql: sql)
     }
 
-    /// Inserts rows of the store's current state into an empty copy (foreign keys off: the rows
-    /// come table by table, and were consistent where they were written).
-    ///
-    /// Rows go in statements of many rows each: compiling one statement per row was most of the
-    /// time a node took to load a namespace (1.9 s for 331 facts with their history and undo
-    /// log, 14,000 rows).
-    static func load(table: String, rows: [String], _ db: Database) throws {
-        let columns = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
-        var start = rows.startIndex
-        while start < rows.endIndex {
-            // Up to 500 rows or about a megabyte of SQL per statement, whichever comes first.
-            var end = start
-            var length = 0
-            while end < rows.endIndex, end - start < 500, length < 1 << 20 {
-                length += rows[end].utf8.count
-                end += 1
-            }
-            let tuples = rows[start..<end].map { "(\($0))" }.joined(separator: ",")
-            try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) VALUES \(tuples)")
-            start = end
+    /// Opens the transaction that loads the store's rows into the copy, and empties the shared
+    /// tables in it. Foreign keys are off until the load commits or is abandoned (rows come table
+    /// by table, and were consistent where they were written; SQLite reads the pragma only
+    /// outside a transaction), and the capture log is dropped so that the load records nothing.
+    static func beginLoad(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        try db.execute(sql: "BEGIN IMMEDIATE")
+        try dropCapture(db)
+        for (table, _) in all.reversed() {
+            try db.execute(sql: "DELETE FROM main.\(table)")
+        }
+    }
+
+    /// Ends a load begun with ``beginLoad(_:)``: the full-text index rebuilt, the copy's state
+    /// set, the transaction committed.
+    static func commitLoad(_ state: NamespaceCopy.State, _ db: Database) throws {
+        // The deletes told the external-content index values it may not hold.
+        try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
+        try NamespaceCopy.setState(state, db)
+        try db.execute(sql: "COMMIT")
+        try db.execute(sql: "PRAGMA foreign_keys = ON")
+    }
+
+    /// Rolls back a load that did not finish; the copy keeps the rows it had.
+    static func abandonLoad(_ db: Database) throws {
+        if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        try db.execute(sql: "PRAGMA foreign_keys = ON")
+    }
+
+    /// Rows of one table on their way into a copy, inserted in one statement: compiling one
+    /// statement per row was most of the time a node took to load a namespace (1.9 s for 331
+    /// facts with their history and undo log, 14,000 rows).
+    struct LoadBatch: Sendable {
+        private(set) var table: String?
+        private var tuples: [String] = []
+        private var length = 0
+
+        /// Whether a row of `table` joins this batch: up to 500 rows or about a megabyte of SQL,
+        /// of one table.
+        func accepts(table: String, values: String) -> Bool {
+            self.table == nil || (self.table == table && tuples.count < 500 && length + values.utf8.count < 1 << 20)
+        }
+
+        mutating func append(table: String, values: String) {
+            self.table = table
+            tuples.append("(\(values))")
+            length += values.utf8.count
+        }
+
+        func insert(_ db: Database) throws {
+            guard let table, !tuples.isEmpty else { return }
+            let columns = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) VALUES \(tuples.joined(separator: ","))")
         }
     }
 }
