@@ -274,14 +274,17 @@ extension PostgresMemory {
         var copyOpen = false
         do {
             let head = try await self.head(of: namespace, connection)
-            try await Deadline.excluding { try await base.writeWithoutTransaction(ReplicatedTables.beginLoad) }
+            // From here a failure abandons the load, however far it got (see `abandonLoad`).
             copyOpen = true
+            try await Deadline.excluding { try await base.writeWithoutTransaction(ReplicatedTables.beginLoad) }
             let rows = try await connection.query(
                 "SELECT table_name, row_values FROM mnemo_row WHERE namespace = \(namespace) ORDER BY table_name, row_id",
                 logger: logger)
             var batch = ReplicatedTables.LoadBatch()
             for try await (table, values) in rows.decode((String, String).self) {
                 Deadline.progressed()
+                // Only the tables this version shares are loaded; a row of another table stays out.
+                guard ReplicatedTables.key(of: table) != nil else { continue }
                 if !batch.accepts(table: table, values: values) {
                     let full = batch
                     try await Deadline.excluding {
