@@ -25,7 +25,8 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .jsonl, .extracted, .topics:
             _ = IngestFormat.detect(bytes.prefix(4_096))
-            let format: IngestFormat = self == .jsonl ? .jsonl : self == .extracted ? .extracted : .topics
+            // The three reader targets are named after their formats.
+            let format = IngestFormat(rawValue: rawValue)!
             let limit = 1 << 20
             let items = IngestDryRead.itemCount(of: bytes, format: format, limit: limit)
             check(items < limit, "the \(format) reader does not end: \(items) items from \(bytes.count) bytes")

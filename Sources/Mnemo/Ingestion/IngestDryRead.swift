@@ -3,21 +3,15 @@ import Foundation
 /// An input read as `mnemo ingest` reads it, with nothing stored: every record read and checked
 /// against the mapping rules. The fuzz targets (`Scripts/fuzz`) drive the readers through it.
 package enum IngestDryRead {
-    /// Reads the records of `bytes` in `format`, at most `limit` of them; how many items (records
-    /// and rejections) the reader yielded. A reader that yields `limit` items from a small input
-    /// does not end.
+    /// Reads the records of `bytes` in `format` with ingest's default options, at most `limit` of
+    /// them; how many items (records and rejections) the reader yielded. A reader that yields
+    /// `limit` items from a small input does not end.
     package static func itemCount(of bytes: Data, format: IngestFormat, limit: Int) -> Int {
-        switch format {
-        case .jsonl:
-            var reader = JSONLReader(chunks: ByteChunks(data: bytes), maximumLineLength: 1 << 16)
-            return readAll(&reader, limit: limit)
-        case .extracted, .topics:
-            guard var reader = try? DocumentReader(data: bytes, format: format) else { return 0 }
-            return readAll(&reader, limit: limit)
-        }
-    }
-
-    private static func readAll(_ reader: inout some RecordReader, limit: Int) -> Int {
+        let options = IngestOptions()
+        guard
+            var reader = try? recordReader(
+                format, of: ByteChunks(data: bytes), maximumLineLength: options.maximumLineLength)
+        else { return 0 }
         var topics = TopicPathCache()
         var count = 0
         while count < limit, let item = try? reader.next() {

@@ -72,10 +72,7 @@ extension KnowledgeBase {
         let format = try options.format ?? IngestFormat.detect(chunks.peek().prefix(4_096))
         var pipeline = try IngestPipeline(knowledgeBase: self, options: options, format: format, totalBytes: totalBytes)
         do {
-            var reader: any RecordReader =
-                format.isWholeDocument
-                ? try DocumentReader(data: chunks.readAll(), format: format)
-                : JSONLReader(chunks: chunks, maximumLineLength: options.maximumLineLength)
+            var reader = try recordReader(format, of: chunks, maximumLineLength: options.maximumLineLength)
             while let item = try reader.next() {
                 try await pipeline.accept(item, bytesRead: reader.bytesRead)
             }

@@ -35,6 +35,17 @@ protocol RecordReader {
     var bytesRead: Int { get }
 }
 
+/// The reader of an input in `format`: a whole document parsed at once, or JSONL streamed line
+/// by line.
+func recordReader(_ format: IngestFormat, of chunks: ByteChunks, maximumLineLength: Int) throws
+    -> any RecordReader
+{
+    var chunks = chunks
+    return format.isWholeDocument
+        ? try DocumentReader(data: chunks.readAll(), format: format)
+        : JSONLReader(chunks: chunks, maximumLineLength: maximumLineLength)
+}
+
 /// Parses one JSON value with a reason fit for a rejection when it fails.
 enum JSONValue {
     static func parse(_ data: Data) -> Result<Any, RecordProblem> {
