@@ -148,7 +148,7 @@ struct MemoryToolHandler: Sendable {
         if let importance = try arguments.string("importance") { try edit.setImportance(importance) }
         if let confidence = try arguments.double("confidence") { try edit.setConfidence(confidence) }
         if let topic = try arguments.string("topic") { try edit.setTopic(topic) }
-        try edit.requireChange()
+        try edit.requireChange(fields: FactEdit.fields.filter { (MemoryTools.argumentNames(of: MemoryTools.update) ?? []).contains($0) })
         return FactJSON(try await knowledgeBase.updateFact(id: id, edit.update))
     }
 

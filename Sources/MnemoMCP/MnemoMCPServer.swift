@@ -8,6 +8,8 @@ package struct MnemoMCPServer: Sendable {
     /// The knowledge base, scoped to the namespace the assistant works on.
     package let knowledgeBase: KnowledgeBase
     package static let topicTreeURI = "mnemo://topics"
+    /// The names of the tools it offers, for help texts.
+    package static var toolNames: [String] { MemoryTools.all.map(\.name) }
 
     package init(knowledgeBase: KnowledgeBase) {
         self.knowledgeBase = knowledgeBase
@@ -24,7 +26,7 @@ package struct MnemoMCPServer: Sendable {
                 forget facts when they say something changed.
                 """,
             capabilities: .init(
-                prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
+                prompts: .init(listChanged: false), resources: .init(subscribe: true, listChanged: false),
                 tools: .init(listChanged: false)))
         let tools = MemoryToolHandler(knowledgeBase: knowledgeBase)
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: MemoryTools.all) }
@@ -51,6 +53,15 @@ package struct MnemoMCPServer: Sendable {
             }
             let tree = try await tools.topicTreeJSON()
             return .init(contents: [.text(tree, uri: Self.topicTreeURI, mimeType: "application/json")])
+        }
+        let subscriptions = ResourceSubscriptions(knowledgeBase: knowledgeBase)
+        await server.withMethodHandler(ResourceSubscribe.self) { [weak server] params in
+            if let server { try subscriptions.subscribe(params.uri, notifying: server) }
+            return Empty()
+        }
+        await server.withMethodHandler(ResourceUnsubscribe.self) { params in
+            subscriptions.unsubscribe(params.uri)
+            return Empty()
         }
         return server
     }

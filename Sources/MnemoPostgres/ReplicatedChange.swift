@@ -1,4 +1,5 @@
 import GRDB
+import Mnemo
 
 /// One row change of a node's copy, as the store keeps it: the table, the kind of change, the
 /// row's id before it and, for an insert or update, the row after it as a tuple of SQL literals
@@ -23,15 +24,12 @@ struct ReplicatedChange: Sendable, Hashable {
     var isErasure: Bool { table == "fact_tombstone" && kind == .insert }
 }
 
-/// The tables a node's copy shares with the store, parents first, with their key column. The
-/// rest is derived or local: `fact_fts` and `fact_change` are kept by the copy's own triggers,
-/// `meta` holds what every copy writes alike (the embedder's identity, the undo log's
-/// in-transaction flag).
+/// The tables a node's copy shares with the store, parents first, with their key column: the
+/// registry's replicated tables. The rest is derived or local: `fact_fts` and `fact_change` are
+/// kept by the copy's own triggers, `meta` holds what every copy writes alike (the embedder's
+/// identity, the undo log's in-transaction flag).
 enum ReplicatedTables {
-    static let all: [(name: String, key: String)] = [
-        ("topic", "id"), ("fact", "id"), ("fact_embedding", "fact_id"), ("history", "id"),
-        ("fact_conflict", "id"), ("fact_tombstone", "fact_id"), ("operation", "id"), ("operation_change", "id"),
-    ]
+    static let all: [(name: String, key: String)] = TableRegistry.tables(with: .replicated).map { ($0.name, $0.key) }
 
     static func key(of table: String) -> String? { all.first { $0.name == table }?.key }
 

@@ -85,6 +85,8 @@ extension APIError {
         // request succeeds once it is back.
         case .storageUnavailable, .interrupted(_, .storageUnavailable):
             return APIError(.serviceUnavailable, "storage_unavailable", message)
+        // The client fell behind the feed's window: it reads the snapshot again.
+        case .cursorExpired: return APIError(.gone, "cursor_expired", message)
         case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:
             return APIError(.internalServerError, "internal_error", message)
         }

@@ -24,7 +24,7 @@ struct LucidRoutes {
     }
 
     /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true`
-    @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> LucidFactList {
+    @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidFactList> {
         let query = QueryFields(request)
         let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         var page = try query.parameters([.limit, .offset], maximumLimit: configuration.maximumPageSize)
@@ -37,8 +37,10 @@ struct LucidRoutes {
         page.activity = activity
         let limit = page.limit ?? 50
         let offset = page.offset ?? 0
-        let facts = try await kb.facts(matching: page.filter, limit: limit, offset: offset)
-        return LucidFactList(facts: facts.map(LucidFact.init), count: facts.count, limit: limit, offset: offset)
+        return try await reflectingCursor(of: kb) {
+            let facts = try await kb.facts(matching: page.filter, limit: limit, offset: offset)
+            return LucidFactList(facts: facts.map(LucidFact.init), count: facts.count, limit: limit, offset: offset)
+        }
     }
 
     /// `PATCH /v1/facts/{fact_id}` with any subset of the editable fields.
@@ -52,7 +54,9 @@ struct LucidRoutes {
 
     /// `POST /v1/facts/search` with `query`, `user_id`, `limit`, `min_similarity`, and optionally
     /// `mode` (semantic by default, as Lucid's similarity search), `type`, `importance`, `topic`.
-    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> LucidSearchResponse {
+    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        LucidSearchResponse
+    > {
         let body = try await request.decode(as: SearchRequest.self, context: context)
         let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
         guard let text = body.query, !text.trimmingBlanks.isEmpty else {
@@ -62,12 +66,13 @@ struct LucidRoutes {
             .searchQuery(text, defaultMode: .semantic, defaultLimit: 10, now: kb.now)
         // Lucid's contract is `limit` and `min_similarity`: no relative cut on top of them.
         query.relativeScoreFloor = nil
-        let hits = try await kb.search(query)
-        let results = hits.map {
-            LucidSearchResponse.Result(fact: LucidFact($0.fact), similarity: $0.similarity ?? 0, score: $0.score)
+        return try await reflectingCursor(of: kb) { [query] in
+            let results = try await kb.search(query).map {
+                LucidSearchResponse.Result(fact: LucidFact($0.fact), similarity: $0.similarity ?? 0, score: $0.score)
+            }
+            return LucidSearchResponse(
+                results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue)
         }
-        return LucidSearchResponse(
-            results: results, count: results.count, query: text, mode: (query.mode ?? .semantic).rawValue)
     }
 
     static let maximumExtractLimit = 1_000

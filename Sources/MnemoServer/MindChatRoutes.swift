@@ -22,38 +22,46 @@ struct MindChatRoutes {
     }
 
     /// `GET /api/topics`: the whole tree with fact counts.
-    @Sendable func tree(_ request: Request, context: MnemoRequestContext) async throws -> [TopicNodeJSON] {
-        try await tenancy.knowledgeBase(context).topicTree().map(TopicNodeJSON.init)
+    @Sendable func tree(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<[TopicNodeJSON]> {
+        let kb = try await tenancy.knowledgeBase(context)
+        return try await reflectingCursor(of: kb) { try await kb.topicTree().map(TopicNodeJSON.init) }
     }
 
     /// `GET /api/topics/{id}`
-    @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
+    @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<TopicDetailJSON>
+    {
         let kb = try await tenancy.knowledgeBase(context)
         let text = context.parameters.get("topic_id") ?? ""
         let page = try detailPage(request)
-        guard let id = Int64(text),
-            let detail = try await kb.topicDetail(id: id, activity: page.filter.activity, limit: page.limit ?? 100)
-        else {
-            throw APIError.notFound("no topic with id \(text)")
+        return try await reflectingCursor(of: kb) {
+            guard let id = Int64(text),
+                let detail = try await kb.topicDetail(id: id, activity: page.filter.activity, limit: page.limit ?? 100)
+            else {
+                throw APIError.notFound("no topic with id \(text)")
+            }
+            return TopicDetailJSON(detail.node, facts: detail.facts)
         }
-        return TopicDetailJSON(detail.node, facts: detail.facts)
     }
 
     /// `GET /api/topics/lookup?path=Technology/iOS Development`
-    @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> TopicDetailJSON {
+    @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<TopicDetailJSON>
+    {
         let kb = try await tenancy.knowledgeBase(context)
         guard let path = QueryFields(request).get("path") else {
             throw APIError.badRequest(
                 "missing_path", "give the topic's path: /api/topics/lookup?path=Technology/iOS%20Development")
         }
         let page = try detailPage(request)
-        let detail = try await kb.topicDetail(
-            at: TopicPath(path), activity: page.filter.activity, limit: page.limit ?? 100)
-        return TopicDetailJSON(detail.node, facts: detail.facts)
+        return try await reflectingCursor(of: kb) {
+            let detail = try await kb.topicDetail(
+                at: TopicPath(path), activity: page.filter.activity, limit: page.limit ?? 100)
+            return TopicDetailJSON(detail.node, facts: detail.facts)
+        }
     }
 
     /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…&since=…&until=…`
-    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> SearchResultsJSON {
+    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<SearchResultsJSON>
+    {
         let kb = try await tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
@@ -65,12 +73,16 @@ struct MindChatRoutes {
         ]
         let search = try query.parameters(fields, maximumLimit: configuration.maximumPageSize)
             .searchQuery(text, defaultMode: .hybrid, defaultLimit: 20, now: kb.now)
-        return SearchResultsJSON(query: text, mode: search.mode ?? .hybrid, hits: try await kb.search(search))
+        return try await reflectingCursor(of: kb) {
+            SearchResultsJSON(query: text, mode: search.mode ?? .hybrid, hits: try await kb.search(search))
+        }
     }
 
     /// `GET /api/topics/stats`
-    @Sendable func stats(_ request: Request, context: MnemoRequestContext) async throws -> KnowledgeBaseStats {
-        try await tenancy.knowledgeBase(context).stats()
+    @Sendable func stats(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<KnowledgeBaseStats>
+    {
+        let kb = try await tenancy.knowledgeBase(context)
+        return try await reflectingCursor(of: kb) { try await kb.stats() }
     }
 
     /// `POST /api/topics/merge` with `{"sources": [path or id, …], "target": path or id, "dry_run": false}`.

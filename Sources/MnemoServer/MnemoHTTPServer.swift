@@ -54,6 +54,7 @@ package struct MnemoHTTPServer: Sendable {
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
+        ChangeRoutes(tenancy: tenancy).add(to: router)
         return router
     }
 

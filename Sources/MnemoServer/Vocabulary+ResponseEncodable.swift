@@ -10,3 +10,4 @@ extension KnowledgeBaseStats: ResponseEncodable {}
 extension TopicMergeReport: ResponseEncodable {}
 extension ErrorJSON: ResponseEncodable {}
 extension ErasureReceipt: ResponseEncodable {}
+extension ChangePageJSON: ResponseEncodable {}

@@ -4,7 +4,9 @@ import GRDB
 extension KnowledgeBase {
     /// Applies the retention rules to the namespace: erases the facts whose ``Fact/expiresAt``
     /// has passed (as ``eraseFacts(ids:)`` does, with the reason ``ErasureReceipt/Reason/expired``)
-    /// and drops the undo records older than the undo window.
+    /// drops the undo records older than the undo window, and prunes the change feed's events
+    /// older than ``Configuration/changeRetention`` (keeping the newest
+    /// ``Configuration/minimumRetainedChanges``).
     ///
     /// Run it periodically (`mnemo serve --purge-interval`, or an app's background task); search
     /// and listings leave expired facts out in the meantime. Dropping an undo record also drops
@@ -22,12 +24,16 @@ extension KnowledgeBase {
         if let window, !(window.isFinite && window >= 0) {
             throw MnemoError.invalidInput(field: "undoOlderThan", reason: "\(window) seconds is not a length of time")
         }
+        let changeRetention = changeRetention
         let receipt = try await writer.write { db in
             let expired = try FactTable.expiredIDs(db, namespace: namespace, now: now)
             var receipt = try FactEraser.erase(
                 db, namespace: namespace, ids: expired.sorted(), reason: .expired, now: now)
             let old = try OperationLog.ids(db, namespace: namespace, recordedBefore: cutoff)
             receipt.undoRecords += try FactEraser.deleteOperations(db, ids: old)
+            _ = try FeedTable.prune(
+                db, namespace: namespace, olderThan: now.addingTimeInterval(-changeRetention),
+                keeping: Configuration.minimumRetainedChanges)
             return receipt
         }
         return await scrubbingFiles(after: receipt)

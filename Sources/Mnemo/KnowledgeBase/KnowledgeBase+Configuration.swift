@@ -43,6 +43,11 @@ extension KnowledgeBase {
         /// operations older than this (they can no longer be undone, and the contents their
         /// snapshots hold leave the file). 30 days by default.
         public var undoRetention: TimeInterval
+        /// How long the change feed keeps its events: ``KnowledgeBase/purge(now:undoOlderThan:)``
+        /// prunes older ones, but never a namespace's newest
+        /// ``minimumRetainedChanges``. A follower whose cursor is older gets
+        /// ``MnemoError/cursorExpired(namespace:)`` and reads the memory again. 30 days by default.
+        public var changeRetention: TimeInterval = Configuration.defaultUndoRetention
         /// The most facts a namespace may hold, active and inactive, or `nil` (the default) for
         /// no limit. At the limit, a write that would add a new fact is refused with
         /// ``MnemoError/quotaExceeded(limit:)`` or makes room, as ``quotaPolicy`` says; repeats
@@ -99,6 +104,9 @@ extension KnowledgeBase {
             self.database = database
             self.now = now
         }
+
+        /// The events of a namespace's change feed that are kept whatever their age.
+        public static let minimumRetainedChanges = 10_000
 
         /// ``undoRetention``'s default: 30 days.
         public static let defaultUndoRetention: TimeInterval = 30 * 86_400

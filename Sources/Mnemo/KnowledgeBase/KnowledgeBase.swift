@@ -38,6 +38,8 @@ public final class KnowledgeBase: Sendable {
     let vectorIndex: VectorIndex?
     /// ``Configuration/undoRetention``.
     let undoRetention: TimeInterval
+    /// ``Configuration/changeRetention``.
+    let changeRetention: TimeInterval
     /// The clock of ``Configuration/now``.
     let clock: @Sendable () -> Date
     /// ``Configuration/factLimit`` and ``Configuration/quotaPolicy``.
@@ -166,9 +168,13 @@ public final class KnowledgeBase: Sendable {
             }
         }
         self.writer = StorageWriter(base: writer, replication: replication)
+        if !readOnly {
+            writer.add(transactionObserver: FeedCommitObserver(signal: self.writer.feed), extent: .databaseLifetime)
+        }
         self.namespace = configuration.namespace
         self.embedder = configuration.embedder
         self.undoRetention = configuration.undoRetention
+        self.changeRetention = configuration.changeRetention
         self.clock = configuration.now
         self.quota = try FactQuota(limit: configuration.factLimit, policy: configuration.quotaPolicy)
         if let embedder = configuration.embedder {
@@ -193,6 +199,7 @@ public final class KnowledgeBase: Sendable {
         self.embedder = other.embedder
         self.vectorIndex = other.vectorIndex
         self.undoRetention = other.undoRetention
+        self.changeRetention = other.changeRetention
         self.clock = other.clock
         self.namespace = namespace
         self.quota = quota

@@ -88,6 +88,10 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// The database server (PostgreSQL, through `MnemoPostgres`) cannot be reached or did not
     /// answer in time. A write that throws it was not stored; the call can be retried.
     case storageUnavailable(reason: String)
+    /// A change cursor of this namespace is older than the change feed's window: the events
+    /// after it were pruned. Read the memory again (``KnowledgeBase/snapshot()``) and follow the
+    /// feed from the snapshot's cursor.
+    case cursorExpired(namespace: String)
 
     public var description: String {
         switch self {
@@ -131,6 +135,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "the namespace holds its limit of \(limit) facts; delete or erase some, or raise the limit, before adding new ones"
         case .storageUnavailable(let reason):
             "the storage server is unavailable: \(reason)"
+        case .cursorExpired:
+            "the change cursor is older than the change feed's window; read the memory again and follow the feed from the snapshot's cursor"
         }
     }
 

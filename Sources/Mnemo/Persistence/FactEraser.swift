@@ -54,6 +54,9 @@ package enum FactEraser {
             sql: "DELETE FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing)", arguments: [namespace])
         receipt.facts = db.changesCount
         try tombstone(db, namespace: namespace, ids: erased, reason: reason, now: now)
+        for id in erased {
+            try FeedTable.record(db, namespace: namespace, kind: .factErased, factID: id, now: now)
+        }
         try rewriteFullTextIndex(db)
         receipt.factIDs = erased
         return receipt
@@ -90,6 +93,7 @@ package enum FactEraser {
         try db.execute(sql: "DELETE FROM topic WHERE namespace = ?", arguments: [namespace])
         receipt.topics = db.changesCount
         try tombstone(db, namespace: namespace, ids: ids, reason: .namespaceErased, now: now)
+        try FeedTable.eraseNamespace(db, namespace: namespace, now: now)
         if receipt.facts + receipt.topics + receipt.historyRows + receipt.undoRecords > 0 {
             try rewriteFullTextIndex(db)
         }

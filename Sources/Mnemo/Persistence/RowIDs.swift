@@ -10,7 +10,7 @@ import GRDB
 package enum RowIDs {
     /// The tables whose ids an app sees: facts, topics, history events, conflicts and undoable
     /// operations.
-    package static let tables = ["topic", "fact", "history", "fact_conflict", "operation"]
+    package static let tables = TableRegistry.tables(with: .numbered).map(\.name)
 
     /// An SQL expression: the largest id `table` holds or used (facts), or 0.
     static func largestSQL(_ table: String) -> String {

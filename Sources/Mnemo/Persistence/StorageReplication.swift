@@ -41,4 +41,8 @@ extension KnowledgeBase {
     /// The name of the last schema migration this version of Mnemo runs: two nodes of a shared
     /// store must agree on it, since each copy's tables are made by its own migrations.
     package static var schemaIdentity: String { Schema.migrator.migrations.last ?? "" }
+
+    /// The identities of the schemas before this one: a store made by an earlier version is
+    /// taken over when its nodes are upgraded.
+    package static var earlierSchemaIdentities: [String] { Array(Schema.migrator.migrations.dropLast()) }
 }

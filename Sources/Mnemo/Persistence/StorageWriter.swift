@@ -12,7 +12,15 @@ struct StorageWriter: Sendable {
     let base: any DatabaseWriter
     /// Where writes are also recorded when the database is one node's copy of a shared store
     /// (PostgreSQL); `nil` for a database of its own.
-    var replication: (any StorageReplication)? = nil
+    let replication: (any StorageReplication)?
+    /// Wakes the change feed's followers.
+    let feed: FeedSignal
+
+    init(base: any DatabaseWriter, replication: (any StorageReplication)? = nil) {
+        self.base = base
+        self.replication = replication
+        self.feed = FeedSignal(reader: base)
+    }
 
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await base.readReleasingFirst(value) } catch { throw Self.mapped(error) }
@@ -23,13 +31,23 @@ struct StorageWriter: Sendable {
         do { return try base.read(value) } catch { throw MnemoError(error) }
     }
 
+    /// A write transaction, with the change feed's events of what it did (see ``FeedTable``).
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         do {
-            if let replication { return try await replication.write(on: base, updates) }
-            return try await base.write(updates)
+            if let replication {
+                return try await replication.write(on: base) { db in try Self.recordingChanges(db, updates) }
+            }
+            return try await base.write { db in try Self.recordingChanges(db, updates) }
         } catch {
             throw Self.mapped(error)
         }
+    }
+
+    private static func recordingChanges<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
+        let mark = try FeedTable.mark(db)
+        let result = try updates(db)
+        try FeedTable.recordDerivedEvents(since: mark, db)
+        return result
     }
 
     /// `error` as a ``MnemoError``, except a cancellation, which stays a `CancellationError`, and

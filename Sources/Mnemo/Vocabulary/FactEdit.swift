@@ -1,5 +1,5 @@
 /// A change to a fact as the front doors describe it — `mnemo fact update`, `PATCH` on the HTTP
-/// routes, the MCP `update_memory` tool — parsed with one message per wrong value.
+/// routes, the MCP `update_fact` tool — parsed with one message per wrong value.
 package struct FactEdit: Hashable, Sendable {
     /// The field changes.
     package var update = FactUpdate()
@@ -65,10 +65,11 @@ package struct FactEdit: Hashable, Sendable {
         update.expiresAt = .some(date)
     }
 
-    /// Fails when the edit changes nothing, naming what it could change.
-    package func requireChange() throws(FilterValueError) {
+    /// Fails when the edit changes nothing, naming what it could change: `fields`, the ones the
+    /// front door takes.
+    package func requireChange(fields: [String] = Self.fields) throws(FilterValueError) {
         guard isEmpty else { return }
-        throw Self.error("", "nothing_to_update", "send at least one of \(Self.fields.joined(separator: ", "))")
+        throw Self.error("", "nothing_to_update", "send at least one of \(fields.joined(separator: ", "))")
     }
 
     private static func error(_ field: String, _ code: String, _ message: String) -> FilterValueError {

@@ -1,6 +1,7 @@
 /// The names of what a search or a listing can be narrowed by, spelled the same at every front
 /// door: CLI options (`--type`), REPL inline filters (`type:`), HTTP query and body fields
-/// (`type=`), MCP tool arguments (`"type"`).
+/// (`type=`), MCP tool arguments (`"types"` in `search_memory`, whose arguments name lists in
+/// the plural).
 ///
 /// Each field knows the values it takes, derived from the library's enums, so that a wrong value
 /// gets the same message from every front door (see ``FilterValueError``).

@@ -26,12 +26,28 @@ extension OperationLog {
                 try restore(db, change)
             }
         }
+        try announceRestored(changes, db, namespace: namespace)
         guard let undo = try Int64.fetchOne(db, sql: "SELECT id FROM operation WHERE reverts = ?", arguments: [id]),
             let record = try find(db, namespace: namespace, id: undo)
         else {
             throw OperationLog.corrupt("operation #\(id) could not be undone")
         }
         return record
+    }
+
+    /// Tells the change feed which facts and topics the undo changed back; the history rows it
+    /// restored or removed announce nothing themselves.
+    private static func announceRestored(_ changes: [Change], _ db: Database, namespace: String) throws {
+        var announced = Set<String>()
+        let now = Date()
+        for change in changes where announced.insert("\(change.table) \(change.row)").inserted {
+            switch change.table {
+            case "fact": try FeedTable.record(db, namespace: namespace, kind: .factRestored, factID: change.row, now: now)
+            case "topic":
+                try FeedTable.record(db, namespace: namespace, kind: .topicRestored, topicID: change.row, now: now)
+            default: break
+            }
+        }
     }
 
     /// Writes a row back as it was before the operation: deleted if it did not exist.

@@ -7,9 +7,10 @@ struct MCPCommand: AsyncParsableCommand {
         commandName: "mcp",
         abstract: "Serve the knowledge base to an AI assistant: a Model Context Protocol server on stdio.",
         discussion: """
-            Tools: search_memory, remember_fact, update_fact, forget_fact, show_topic, list_topics, \
-            memory_stats; resource: mnemo://topics (the topic tree). Everything acts on one namespace \
-            (--namespace). An MCP host starts it; add to the host's configuration:
+            Tools: \(MnemoMCPServer.toolNames.joined(separator: ", ")); resource: \
+            \(MnemoMCPServer.topicTreeURI) (the topic tree), which a host can subscribe to (it is told \
+            when the memory changes). Everything acts on one namespace (--namespace). An MCP host \
+            starts it; add to the host's configuration:
 
               {"mcpServers": {"mnemo": {"command": "mnemo",
                 "args": ["mcp", "--db", "/path/to/memory.sqlite", "--namespace", "me"]}}}

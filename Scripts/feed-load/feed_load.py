@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Load on the change feed of `mnemo serve`: many Server-Sent Events clients while writes stream in.
+
+Measures, against servers already running on loopback:
+  - node memory per idle client (RSS of --server-pid before and after the clients connect);
+  - from a write's acknowledgement (the writer has read its 201) to its event at every client,
+    p50 and p99 over every (probe, client) pair; an event that arrives before the writer read
+    its answer counts as 0 ms;
+  - write throughput (sequential POST /v1/facts/extract of one fact) without and with the clients.
+Writes go to --write-port and clients follow --read-port: two nodes of one PostgreSQL store
+measure the cross-node path.
+
+Usage: feed_load.py --read-port 8081 [--write-port 8082] --token TOKEN --user USER
+                    [--clients 1000] [--probes 200] [--server-pid PID] [--throughput-seconds 10]
+Prints one JSON object.
+"""
+import argparse, asyncio, json, re, statistics, time, uuid
+
+PROBE = re.compile(r"feed probe ([0-9a-f]{32})")
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Client:
+    def __init__(self):
+        self.ready = asyncio.Event()
+        self.seen = {}  # probe id -> monotonic time the event arrived
+        self.status = None
+
+    async def follow(self, port, token):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+        writer.write(
+            f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        try:
+            status_line = await reader.readline()
+            self.status = int(status_line.split()[1])
+            while await reader.readline() not in (b"\r\n", b""):
+                pass
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                if line.startswith(b"event: ready"):
+                    self.ready.set()
+                elif line.startswith(b"data: "):
+                    match = PROBE.search(line.decode("utf-8", "replace"))
+                    if match and match.group(1) not in self.seen:
+                        self.seen[match.group(1)] = time.monotonic()
+        finally:
+            writer.close()
+
+
+async def post(port, token, user, body):
+    """One HTTP/1.1 request on a fresh connection; returns the status."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    data = json.dumps(body).encode()
+    writer.write(
+        f"POST /v1/facts/extract HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    await reader.read()
+    writer.close()
+    return status
+
+
+async def write_probe(port, token, user):
+    probe = uuid.uuid4().hex
+    status = await post(port, token, user, {
+        "user_id": user, "conversation_id": "feed-load",
+        "extracted": [{"content": f"feed probe {probe}", "category": "load"}]})
+    assert status == 201, status
+    return probe, time.monotonic()
+
+
+async def throughput(port, token, user, seconds):
+    count, start = 0, time.monotonic()
+    while time.monotonic() - start < seconds:
+        await write_probe(port, token, user)
+        count += 1
+    return count / (time.monotonic() - start)
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--read-port", type=int, required=True)
+    parser.add_argument("--write-port", type=int)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--probes", type=int, default=200)
+    parser.add_argument("--server-pid", type=int)
+    parser.add_argument("--throughput-seconds", type=float, default=10)
+    args = parser.parse_args()
+    write_port = args.write_port or args.read_port
+    report = {"clients": args.clients, "probes": args.probes}
+
+    if args.throughput_seconds > 0:
+        report["writes_per_second_without_clients"] = round(
+            await throughput(write_port, args.token, args.user, args.throughput_seconds), 1)
+
+    before = rss_kb(args.server_pid) if args.server_pid else None
+    clients = [Client() for _ in range(args.clients)]
+    tasks = [asyncio.create_task(c.follow(args.read_port, args.token)) for c in clients]
+    await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in clients)), 120)
+    await asyncio.sleep(2)
+    if before is not None:
+        after = rss_kb(args.server_pid)
+        report["rss_kb_before"], report["rss_kb_with_clients"] = before, after
+        report["kb_per_idle_client"] = round((after - before) / args.clients, 1)
+
+    acknowledged = {}
+    for _ in range(args.probes):
+        probe, at = await write_probe(write_port, args.token, args.user)
+        acknowledged[probe] = at
+        await asyncio.sleep(0.02)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(len(c.seen) < args.probes for c in clients):
+        await asyncio.sleep(0.1)
+    latencies = [max(0.0, (c.seen[p] - at) * 1000) for c in clients for p, at in acknowledged.items() if p in c.seen]
+    missing = args.probes * args.clients - len(latencies)
+    report["events_missing"] = missing
+    report["latency_ms"] = {
+        "p50": round(percentile(latencies, 0.5), 2), "p99": round(percentile(latencies, 0.99), 2),
+        "max": round(max(latencies), 2), "mean": round(statistics.fmean(latencies), 2)}
+
+    if args.throughput_seconds > 0:
+        report["writes_per_second_with_clients"] = round(
+            await throughput(write_port, args.token, args.user, args.throughput_seconds), 1)
+    for task in tasks:
+        task.cancel()
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

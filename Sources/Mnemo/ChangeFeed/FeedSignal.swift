@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+/// Wakes the followers of a database's change feed when events are committed: at once for the
+/// commits of this connection pool (``FeedCommitObserver``), and within ``pollInterval`` for
+/// those of another pool or process on the same file, which no observer of this pool sees.
+///
+/// One check serves every follower: it reads which namespaces have events past the last one it
+/// saw (one index range scan) and wakes only their followers, so a thousand followers cost one
+/// read per commit, not a thousand. Nothing runs while nobody follows.
+final class FeedSignal: Sendable {
+    /// How soon another process's commit reaches the followers.
+    static let pollInterval: Duration = .milliseconds(200)
+
+    private struct Follower {
+        var namespace: String
+        var wake: AsyncStream<Void>.Continuation
+    }
+
+    private struct State {
+        var followers: [Int: Follower] = [:]
+        var nextID = 0
+        var checking = false
+    }
+
+    private let reader: any DatabaseReader
+    private let state = Locked(State())
+    private let doorbell = Doorbell()
+
+    init(reader: any DatabaseReader) {
+        self.reader = reader
+    }
+
+    /// Starts waking a follower of `namespace`: the subscription's wake-ups come after each
+    /// commit that adds events to it (coalesced: one pending wake-up at most), and once at once.
+    func follow(namespace: String) async throws -> FeedSubscription {
+        let baseline = try await reader.read { db in try FeedTable.latestSequence(db) }
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wake.yield()
+        let (id, startsChecking) = state.withLock { state -> (Int, Bool) in
+            let id = state.nextID
+            state.nextID += 1
+            state.followers[id] = Follower(namespace: namespace, wake: wake)
+            defer { state.checking = true }
+            return (id, !state.checking)
+        }
+        if startsChecking {
+            Task { await self.check(from: baseline) }
+        }
+        return FeedSubscription(wakeups: wakeups) { [weak self] in self?.stopFollowing(id) }
+    }
+
+    /// Called after a commit of this pool that added events.
+    func committed() {
+        doorbell.ring()
+    }
+
+    private func stopFollowing(_ id: Int) {
+        let wake = state.withLock { $0.followers.removeValue(forKey: id)?.wake }
+        wake?.finish()
+        doorbell.ring()
+    }
+
+    /// Checks after each commit or poll interval, until nobody follows.
+    private func check(from baseline: Int64) async {
+        var last = baseline
+        while true {
+            await doorbell.wait(upTo: Self.pollInterval)
+            let seen = last
+            let changed = try? await reader.read { db in try FeedTable.namespacesChanged(db, after: seen) }
+            let stops = state.withLock { state -> Bool in
+                if let (namespaces, latest) = changed {
+                    last = latest
+                    for follower in state.followers.values where namespaces.contains(follower.namespace) {
+                        follower.wake.yield()
+                    }
+                }
+                if state.followers.isEmpty { state.checking = false }
+                return !state.checking
+            }
+            if stops { return }
+        }
+    }
+}
+
+/// A follower's wake-ups; following stops when it is released.
+final class FeedSubscription: @unchecked Sendable {
+    // One task at a time iterates (the stream's consumer): the iterator is not shared.
+    private var iterator: AsyncStream<Void>.Iterator
+    private let stop: @Sendable () -> Void
+
+    fileprivate init(wakeups: AsyncStream<Void>, stop: @escaping @Sendable () -> Void) {
+        self.iterator = wakeups.makeAsyncIterator()
+        self.stop = stop
+    }
+
+    deinit { stop() }
+
+    /// Waits for the next wake-up; `false` when the task was cancelled.
+    func next() async -> Bool {
+        await iterator.next() != nil && !Task.isCancelled
+    }
+}
+
+/// Rings wake one waiter; a ring with nobody waiting is kept for the next wait.
+private final class Doorbell: Sendable {
+    private let state = Locked<(rung: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func ring() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.rung = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait(upTo timeout: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { self?.ring() }
+        }
+        await withCheckedContinuation { continuation in
+            let ringsNow = state.withLock { state -> Bool in
+                if state.rung {
+                    state.rung = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if ringsNow { continuation.resume() }
+        }
+        timer.cancel()
+    }
+}
+
+/// Rings the feed's doorbell after each commit of the pool that added events.
+final class FeedCommitObserver: TransactionObserver, @unchecked Sendable {
+    private let signal: FeedSignal
+    // Touched on the writer's queue only, as GRDB calls an observer.
+    private var added = false
+
+    init(signal: FeedSignal) {
+        self.signal = signal
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        eventKind.tableName == "feed_event"
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        added = true
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        defer { added = false }
+        if added { signal.committed() }
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        added = false
+    }
+}

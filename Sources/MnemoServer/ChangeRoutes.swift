@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mnemo
+
+/// The change feed over HTTP: MindChat's event stream (`GET /api/events`, Server-Sent Events)
+/// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
+struct ChangeRoutes {
+    let tenancy: Tenancy
+
+    /// The comment a quiet event stream sends so that proxies and clients keep it open.
+    static let heartbeatInterval: Duration = .seconds(15)
+    /// The longest `wait` of a long poll, in seconds.
+    static let maximumWait = 60
+    /// The most events a long poll answers at once.
+    static let maximumLimit = 1000
+
+    func add(to router: Router<MnemoRequestContext>) {
+        router.get("api/events", use: events)
+        router.get("v1/users/:user_id/changes", use: changes)
+    }
+
+    /// `GET /api/events`: the caller's changes as Server-Sent Events, from `Last-Event-ID` (or
+    /// `?since=`) when given, else from now. Each event's `id` is its cursor; fact events are
+    /// named `factsUpdated` and topic events `topicsUpdated`, the names MindChat listens for. A
+    /// `ready` event carries the starting cursor, a comment comes every 15 s of quiet, and a
+    /// `reset` event ends a stream whose cursor fell out of the feed's window.
+    @Sendable func events(_ request: Request, context: MnemoRequestContext) async throws -> Response {
+        let kb = try await tenancy.knowledgeBase(context)
+        let resumeFrom = request.headers[.lastEventID] ?? QueryFields(request).get("since")
+        let cursor = try resumeFrom.map { try kb.cursor($0) }
+        if let cursor {
+            // A cursor the feed cannot resume from is refused with a status, before the stream.
+            _ = try await kb.changes(after: cursor, limit: 1)
+        }
+        let follower = ChangeFollower(knowledgeBase: kb, cursor: cursor)
+        let start = try await follower.position()
+        let encoder = context.responseEncoder
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .mnemoCursor: start.description],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + ServerSentEvent.ready(start)))
+                while true {
+                    let page: ChangePage?
+                    do {
+                        page = try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval)
+                    } catch let error as MnemoError {
+                        try await writer.write(ByteBuffer(string: ServerSentEvent.reset(error)))
+                        break
+                    }
+                    guard let page else { break }
+                    let text =
+                        page.events.isEmpty
+                        ? ": keep-alive\n\n"
+                        : try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
+                    try await writer.write(ByteBuffer(string: text))
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// `GET /v1/users/{user_id}/changes?since=&limit=&wait=`: the user's changes after `since`
+    /// (from the feed's start when absent), at most `limit` (default 100, at most 1000), waiting
+    /// up to `wait` seconds (0 to 60, default 0) for one when there are none.
+    @Sendable func changes(_ request: Request, context: MnemoRequestContext) async throws -> ChangePageJSON {
+        let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
+        let query = QueryFields(request)
+        let cursor = try query.get("since").map { try kb.cursor($0) } ?? kb.feedOrigin
+        let limit = try query.integer("limit", in: 1...Self.maximumLimit) ?? 100
+        let wait = try query.integer("wait", in: 0...Self.maximumWait) ?? 0
+        guard wait > 0 else { return ChangePageJSON(try await kb.changes(after: cursor, limit: limit)) }
+        let follower = ChangeFollower(knowledgeBase: kb, cursor: cursor)
+        guard let page = try await follower.nextPage(limit: limit, waitingUpTo: .seconds(wait)) else {
+            throw CancellationError()
+        }
+        return ChangePageJSON(page)
+    }
+}
+
+/// The text of the event stream's messages.
+enum ServerSentEvent {
+    static func ready(_ cursor: ChangeCursor) -> String {
+        "id: \(cursor)\nevent: ready\ndata: {\"cursor\":\"\(cursor)\"}\n\n"
+    }
+
+    static func change(_ event: ChangeEvent, encoder: JSONEncoder) throws -> String {
+        let data = String(decoding: try encoder.encode(ChangeEventJSON(event)), as: UTF8.self)
+        let name = event.kind.concernsTopics ? "topicsUpdated" : "factsUpdated"
+        return "id: \(event.cursor)\nevent: \(name)\ndata: \(data)\n\n"
+    }
+
+    static func reset(_ error: MnemoError) -> String {
+        let code = if case .cursorExpired = error { "cursor_expired" } else { "unavailable" }
+        return "event: reset\ndata: {\"code\":\"\(code)\",\"message\":\"read the memory again and reconnect\"}\n\n"
+    }
+}
+
+/// `answer`, computed after reading the feed's cursor, with that cursor in `Mnemo-Cursor`: a
+/// client that follows the feed from it misses nothing the answer lacks (it may see again a
+/// change the answer already shows, which applying an event twice allows).
+func reflectingCursor<Answer: ResponseGenerator>(of kb: KnowledgeBase, _ answer: () async throws -> Answer)
+    async throws -> EditedResponse<Answer>
+{
+    let cursor = try await kb.currentCursor()
+    return EditedResponse(headers: [.mnemoCursor: cursor.description], response: try await answer())
+}
+
+extension HTTPField.Name {
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// The change feed cursor an answer reflects: follow the feed from it to miss nothing.
+    static let mnemoCursor = HTTPField.Name("Mnemo-Cursor")!
+}
+
+extension QueryFields {
+    /// A whole number within `range`, or `nil` when absent.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = get(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.badRequest(
+                "invalid_\(name)", "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return value
+    }
+}
