@@ -48,7 +48,7 @@ import Testing
         try await server.waitUntilListening()
         defer { server.stop() }
         let client = EventStreamClient(port: server.port, path: "/api/events")
-        let reading = ThreadJob { try client.read(count: 3, timeout: 30) }
+        let reading = ThreadJob { try client.read(count: 2, timeout: 30) }
         try await Task.sleep(for: .milliseconds(500))
         let (status, _) = try await HTTPRequest.send(
             server.port, "/v1/facts/extract", method: "POST",

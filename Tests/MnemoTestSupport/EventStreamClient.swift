@@ -59,7 +59,8 @@ package struct EventStreamClient {
         var inBody = false
         let deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while Date() < deadline, reading.messages.filter({ $0.event != "ready" }).count < count {
+        var changes = 0
+        while Date() < deadline, changes < count {
             let received = recv(socket, &chunk, chunk.count, 0)
             if received == 0 {
                 reading.closedByServer = true
@@ -67,10 +68,13 @@ package struct EventStreamClient {
             }
             if received < 0 { continue }  // the receive timeout: look at the deadline again
             buffer += chunk[0..<received]
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-                buffer.removeSubrange(...newline)
+            var start = buffer.startIndex
+            defer { buffer.removeSubrange(..<start) }
+            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = newline + 1
                 if !inBody {
                     if reading.status == 0, line.hasPrefix("HTTP/1.1 ") {
                         reading.status = Int(line.dropFirst(9).prefix(3)) ?? 0
@@ -83,7 +87,8 @@ package struct EventStreamClient {
                 if line.isEmpty {
                     if !pending.data.isEmpty || pending.event != nil {
                         reading.messages.append(pending)
-                        if reading.messages.filter({ $0.event != "ready" }).count >= count { break }
+                        if pending.event != "ready" { changes += 1 }
+                        if changes >= count { break }
                     }
                     pending = Message(id: nil, event: nil, data: "")
                 } else if line.hasPrefix(":") {
