@@ -21,6 +21,9 @@ echo "secret-token user-1 fact-limit=400" > "$work/tokens.txt"
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 # The coverage phase derives "valid" strings from lengths alone and ignores the patterns that
-# say what a topic path or a filter value may be, so it is left out.
+# say what a topic path or a filter value may be, so it is left out. The event stream answers a
+# valid request with a stream that never ends, which a request-and-response check cannot read:
+# its tests are the suite's (ChangeRouteTests, ChangeFeedCommandTests).
 python3 -m schemathesis.cli run "http://127.0.0.1:$port/openapi.json" -H "Authorization: Bearer secret-token" \
-    --phases examples,fuzzing,stateful --max-time "$seconds" --workers 2 ${seed:+--seed "$seed"}
+    --phases examples,fuzzing,stateful --max-time "$seconds" --workers 2 ${seed:+--seed "$seed"} \
+    --exclude-operation-id mindChatEvents --request-timeout 75

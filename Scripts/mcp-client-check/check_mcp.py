@@ -4,15 +4,17 @@
 Usage: python3 check_mcp.py PATH/TO/mnemo
 
 Starts the server on stdio over a scratch database, as an MCP host would, and checks every
-tool and the topic-tree resource. Exits non-zero with a message on the first failure.
+tool and the topic-tree resource, and that a subscription to it is told when another process
+writes the memory. Exits non-zero with a message on the first failure.
 """
 import asyncio
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 EXPECTED_TOOLS = {"search_memory", "memory_context", "remember_fact", "update_fact", "forget_fact", "forget",
@@ -41,8 +43,15 @@ async def main(binary):
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "memory.sqlite")
         server = StdioServerParameters(command=binary, args=["mcp", "--db", database, "--namespace", "me"])
+        updated = asyncio.Event()
+
+        async def on_message(message):
+            root = getattr(message, "root", None)
+            if isinstance(root, types.ResourceUpdatedNotification) and str(root.params.uri) == "mnemo://topics":
+                updated.set()
+
         async with stdio_client(server) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, message_handler=on_message) as session:
                 init = await session.initialize()
                 info = field(init, "server_info", "serverInfo")
                 check(info.name == "mnemo", f"server name {info.name}")
@@ -91,7 +100,19 @@ async def main(binary):
                 check([str(r.uri) for r in resources] == ["mnemo://topics"], f"resources: {resources}")
                 contents = (await session.read_resource("mnemo://topics")).contents
                 check("Technology/iOS Development" in contents[0].text, f"resource: {contents}")
-    print("check_mcp: every tool and the topic resource answered as expected")
+
+                await session.subscribe_resource("mnemo://topics")
+                facts = Path(folder) / "more.jsonl"
+                facts.write_text('{"topic": "Music", "content": "Plays the cello in a community orchestra"}\n')
+                written = subprocess.run([binary, "ingest", str(facts), "--db", database, "--namespace", "me"],
+                                         capture_output=True, text=True)
+                check(written.returncode == 0, f"ingest from another process: {written.stderr}")
+                try:
+                    await asyncio.wait_for(updated.wait(), 10)
+                except asyncio.TimeoutError:
+                    check(False, "no notifications/resources/updated after another process wrote the memory")
+                await session.unsubscribe_resource("mnemo://topics")
+    print("check_mcp: every tool and the topic resource answered as expected; the subscription was notified")
 
 
 if __name__ == "__main__":

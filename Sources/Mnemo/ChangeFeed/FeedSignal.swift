@@ -140,7 +140,9 @@ private final class Doorbell: Sendable {
 
 /// Rings the feed's doorbell after each commit of the pool that added events.
 final class FeedCommitObserver: TransactionObserver, @unchecked Sendable {
-    private let signal: FeedSignal
+    // Weak: the signal reads through the pool that holds this observer, and a strong reference
+    // would keep the pool open for ever (its last connection's close folds the WAL in).
+    private weak var signal: FeedSignal?
     // Touched on the writer's queue only, as GRDB calls an observer.
     private var added = false
 
@@ -158,7 +160,7 @@ final class FeedCommitObserver: TransactionObserver, @unchecked Sendable {
 
     func databaseDidCommit(_ db: Database) {
         defer { added = false }
-        if added { signal.committed() }
+        if added { signal?.committed() }
     }
 
     func databaseDidRollback(_ db: Database) {
