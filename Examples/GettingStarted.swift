@@ -6,13 +6,22 @@ import MnemoEncoder
 /// (which also checks that the documents quote them exactly: the text between the `example:`
 /// markers).
 public enum GettingStarted {
-    /// The README's ten lines, with the database in `folder`.
+    /// The README's example, with the database in `folder`: it opens the file on every start,
+    /// whether the model was there last time or not.
     public static func frontPage(in folder: URL) async throws {
         // example: front-page
-        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
-        let kb = try KnowledgeBase(
-            url: folder.appendingPathComponent("memory.sqlite"),
-            configuration: .init(namespace: "user-42", embedder: embedder))
+        let url = folder.appendingPathComponent("memory.sqlite")
+        var configuration = KnowledgeBase.Configuration(
+            namespace: "user-42", embedder: try SentenceEncoder.loadDefault() ?? HashingEmbedder())
+        let kb: KnowledgeBase
+        do {
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+        } catch MnemoError.conflict(.embedderMismatch) {
+            // The model was installed or removed since the last start: rebuild the vectors with this one.
+            configuration.acceptsOtherEmbedder = true
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+            try await kb.reembed()
+        }
         try await kb.addFact(
             NewFact(
                 content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development",
@@ -27,11 +36,19 @@ public enum GettingStarted {
         // example: getting-started
         // The embedder is optional: without one, Mnemo is a full-text knowledge base.
         // SentenceEncoder (MnemoEncoder) runs all-MiniLM-L6-v2 when the model is installed;
-        // HashingEmbedder is the dependency-free fallback.
-        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
-        let kb = try KnowledgeBase(
-            url: folder.appendingPathComponent("memory.sqlite"),
-            configuration: .init(namespace: "user-42", embedder: embedder))
+        // HashingEmbedder is the dependency-free fallback. When the file's vectors were made by the
+        // other one (the model came or went since the last start), they are rebuilt with this one.
+        let url = folder.appendingPathComponent("memory.sqlite")
+        var configuration = KnowledgeBase.Configuration(
+            namespace: "user-42", embedder: try SentenceEncoder.loadDefault() ?? HashingEmbedder())
+        let kb: KnowledgeBase
+        do {
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+        } catch MnemoError.conflict(.embedderMismatch) {
+            configuration.acceptsOtherEmbedder = true
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+            try await kb.reembed()
+        }
 
         let outcome = try await kb.addFact(
             NewFact(
