@@ -152,7 +152,7 @@ struct UndoTests {
     }
 
     @Test func undoATopicDeletedWithItsSubtopicsAndFacts() async throws {
-        try await Self.expectUndoRestores(.deleteTopic) { kb in
+        try await Self.expectUndoRestores(.deleteTopic) { (kb: KnowledgeBase) async throws in
             #expect(try await kb.deleteTopic("Cooking and Food", cascade: true) == 2)
             #expect(try await kb.operations().first?.summary == "deleted topic Cooking and Food and 2 facts")
         }
