@@ -44,6 +44,15 @@ public enum DocCommentExamples {
         _ = (alice, bob)
     }
 
+    /// `KnowledgeBase.addFacts(_:nearDuplicates:repeats:)`'s example: facts an app makes sure
+    /// exist each time it starts.
+    static func startUpFacts(kb: KnowledgeBase, onboardingFacts: [NewFact]) async throws {
+        // example: doc-add-facts-leave-unchanged
+        let outcomes = try await kb.addFacts(onboardingFacts, repeats: .leaveUnchanged)
+        print(outcomes.filter(\.isAdded).count, "facts were missing")
+        // end example
+    }
+
     /// `KnowledgeBase.Configuration`'s example: a database in an App Group container.
     static func configuration(containerURL: URL) throws {
         // example: doc-configuration

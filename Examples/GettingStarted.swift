@@ -6,13 +6,33 @@ import MnemoEncoder
 /// (which also checks that the documents quote them exactly: the text between the `example:`
 /// markers).
 public enum GettingStarted {
-    /// The README's ten lines, with the database in `folder`.
+    /// How the README and the article open the memory in `folder`: on every start, whether the
+    /// model was there the last time or not.
+    public static func open(in folder: URL) async throws -> KnowledgeBase {
+        // example: open-memory
+        // The embedder is optional: without one, Mnemo is a full-text knowledge base.
+        // SentenceEncoder (MnemoEncoder) runs all-MiniLM-L6-v2 when the model is installed;
+        // HashingEmbedder is the dependency-free fallback.
+        let url = folder.appendingPathComponent("memory.sqlite")
+        var configuration = KnowledgeBase.Configuration(
+            namespace: "user-42", embedder: try SentenceEncoder.loadDefault() ?? HashingEmbedder())
+        let kb: KnowledgeBase
+        do {
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+        } catch MnemoError.conflict(.embedderMismatch) {
+            // The model was installed or removed since the last start: rebuild the vectors with this one.
+            configuration.acceptsOtherEmbedder = true
+            kb = try KnowledgeBase(url: url, configuration: configuration)
+            try await kb.reembed()
+        }
+        // end example
+        return kb
+    }
+
+    /// The README's example, with the database in `folder`.
     public static func frontPage(in folder: URL) async throws {
+        let kb = try await open(in: folder)
         // example: front-page
-        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
-        let kb = try KnowledgeBase(
-            url: folder.appendingPathComponent("memory.sqlite"),
-            configuration: .init(namespace: "user-42", embedder: embedder))
         try await kb.addFact(
             NewFact(
                 content: "Prefers SwiftUI over UIKit", topicPath: "Technology/iOS Development",
@@ -24,15 +44,8 @@ public enum GettingStarted {
 
     /// Runs the example with its database in `folder`.
     public static func run(in folder: URL) async throws {
+        let kb = try await open(in: folder)
         // example: getting-started
-        // The embedder is optional: without one, Mnemo is a full-text knowledge base.
-        // SentenceEncoder (MnemoEncoder) runs all-MiniLM-L6-v2 when the model is installed;
-        // HashingEmbedder is the dependency-free fallback.
-        let embedder: any Embedder = try SentenceEncoder.loadDefault() ?? HashingEmbedder()
-        let kb = try KnowledgeBase(
-            url: folder.appendingPathComponent("memory.sqlite"),
-            configuration: .init(namespace: "user-42", embedder: embedder))
-
         let outcome = try await kb.addFact(
             NewFact(
                 content: "Prefers SwiftUI over UIKit",

@@ -46,10 +46,12 @@ struct GlobalOptions: ParsableArguments {
     /// Opens the database file, or this namespace of a PostgreSQL store (a node's copy, in a
     /// temporary folder removed when the command ends).
     func openKnowledgeBase(
-        embedder: (any Embedder)?, acceptsOtherEmbedder: Bool = false, storeOptions: PostgresMemory.Options = .init()
+        embedder: (any Embedder)?, acceptsOtherEmbedder: Bool = false, acceptsFactsWithoutVectors: Bool = false,
+        storeOptions: PostgresMemory.Options = .init()
     ) async throws -> KnowledgeBase {
         var configuration = KnowledgeBase.Configuration(namespace: namespaceName, embedder: embedder)
         configuration.acceptsOtherEmbedder = acceptsOtherEmbedder
+        configuration.acceptsFactsWithoutVectors = acceptsFactsWithoutVectors
         if let location = try postgresLocation {
             guard !readOnly else {
                 throw CLIError(

@@ -59,7 +59,7 @@ struct MnemoCommand: AsyncParsableCommand {
             Foundation.exit(Interruption.Interrupted.exitCode)
         } catch {
             await OpenStores.closeAll()
-            exit(withError: MnemoError.explaining(error))
+            exit(withError: CLIError.explaining(error))
         }
     }
 }

@@ -98,6 +98,40 @@ struct DescriptionTests {
         #expect(food.children[0].description == "Food/Drinks (2 facts)")
     }
 
+    @Test func anErasureReceiptSaysWhatWentAndWhyItCountsFewerRowsThanFacts() {
+        var receipt = ErasureReceipt(namespace: "user-42", reason: .requested, erasedAt: Self.date)
+        #expect(receipt.description == "nothing to erase in user-42 (requested) at 2025-03-14T09:21:00Z")
+        receipt.factIDs = [26, 27, 28]
+        receipt.facts = 1
+        receipt.vectors = 1
+        receipt.historyRows = 7
+        receipt.undoRecords = 2
+        receipt.walTruncated = true
+        #expect(
+            receipt.description == """
+                erased 3 facts from user-42 (requested) at 2025-03-14T09:21:00Z: #26, #27, #28
+                  removed 1 fact row, 0 topics, 1 vector, 7 history events, 2 undo records, 0 conflict links
+                  2 of the facts had no row left (deleted or merged into another before): their history and undo records went
+                """)
+        receipt.walTruncated = false
+        #expect(
+            receipt.description.hasSuffix(
+                "\n  the -wal file may hold erased content until the next checkpoint (another connection was reading)"))
+    }
+
+    @Test func aRealErasureReceiptPrintsItsCounts() async throws {
+        let kb = try await TestKnowledgeBase.with([
+            NewFact(content: "Likes tea", topicPath: "Food"), NewFact(content: "Runs on Sundays", topicPath: "Fitness"),
+        ])
+        try await kb.deleteFact(id: 2)
+        let receipt = try await kb.eraseFacts(ids: [1, 2])
+        #expect(receipt.description.hasPrefix("erased 2 facts from default (requested) at "))
+        #expect(receipt.description.contains(": #1, #2\n  removed 1 fact row, 0 topics, 0 vectors, "))
+        #expect(
+            receipt.description.contains("\n  1 of the facts had no row left (deleted or merged into another before)"))
+        #expect(!receipt.description.contains("ErasureReceipt("))
+    }
+
     @Test(arguments: Backend.available) func reportsReadAsSentences(on backend: Backend) async throws {
         let kb = try await backend.with([
             NewFact(content: "Likes tea", topicPath: "Food"),

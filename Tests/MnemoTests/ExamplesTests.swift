@@ -136,6 +136,23 @@ struct ExamplesTests {
         #expect(try await kb.stats().facts == 1)
     }
 
+    /// The README's example opens the file on the next start whether the model came or went:
+    /// vectors of another model are rebuilt with the embedder of this start.
+    @Test func theFrontPageExampleSurvivesAModelChangeBetweenStarts() async throws {
+        let folder = try TestKnowledgeBase.temporaryFolder()
+        let url = folder.appendingPathComponent("memory.sqlite")
+        let earlier = try KnowledgeBase(
+            url: url, configuration: .init(namespace: "user-42", embedder: SeededEmbedder(name: "earlier-model")))
+        try await earlier.addFact(NewFact(content: "Lives in Porto", topicPath: "Home"))
+        try await GettingStarted.frontPage(in: folder)
+        try await GettingStarted.frontPage(in: folder)
+        let kb = try KnowledgeBase(url: url, configuration: .init(namespace: "user-42"))
+        #expect(try await kb.stats().facts == 2)
+        #expect(try await kb.check().isClean)
+        let stored = try await kb.writer.read { db in try EmbeddingTable.storedIdentity(db) }
+        #expect(stored != SeededEmbedder(name: "earlier-model").identity)
+    }
+
     @Test func theIngestionExamplesRun() async throws {
         let folder = try TestKnowledgeBase.temporaryFolder()
         let url = folder.appendingPathComponent("facts.jsonl")

@@ -228,7 +228,9 @@ struct SemanticSearchTests {
         }
         let error = MnemoError.conflict(
             .embedderMismatch(stored: SeededEmbedder(name: "model-a").identity, given: other.identity))
-        #expect(error.description.contains("mnemo reembed"))
+        // An app reads the library's way out, not the command line's.
+        #expect(error.description.contains("`acceptsOtherEmbedder`") && error.description.contains("`reembed()`"))
+        #expect(!error.description.contains("mnemo"))
 
         let reembedding = try KnowledgeBase(path: path, reembeddingWith: other)
         #expect(try await reembedding.reembed() == 1)

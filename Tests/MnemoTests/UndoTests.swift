@@ -151,6 +151,19 @@ struct UndoTests {
         #expect(try await Self.exportBytes(kb) == before)
     }
 
+    @Test func undoATopicDeletedWithItsSubtopicsAndFacts() async throws {
+        try await Self.expectUndoRestores(.deleteTopic) { (kb: KnowledgeBase) async throws in
+            #expect(try await kb.deleteTopic("Cooking and Food", cascade: true) == 2)
+            #expect(try await kb.operations().first?.summary == "deleted topic Cooking and Food and 2 facts")
+        }
+        let kb = try await Self.knowledgeBase()
+        try await kb.createTopic("Empty")
+        try await kb.deleteTopic("Empty")
+        #expect(try await kb.operations().first?.kind == .deleteTopic)
+        try await kb.undo()
+        #expect(try await kb.topic(at: "Empty") != nil)
+    }
+
     @Test func undoRefusesWhenALaterOperationChangedTheSameRowsAndRedoes() async throws {
         let kb = try await Self.knowledgeBase()
         let original = try await Self.exportBytes(kb)

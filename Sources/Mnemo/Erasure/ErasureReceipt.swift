@@ -72,3 +72,42 @@ public struct ErasureReceipt: Sendable, Hashable, Codable {
         self.walTruncated = false
     }
 }
+
+extension ErasureReceipt: CustomStringConvertible {
+    /// What was erased and what that removed, one line each, as the other reports print:
+    ///
+    ///     erased 3 facts from user-42 (requested) at 2025-03-14T09:21:00Z: #26, #27, #28
+    ///       removed 1 fact row, 0 topics, 1 vector, 7 history events, 2 undo records, 0 conflict links
+    ///       2 of the facts had no row left (deleted or merged into another before): their history and undo records went
+    ///
+    /// ``facts`` counts rows, so it can be smaller than ``factIDs``: a deleted fact (or one merged
+    /// into another) keeps only its history and undo records, which the erase removes. A last
+    /// line says when the `-wal` file may still hold erased content (``walTruncated``).
+    public var description: String {
+        let shown = factIDs.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (factIDs.count > 20 ? ", …" : "")
+        let removed = [
+            TopicNode.count(facts, "fact row"), TopicNode.count(topics, "topic"), TopicNode.count(vectors, "vector"),
+            TopicNode.count(historyRows, "history event"), TopicNode.count(undoRecords, "undo record"),
+            TopicNode.count(conflictLinks, "conflict link"),
+        ]
+        guard !factIDs.isEmpty || facts + topics + vectors + historyRows + undoRecords + conflictLinks > 0 else {
+            return "nothing to erase in \(namespace) (\(reason.rawValue)) at \(Timestamp.format(erasedAt))"
+        }
+        var lines = [
+            "erased \(TopicNode.count(factIDs.count, "fact")) from \(namespace) (\(reason.rawValue)) at "
+                + Timestamp.format(erasedAt) + (shown.isEmpty ? "" : ": \(shown)"),
+            "  removed " + removed.joined(separator: ", "),
+        ]
+        let withoutRows = factIDs.count - facts
+        if withoutRows > 0 {
+            lines.append(
+                "  \(withoutRows) of the facts had no row left (deleted or merged into another before): "
+                    + "their history and undo records went")
+        }
+        if !walTruncated {
+            lines.append(
+                "  the -wal file may hold erased content until the next checkpoint (another connection was reading)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -22,6 +22,14 @@ extension KnowledgeBase {
         /// it has run. Otherwise such a database is a
         /// ``MnemoError/Conflict/embedderMismatch(stored:given:)``.
         public var acceptsOtherEmbedder: Bool
+        /// Lets a knowledge base without an ``embedder`` add facts, and change their content, in
+        /// a database that records an embedding model (one whose facts have vectors). Such a
+        /// fact has no vector: semantic search and near-duplicate merging miss it until a
+        /// knowledge base with the model calls ``KnowledgeBase/embedFactsWithoutVectors(batchSize:progress:)``.
+        /// Otherwise that write throws ``MnemoError/Conflict/embedderMissing(stored:)`` and
+        /// stores nothing, so that a memory is never degraded without the app knowing.
+        /// Reading, deleting and every other write need no embedder either way.
+        public var acceptsFactsWithoutVectors: Bool
         /// How many bytes of the file SQLite reads through a memory map instead of `read()`
         /// calls. Full-text search at 100k facts is about twice as fast with the map, but an
         /// I/O error on a mapped page (a removed volume, a file truncated by another process)
@@ -83,6 +91,7 @@ extension KnowledgeBase {
             namespace: String = KnowledgeBase.defaultNamespace,
             embedder: (any Embedder)? = nil,
             acceptsOtherEmbedder: Bool = false,
+            acceptsFactsWithoutVectors: Bool = false,
             mmapSize: Int = Configuration.defaultMmapSize,
             busyTimeout: TimeInterval = 10,
             observesSuspensionNotifications: Bool = false,
@@ -95,6 +104,7 @@ extension KnowledgeBase {
             self.namespace = namespace
             self.embedder = embedder
             self.acceptsOtherEmbedder = acceptsOtherEmbedder
+            self.acceptsFactsWithoutVectors = acceptsFactsWithoutVectors
             self.mmapSize = mmapSize
             self.busyTimeout = busyTimeout
             self.observesSuspensionNotifications = observesSuspensionNotifications

@@ -13,9 +13,12 @@ extension KnowledgeBase {
     ///
     /// When the namespace holds its ``factLimit`` and the fact is new, the ``quotaPolicy`` either
     /// refuses it or deletes the least valuable stored fact to make room (see ``QuotaPolicy``;
-    /// ``addFactsReportingEvictions(_:nearDuplicates:)`` says which).
+    /// ``addFactsReportingEvictions(_:nearDuplicates:repeats:)`` says which).
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` for an empty or over-long content or
     ///   a confidence outside 0…1; ``MnemoError/quotaExceeded(limit:)``;
+    ///   ``MnemoError/Conflict/embedderMissing(stored:)`` when the knowledge base has no
+    ///   embedder and the database's facts have vectors (see
+    ///   ``Configuration/acceptsFactsWithoutVectors``): nothing is stored;
     ///   ``MnemoError/embedderFailure(model:reason:)``; ``MnemoError/storageFailure(_:)``;
     ///   `CancellationError` when the task is cancelled (nothing is stored).
     @discardableResult
@@ -30,6 +33,14 @@ extension KnowledgeBase {
     ///   - facts: the facts to add, in order.
     ///   - nearDuplicates: the rule for merging near duplicates, or `nil` to merge exact
     ///     duplicates only (as an evaluation corpus needs).
+    ///   - repeats: what a fact already stored does: counts as a mention (the default), or,
+    ///     with ``RepeatPolicy/leaveUnchanged``, nothing, so that an app can make sure the same
+    ///     facts exist each time it starts without its memory changing.
+    ///
+    /// ```swift
+    /// let outcomes = try await kb.addFacts(onboardingFacts, repeats: .leaveUnchanged)
+    /// print(outcomes.filter(\.isAdded).count, "facts were missing")
+    /// ```
     ///
     /// The facts are embedded in batches, and a cancelled task stops between two of them
     /// (throwing `CancellationError`) with nothing stored.
@@ -39,13 +50,14 @@ extension KnowledgeBase {
     ///   ``factLimit`` cannot hold every new fact of the batch (nothing is stored); and what
     ///   ``addFact(_:)`` throws.
     @discardableResult
-    public func addFacts(_ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()) async throws
-        -> [AddFactOutcome]
-    {
-        try await addFactsReportingEvictions(facts, nearDuplicates: nearDuplicates).outcomes
+    public func addFacts(
+        _ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule(),
+        repeats: RepeatPolicy = .countMention
+    ) async throws -> [AddFactOutcome] {
+        try await addFactsReportingEvictions(facts, nearDuplicates: nearDuplicates, repeats: repeats).outcomes
     }
 
-    /// Adds many facts at once, as ``addFacts(_:nearDuplicates:)`` does, and names the facts
+    /// Adds many facts at once, as ``addFacts(_:nearDuplicates:repeats:)`` does, and names the facts
     /// deleted to make room for them when the ``quotaPolicy`` is
     /// ``QuotaPolicy/evictLeastValuable``.
     ///
@@ -53,7 +65,8 @@ extension KnowledgeBase {
     /// brings more new facts than the limit holds, it throws ``MnemoError/quotaExceeded(limit:)``
     /// and nothing (no fact, no eviction) is stored.
     public func addFactsReportingEvictions(
-        _ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule()
+        _ facts: [NewFact], nearDuplicates: NearDuplicateRule? = NearDuplicateRule(),
+        repeats: RepeatPolicy = .countMention
     ) async throws -> AddFactsResult {
         let validated = try facts.enumerated().map { index, fact in
             do {
@@ -62,13 +75,15 @@ extension KnowledgeBase {
                 throw MnemoError.invalidInput(field: "facts[\(index)].\(field)", reason: reason)
             }
         }
-        return try await storeOrRefuse(embedBatch(validated), rule: nearDuplicates)
+        return try await storeOrRefuse(embedBatch(validated), rule: nearDuplicates, repeats: repeats)
     }
 
     /// Stores a batch all or nothing, a quota refusal becoming ``MnemoError/quotaExceeded(limit:)``.
-    private func storeOrRefuse(_ batch: [PendingFact], rule: NearDuplicateRule?) async throws -> AddFactsResult {
+    private func storeOrRefuse(
+        _ batch: [PendingFact], rule: NearDuplicateRule?, repeats: RepeatPolicy = .countMention
+    ) async throws -> AddFactsResult {
         do {
-            let written = try await storeBatch(batch, rule: rule)
+            let written = try await storeBatch(batch, rule: rule, repeats: repeats)
             return AddFactsResult(outcomes: written.outcomes.map { $0! }, evicted: written.evicted)
         } catch let refusal as FactWriter.QuotaRefusal {
             throw refusal.mnemoError
@@ -83,11 +98,15 @@ extension KnowledgeBase {
     }
 
     /// Changes a fact's content, type, importance, confidence or topic, recording each change.
+    ///
+    /// A new content gets a new vector from the ``embedder``; without one, the fact is left
+    /// without a vector (see ``Configuration/acceptsFactsWithoutVectors``).
     /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/fact(_:)`` when the
     ///   namespace has no fact with this id; ``MnemoError/invalidInput(field:reason:)`` for an
     ///   invalid field; ``MnemoError/conflict(_:)`` with
     ///   ``MnemoError/Conflict/duplicateFact(existingID:)`` when the new content is already
-    ///   another fact.
+    ///   another fact, or with ``MnemoError/Conflict/embedderMissing(stored:)`` for a new
+    ///   content without an embedder in a database whose facts have vectors.
     @discardableResult
     public func updateFact(id: Int64, _ update: FactUpdate) async throws -> Fact {
         let namespace = namespace
@@ -96,7 +115,9 @@ extension KnowledgeBase {
             let fact = try FactTable.require(db, namespace: namespace, id: id)
             return try OperationLog.record(db, namespace: namespace, kind: .updateFact, summary: "updated fact #\(id)")
             {
-                try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+                let updated = try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+                if updated.content != fact.content { try self.refuseFactWithoutVector(db) }
+                return updated
             }
         }
     }
@@ -118,6 +139,7 @@ extension KnowledgeBase {
                 var fact = stored
                 if !update.isEmpty {
                     fact = try FactUpdater(db: db, fact: fact, now: Date(), embedding: embedding).apply(update)
+                    if fact.content != stored.content { try self.refuseFactWithoutVector(db) }
                 }
                 if let isActive { fact = try FactTable.setActive(db, fact, isActive, now: Date()) }
                 return fact

@@ -57,6 +57,17 @@ extension KnowledgeBase {
                 field: "embedder", reason: "reembed needs an embedder: open the knowledge base with one")
         }
         let facts = try await writer.read { db in try FactTable.contents(db) }
+        try await writeVectors(of: facts, batchSize: batchSize, progress: progress)
+        try await writer.write { db in try EmbeddingTable.setIdentity(db, embedder.identity) }
+        vectorIndex?.invalidate()
+        return facts.count
+    }
+
+    /// Embeds `facts` and writes their vectors, each batch in its own transaction.
+    /// - Throws: what ``reembed(batchSize:progress:)`` throws.
+    func writeVectors(
+        of facts: [(id: Int64, content: String)], batchSize: Int, progress: (@Sendable (ReembedProgress) -> Void)?
+    ) async throws {
         var done = 0
         progress?(ReembedProgress(done: 0, total: facts.count))
         for batch in facts.chunked(into: max(1, batchSize)) {
@@ -75,9 +86,6 @@ extension KnowledgeBase {
             done += batch.count
             progress?(ReembedProgress(done: done, total: facts.count))
         }
-        try await writer.write { db in try EmbeddingTable.setIdentity(db, embedder.identity) }
-        vectorIndex?.invalidate()
-        return facts.count
     }
 }
 

@@ -86,7 +86,10 @@ extension KnowledgeBase {
     /// Deletes the topic at `path`.
     ///
     /// A topic with facts or subtopics is refused unless `cascade` is true, in which case its
-    /// subtopics and all their facts are deleted too, in one transaction.
+    /// subtopics and all their facts are deleted too, in one transaction. Like
+    /// ``deleteFact(id:)``, it is a delete, not an erase: every fact keeps a `deleted` history
+    /// event, and the operation log keeps one undo record for the whole delete, so ``undo(_:)``
+    /// brings the topics and their facts back with their ids.
     /// - Returns: the number of facts deleted.
     @discardableResult
     public func deleteTopic(_ path: TopicPath, cascade: Bool = false) async throws -> Int {
@@ -99,15 +102,19 @@ extension KnowledgeBase {
             if !cascade, !facts.isEmpty || topics.count > 1 {
                 throw MnemoError.conflict(.topicNotEmpty(root.path, facts: facts.count, children: topics.count - 1))
             }
-            let now = Date()
-            for fact in facts { try FactTable.delete(db, fact, now: now) }
-            for topic in topics.reversed() { // children before parents
-                try TopicTable.delete(db, id: topic.id)
-                try HistoryTable.record(
-                    db, namespace: namespace, topicID: topic.id, kind: .topicDeleted,
-                    details: ["path": topic.path], at: now)
+            let summary =
+                "deleted topic \(root.path)" + (facts.isEmpty ? "" : " and \(TopicNode.count(facts.count, "fact"))")
+            return try OperationLog.record(db, namespace: namespace, kind: .deleteTopic, summary: summary) {
+                let now = Date()
+                for fact in facts { try FactTable.delete(db, fact, now: now) }
+                for topic in topics.reversed() { // children before parents
+                    try TopicTable.delete(db, id: topic.id)
+                    try HistoryTable.record(
+                        db, namespace: namespace, topicID: topic.id, kind: .topicDeleted,
+                        details: ["path": topic.path], at: now)
+                }
+                return facts.count
             }
-            return facts.count
         }
     }
 

@@ -3,7 +3,8 @@ import GRDB
 
 extension KnowledgeBase {
     /// The namespace's operation log, newest first: topic merges, dedupe runs, near-duplicate
-    /// merges at ingest, fact updates, deactivations, reactivations, deletions, and undos.
+    /// merges at ingest, fact updates, deactivations, reactivations, deletions of facts and of
+    /// topics, and undos.
     public func operations(limit: Int = 50) async throws -> [OperationRecord] {
         let namespace = namespace
         return try await writer.read { db in try OperationLog.list(db, namespace: namespace, limit: limit) }

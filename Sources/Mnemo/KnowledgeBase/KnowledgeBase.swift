@@ -44,6 +44,8 @@ public final class KnowledgeBase: Sendable {
     let clock: @Sendable () -> Date
     /// ``Configuration/factLimit`` and ``Configuration/quotaPolicy``.
     let quota: FactQuota?
+    /// ``Configuration/acceptsFactsWithoutVectors``.
+    let acceptsFactsWithoutVectors: Bool
 
     /// The most facts a namespace may hold (``Configuration/factLimit``), or `nil` for no limit.
     public var factLimit: Int? { quota?.limit }
@@ -68,7 +70,10 @@ public final class KnowledgeBase: Sendable {
     ///   ``MnemoError/Conflict/embedderMismatch(stored:given:)`` when its vectors were made by
     ///   another model (open it with ``Configuration/acceptsOtherEmbedder`` and run
     ///   ``reembed(batchSize:progress:)``); ``MnemoError/invalidInput(field:reason:)`` for an
-    ///   empty namespace.
+    ///   empty namespace. Opened without an embedder, a database whose facts have vectors opens,
+    ///   but a write that would leave a fact without one throws
+    ///   ``MnemoError/Conflict/embedderMissing(stored:)`` (see
+    ///   ``Configuration/acceptsFactsWithoutVectors``).
     public convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         let pool: DatabasePool
         do {
@@ -177,6 +182,7 @@ public final class KnowledgeBase: Sendable {
         self.changeRetention = configuration.changeRetention
         self.clock = configuration.now
         self.quota = try FactQuota(limit: configuration.factLimit, policy: configuration.quotaPolicy)
+        self.acceptsFactsWithoutVectors = configuration.acceptsFactsWithoutVectors
         if let embedder = configuration.embedder {
             if readOnly {
                 try self.writer.read { db in try EmbeddingTable.check(db, identity: embedder.identity) }
@@ -203,6 +209,7 @@ public final class KnowledgeBase: Sendable {
         self.clock = other.clock
         self.namespace = namespace
         self.quota = quota
+        self.acceptsFactsWithoutVectors = other.acceptsFactsWithoutVectors
     }
 
     private static func validate(namespace: String) throws {

@@ -15,9 +15,11 @@ extension KnowledgeBase {
     /// ``TopicMergeReport/alreadyMerged``. When every source was merged before, nothing is
     /// written and no operation is recorded.
     /// - Throws: ``MnemoError/notFound(_:)`` with ``MnemoError/Missing/topic(_:)`` for a source
-    ///   that does not exist and was never merged into the target (a typo, or a topic merged
-    ///   elsewhere); ``MnemoError/invalidInput(field:reason:)`` for a source that is the target
-    ///   or one of its ancestors.
+    ///   that does not exist and was never merged (a typo), or with
+    ///   ``MnemoError/Missing/mergedTopic(_:into:)`` for one an earlier merge folded into
+    ///   another topic than the target, naming where it went;
+    ///   ``MnemoError/invalidInput(field:reason:)`` for a source that is the target or one of
+    ///   its ancestors.
     @discardableResult
     public func mergeTopics(_ sources: [TopicPath], into target: TopicPath, dryRun: Bool = false) async throws
         -> TopicMergeReport
@@ -43,6 +45,8 @@ extension KnowledgeBase {
                     sourceTopics.append(topic)
                 } else if try Self.wasMerged(db, namespace: namespace, source: path, into: targetPath) {
                     alreadyMerged.append(path.description)
+                } else if let destination = try Self.destination(db, namespace: namespace, ofMerged: path) {
+                    throw MnemoError.notFound(.mergedTopic(path.description, into: destination))
                 } else {
                     throw MnemoError.notFound(.topic(path.description))
                 }
@@ -200,6 +204,20 @@ extension KnowledgeBase {
             guard event.kind == .topicMerged, let from = event.details["merged_from"] else { return false }
             return (try? TopicPath(validating: from))?.key == source.key
         }
+    }
+
+    /// Where the topic that was at `source` went, when an earlier merge folded it into another
+    /// topic: that topic's path now (after its renames), or the topic it was merged into in
+    /// turn; `nil` when no merge took a topic from `source` (or its target was deleted since).
+    static func destination(_ db: Database, namespace: String, ofMerged source: TopicPath) throws -> String? {
+        let merges = try HistoryTable.topicMerges(db, namespace: namespace)
+        let intoSource = merges.first { event in
+            event.details["merged_from"].flatMap { try? TopicPath(validating: $0) }?.key == source.key
+        }
+        guard let targetID = intoSource?.topicID else { return nil }
+        if let target = try TopicTable.find(db, id: targetID) { return target.path }
+        // The target was itself merged away later: its own event says into what.
+        return merges.first { $0.topicID == targetID && $0.details["into"] != nil }?.details["into"]
     }
 
     /// Merges near-duplicate facts that share the subtree of `root`, within a transaction, and

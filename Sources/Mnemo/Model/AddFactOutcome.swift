@@ -15,7 +15,8 @@ public enum AddFactOutcome: Hashable, Sendable {
     case merged(into: Fact)
     /// An exact duplicate (same content, ignoring case, accents, spacing and trailing
     /// punctuation) of a stored fact, given as it is now: its mention count went up and its
-    /// sources grew.
+    /// sources grew. With ``RepeatPolicy/leaveUnchanged``, an exact or near duplicate of a
+    /// stored fact, which was left as it was.
     case unchanged(Fact)
 
     /// The stored fact: the new one, or the one it was merged into or matched.

@@ -34,6 +34,9 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case fact(Int64)
         /// No topic at this path.
         case topic(String)
+        /// No topic at this path: an earlier merge folded the topic that was there into the
+        /// topic at `into` (its path now).
+        case mergedTopic(String, into: String)
         /// No operation with this id in the operation log (see ``KnowledgeBase/undo(_:)``).
         case operation(Int64)
         /// No operation left to undo.
@@ -48,8 +51,15 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case topicExists(String)
         /// The topic has facts or subtopics; delete with `cascade` to remove them too.
         case topicNotEmpty(String, facts: Int, children: Int)
-        /// The database's vectors were made by another model: run ``KnowledgeBase/reembed(batchSize:progress:)``.
+        /// The database's vectors were made by another model: open it with
+        /// ``KnowledgeBase/Configuration/acceptsOtherEmbedder`` and run
+        /// ``KnowledgeBase/reembed(batchSize:progress:)``, or open it with the stored model.
         case embedderMismatch(stored: EmbeddingModelIdentity, given: EmbeddingModelIdentity)
+        /// The knowledge base has no embedder, and the write would leave a fact without a vector
+        /// in a database whose facts have vectors of the `stored` model: open it with that
+        /// model, or with ``KnowledgeBase/Configuration/acceptsFactsWithoutVectors`` (and later
+        /// ``KnowledgeBase/embedFactsWithoutVectors(batchSize:progress:)`` with the model).
+        case embedderMissing(stored: EmbeddingModelIdentity)
         /// The operation was already undone, by the operation given.
         case alreadyUndone(operation: Int64, by: Int64)
         /// A row the operation changed has changed again since: undo the later operations first.
@@ -99,6 +109,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "no fact with id \(id)"
         case .notFound(.topic(let path)):
             "no topic at \(Self.quoted(path))"
+        case .notFound(.mergedTopic(let path, let destination)):
+            "no topic at \(Self.quoted(path)): it was merged into \(Self.quoted(destination))"
         case .notFound(.operation(let id)):
             "no operation #\(id)"
         case .notFound(.undoableOperation):
@@ -112,7 +124,13 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .conflict(.topicNotEmpty(let path, let facts, let children)):
             "topic \(Self.quoted(path)) is not empty (\(facts) facts, \(children) subtopics); delete with cascade to remove them too"
         case .conflict(.embedderMismatch(let stored, let given)):
-            "the database's vectors were made with \(stored), not \(given); run `mnemo reembed` to rebuild them with the current model"
+            "the database's vectors were made with \(stored), not \(given); open it with that model, or with "
+                + "`acceptsOtherEmbedder` and call `reembed()` to rebuild them with this one"
+        case .conflict(.embedderMissing(let stored)):
+            "the database's facts have vectors made with \(stored), but this knowledge base has no embedder: "
+                + "the fact written would have none (semantic search and near-duplicate merging would miss it); "
+                + "open it with that model, or with `acceptsFactsWithoutVectors` and later call "
+                + "`embedFactsWithoutVectors()` with the model"
         case .conflict(.alreadyUndone(let operation, let undo)):
             "operation #\(operation) was already undone by #\(undo); `mnemo undo \(undo)` redoes it"
         case .conflict(.changedSince(let operation, let table, let row)):

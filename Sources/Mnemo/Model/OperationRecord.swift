@@ -16,6 +16,8 @@ public struct OperationRecord: Identifiable, Hashable, Sendable, Codable {
         case deactivateFact = "deactivate_fact"
         case reactivateFact = "reactivate_fact"
         case deleteFact = "delete_fact"
+        /// ``KnowledgeBase/deleteTopic(_:cascade:)``: the topic, its subtopics and their facts.
+        case deleteTopic = "delete_topic"
         /// An undo of another operation (itself undoable, which redoes it).
         case undo
     }

@@ -26,14 +26,14 @@ public enum QuotaPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// meant to keep:
     /// - an active fact is never evicted for a new fact of lower importance (a `low` fact does
     ///   not push out a `high` one): the new fact is refused instead;
-    /// - a fact added by the same call (the same ``KnowledgeBase/addFacts(_:nearDuplicates:)``
+    /// - a fact added by the same call (the same ``KnowledgeBase/addFacts(_:nearDuplicates:repeats:)``
     ///   or ingest, across all its batches) is never evicted for a later one of that call: when a
     ///   call brings more new facts than the limit holds, the excess is refused, visibly, rather
     ///   than silently replacing the call's earlier facts.
     ///
     /// An eviction is a delete (``KnowledgeBase/deleteFact(id:)``), not an erase: the fact's
     /// history records it with the reason `quota`, and ``KnowledgeBase/undo(_:)`` brings it back.
-    /// ``KnowledgeBase/addFactsReportingEvictions(_:nearDuplicates:)`` and
+    /// ``KnowledgeBase/addFactsReportingEvictions(_:nearDuplicates:repeats:)`` and
     /// ``IngestReport/evicted`` name the evicted facts.
     case evictLeastValuable = "evict"
 }
@@ -56,7 +56,7 @@ struct FactQuota: Sendable, Hashable {
     }
 }
 
-/// What ``KnowledgeBase/addFactsReportingEvictions(_:nearDuplicates:)`` did.
+/// What ``KnowledgeBase/addFactsReportingEvictions(_:nearDuplicates:repeats:)`` did.
 public struct AddFactsResult: Hashable, Sendable {
     /// The outcome of each input, in order.
     public var outcomes: [AddFactOutcome]

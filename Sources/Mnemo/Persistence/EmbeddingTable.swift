@@ -22,6 +22,10 @@ enum EmbeddingTable {
             .execute(arguments: [factID, encode(vector)])
     }
 
+    static func delete(_ db: Database, factID: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM fact_embedding WHERE fact_id = ?").execute(arguments: [factID])
+    }
+
     static func storedIdentity(_ db: Database) throws -> EmbeddingModelIdentity? {
         guard let json = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [identityKey])
         else {

@@ -6,7 +6,8 @@ struct FactUpdater {
     let db: Database
     let fact: Fact
     let now: Date
-    /// The new content's vector, when the content changes and the knowledge base embeds.
+    /// The new content's vector, when the content changes and the knowledge base embeds;
+    /// without it, a changed content loses its old vector, which no longer matches it.
     let embedding: [Float]?
 
     func apply(_ update: FactUpdate) throws -> Fact {
@@ -31,7 +32,11 @@ struct FactUpdater {
             if content != fact.content {
                 assignments.append("content_key = ?")
                 arguments += [key]
-                if let embedding { try EmbeddingTable.write(db, factID: fact.id, vector: embedding) }
+                if let embedding {
+                    try EmbeddingTable.write(db, factID: fact.id, vector: embedding)
+                } else {
+                    try EmbeddingTable.delete(db, factID: fact.id)
+                }
             }
         }
         if let type = update.type {

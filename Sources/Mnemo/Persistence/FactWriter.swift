@@ -40,9 +40,11 @@ enum FactWriter {
     ///   - matcher: finds near duplicates; `nil` when the knowledge base has no embedder.
     ///   - quota: the fact limit of every namespace of the batch, if any.
     ///   - protected: facts that an eviction must spare (added earlier by the same call).
+    ///   - repeats: whether an exact or near duplicate of a stored fact counts as a mention
+    ///     (or merges), or leaves the stored fact as it is.
     static func store(
         _ db: Database, batch: [PendingFact], now: Date, matcher: inout NearDuplicateMatcher?,
-        quota: FactQuota? = nil, protecting protected: Set<Int64> = []
+        quota: FactQuota? = nil, protecting protected: Set<Int64> = [], repeats: RepeatPolicy = .countMention
     ) throws -> Written {
         var topics = TopicCache()
         var queue = FactTable.InsertQueue()
@@ -59,6 +61,10 @@ enum FactWriter {
             {
                 if queue.contains(id) { try queue.flush(db, now: now) }
                 let existing = try FactTable.require(db, namespace: namespace, id: id)
+                if repeats == .leaveUnchanged {
+                    outcomes.append(.unchanged(existing))
+                    continue
+                }
                 try FactTable.recordMention(db, of: existing, sources: fact.sources, now: now)
                 outcomes.append(.unchanged(try FactTable.require(db, namespace: namespace, id: id)))
                 continue
@@ -68,6 +74,10 @@ enum FactWriter {
                 // A fact added in this batch may be queued, or have changed since it was added.
                 if queue.contains(match.id) { try queue.flush(db, now: now) }
                 let survivor = try FactTable.require(db, namespace: namespace, id: match.id)
+                if repeats == .leaveUnchanged {
+                    outcomes.append(.unchanged(survivor))
+                    continue
+                }
                 let summary = "merged \"\(fact.content)\" into fact #\(survivor.id)"
                 outcomes.append(
                     .merged(
@@ -114,13 +124,15 @@ extension KnowledgeBase {
     ///     ``FactWriter/QuotaRefusal`` naming them; otherwise store the others and report the
     ///     refused ones as `nil` outcomes.
     ///   - protected: facts an eviction must spare: those the same call added in earlier batches.
+    ///   - repeats: what a fact already stored does (see ``RepeatPolicy``).
     func storeBatch(
         _ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule? = NearDuplicateRule(),
-        allOrNothing: Bool = true, protecting protected: Set<Int64> = []
+        allOrNothing: Bool = true, protecting protected: Set<Int64> = [], repeats: RepeatPolicy = .countMention
     ) async throws -> FactWriter.Written {
         try Task.checkCancellation()
         if writer.replication != nil, facts.contains(where: { $0.namespace != namespace }) {
-            return try await storeBatchByNamespace(facts, rule: rule, allOrNothing: allOrNothing, protecting: protected)
+            return try await storeBatchByNamespace(
+                facts, rule: rule, allOrNothing: allOrNothing, protecting: protected, repeats: repeats)
         }
         let vectorIndex = rule == nil ? nil : vectorIndex
         let now = now
@@ -130,9 +142,12 @@ extension KnowledgeBase {
             // committed by another task or process just before is found as a sequential add would.
             var matcher = try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: rule!) }
             let written = try FactWriter.store(
-                db, batch: facts, now: now, matcher: &matcher, quota: quota, protecting: protected)
+                db, batch: facts, now: now, matcher: &matcher, quota: quota, protecting: protected, repeats: repeats)
             if allOrNothing, let limit = written.limit, !written.refused.isEmpty {
                 throw FactWriter.QuotaRefusal(limit: limit, indices: written.refused)
+            }
+            if zip(facts, written.outcomes).contains(where: { $0.fact.embedding == nil && $1?.isAdded == true }) {
+                try self.refuseFactWithoutVector(db)
             }
             return written
         }
@@ -143,7 +158,7 @@ extension KnowledgeBase {
     /// outcome back at its fact's position. (All or nothing holds per namespace.)
     private func storeBatchByNamespace(
         _ facts: [(namespace: String, fact: ValidatedFact)], rule: NearDuplicateRule?, allOrNothing: Bool,
-        protecting protected: Set<Int64>
+        protecting protected: Set<Int64>, repeats: RepeatPolicy
     ) async throws -> FactWriter.Written {
         var positions: [String: [Int]] = [:]
         var order: [String] = []
@@ -155,7 +170,8 @@ extension KnowledgeBase {
         for namespace in order {
             let indices = positions[namespace] ?? []
             let part = try await knowledgeBase(forNamespace: namespace).storeBatch(
-                indices.map { facts[$0] }, rule: rule, allOrNothing: allOrNothing, protecting: protected)
+                indices.map { facts[$0] }, rule: rule, allOrNothing: allOrNothing, protecting: protected,
+                repeats: repeats)
             for (offset, index) in indices.enumerated() { written.outcomes[index] = part.outcomes[offset] }
             written.evicted += part.evicted
             written.limit = written.limit ?? part.limit

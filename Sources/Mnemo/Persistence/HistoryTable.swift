@@ -38,6 +38,17 @@ enum HistoryTable {
                 """, arguments: [namespace, topicID]
         ).map(HistoryEvent.init(row:))
     }
+
+    /// The namespace's topic-merge events, newest first: each merge records one on the target
+    /// (`merged_from`) and one on the source (`into`).
+    static func topicMerges(_ db: Database, namespace: String) throws -> [HistoryEvent] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM history WHERE namespace = ? AND event = ? AND fact_id IS NULL ORDER BY id DESC
+                """, arguments: [namespace, HistoryEvent.Kind.topicMerged.rawValue]
+        ).map(HistoryEvent.init(row:))
+    }
 }
 
 extension HistoryEvent {

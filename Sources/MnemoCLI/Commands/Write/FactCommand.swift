@@ -61,8 +61,14 @@ struct FactCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let kb = try await global.openExistingKnowledgeBase()
-            let fact = try await kb.updateFact(id: id, try edit().update)
+            let update = try edit().update
+            let fact: Fact
+            do {
+                fact = try await global.openExistingKnowledgeBase().updateFact(id: id, update)
+            } catch MnemoError.conflict(.embedderMissing) {
+                // A new content in a database of vectors needs its own: load the model only then.
+                fact = try await global.openExistingKnowledgeBase(embedding: true).updateFact(id: id, update)
+            }
             try FactCommand.show(fact, global)
         }
     }

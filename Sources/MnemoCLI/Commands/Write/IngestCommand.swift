@@ -68,7 +68,10 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let knowledgeBase = try await quota.applied(to: global.openKnowledgeBase(embedding: !noEmbeddings))
+        // --no-embeddings is the user's consent to facts without vectors (`mnemo reembed` adds them).
+        let knowledgeBase = try await quota.applied(
+            to: global.openKnowledgeBase(
+                embedder: noEmbeddings ? nil : try EmbedderLoader.load(), acceptsFactsWithoutVectors: noEmbeddings))
         var results: [IngestOutput.File] = []
         for file in files {
             let result = await ingest(file, into: knowledgeBase)
