@@ -20,7 +20,7 @@ enum HeadAttention {
         scratch: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet
     ) {
         #if arch(x86_64)
-            if instructionSet == .avx2 {
+            if instructionSet != .portable {
                 return mnemo_avx2_attention_head(
                     queries, keys, values, stride, length, headSize, scale, context, contextStride, scratch)
             }
