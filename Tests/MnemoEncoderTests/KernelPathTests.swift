@@ -234,7 +234,8 @@ struct KernelPathTests {
         }
     }
 
-    /// Lengths around the 8-key vector and the 32-key block, head sizes around the 32-column block;
+    /// Lengths around the 8- and 16-key vectors, the 32-key block and the 4-query group, head sizes
+    /// around the 16- and 32-column blocks;
     /// scores large enough that the softmax is far from uniform, and one token that takes nearly
     /// all the weight (its score is ~40 above the rest).
     @Test(
@@ -242,7 +243,7 @@ struct KernelPathTests {
         arguments: [
             (length: 1, headSize: 32), (length: 7, headSize: 32), (length: 9, headSize: 32), (length: 33, headSize: 32),
             (length: 128, headSize: 32), (length: 12, headSize: 8), (length: 20, headSize: 44),
-            (length: 40, headSize: 64),
+            (length: 40, headSize: 64), (length: 17, headSize: 5), (length: 18, headSize: 32),
         ])
     func headAttention(shape: (length: Int, headSize: Int)) {
         let (length, headSize) = shape
@@ -274,7 +275,8 @@ struct KernelPathTests {
         }
         for path in Self.paths {
             var context = [Float](repeating: .nan, count: length * headSize)
-            var scratch = [Float](repeating: .nan, count: (headSize + 1) * ((length + 7) & ~7))
+            var scratch = [Float](
+                repeating: .nan, count: HeadAttention.scratchCount(length: length, headSize: headSize))
             rows.withUnsafeBufferPointer { rows in
                 HeadAttention.attend(
                     queries: rows.baseAddress!, keys: rows.baseAddress! + headSize,

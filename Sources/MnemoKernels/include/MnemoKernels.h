@@ -92,6 +92,13 @@ void mnemo_avx2_attention_head(const float *queries, const float *keys, const fl
                                ptrdiff_t length, ptrdiff_t head_size, float scale, float *context,
                                ptrdiff_t context_stride, float *scratch);
 
+/// `mnemo_avx2_attention_head` on AVX-512, 16 keys to a register and four queries at a time:
+/// `scratch` holds `(head_size + 4) · padded` floats, `padded` being `length` rounded up to 16 (the
+/// keys transposed, then four rows of scores).
+void mnemo_avx512_attention_head(const float *queries, const float *keys, const float *values, ptrdiff_t stride,
+                                 ptrdiff_t length, ptrdiff_t head_size, float scale, float *context,
+                                 ptrdiff_t context_stride, float *scratch);
+
 #endif
 
 #ifdef __cplusplus
