@@ -11,7 +11,8 @@
 # Environment: MNEMO_MODEL (default ~/.cache/mnemo/models/all-MiniLM-L6-v2), THREADS (2),
 #   BATCH (32), TEXTS (Scripts/embedding-bench/facts.txt), VENV (a virtualenv with torch,
 #   sentence-transformers, onnxruntime and onnx; made in /tmp/mnemo-peers-venv when missing),
-#   OUT (folder for the raw JSON lines, default a temporary one).
+#   OUT (folder for the raw JSON lines, default a temporary one), MNEMO_BINARY (default the
+#   release build's).
 # Needs a release build: swift build -c release --product mnemo
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,7 @@ threads=${THREADS:-2} batch=${BATCH:-32}
 texts=${TEXTS:-$root/Scripts/embedding-bench/facts.txt}
 venv=${VENV:-/tmp/mnemo-peers-venv}
 out=${OUT:-$(mktemp -d)}
-mnemo=$root/.build/release/mnemo
+mnemo=${MNEMO_BINARY:-$root/.build/release/mnemo}
 [ -x "$mnemo" ] || { echo "build first: swift build -c release --product mnemo" >&2; exit 1; }
 export HF_HUB_OFFLINE=1
 
@@ -49,7 +50,9 @@ for path in "${paths[@]}"; do
   fi
 done
 
-echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+# A virtual machine may hide the marketing name; family, model and stepping still tell the CPU.
+field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
+echo "cpu: $(field 'model name') (family $(field 'cpu family'), model $(field model), stepping $(field stepping)), $(nproc) cores"
 echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512[a-z_0-9]*|avx_vnni|amx[a-z_0-9]*)$' | sort | tr '\n' ' ')"
 echo "texts: $texts ($(grep -c . "$texts") lines), batch $batch, threads $threads, $rounds rounds"
 for round in $(seq "$rounds"); do
@@ -60,8 +63,13 @@ for round in $(seq "$rounds"); do
       | tee -a "$out/results.jsonl"
   done
   for peer in torch onnx; do
-    "$python" "$root/Scripts/encoder-peers/peers.py" "$peer" "$model" "$texts" "$onnx" --threads "$threads" \
-      --batch "$batch" 2>/dev/null | tee -a "$out/results.jsonl"
+    # A peer that fails (its error in $out) leaves its round out rather than stopping the others.
+    if "$python" "$root/Scripts/encoder-peers/peers.py" "$peer" "$model" "$texts" "$onnx" --threads "$threads" \
+        --batch "$batch" > "$out/$peer.json" 2> "$out/$peer-errors.txt"; then
+      tee -a "$out/results.jsonl" < "$out/$peer.json"
+    else
+      echo "$peer failed: $(tail -1 "$out/$peer-errors.txt")"
+    fi
   done
 done
 
