@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interleaved A/B rounds of the kernel paths in one release build: the portable Swift path
 # (MNEMO_KERNELS=portable, the encoder and scan as they were before MnemoKernels) against the
-# AVX2 path. Per round and path: `mnemo bench --encoder` (fixture facts, batch 32), the int8 and
+# AVX2 and AVX-512 paths (KERNEL_PATHS="portable avx2" picks others; a path this CPU cannot run
+# fails). Per round and path: `mnemo bench --encoder` (fixture facts, batch 32), the int8 and
 # float semantic search on 100k synthetic facts, and the ingest of Fixtures/knowledge.jsonl with
 # embeddings into a fresh database.
 # Usage: Scripts/embedding-bench/kernels-ab.sh [ROUNDS]   (after: swift build -c release --product mnemo)
@@ -13,7 +14,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for round in $(seq "$rounds"); do
   echo "round $round, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-  for path in portable avx2; do
+  for path in ${KERNEL_PATHS:-portable avx2 avx512}; do
     encoder=$(MNEMO_KERNELS=$path "$mnemo" bench --encoder --rounds 3 --json | python3 -c '
 import json, sys; e = json.load(sys.stdin)["encoder"]
 print("%.1f sentences/s, single p50 %.2f ms" % (e["sentences_per_second"], e["single_p50_ms"]))')

@@ -43,9 +43,12 @@ struct MnemoCommand: AsyncParsableCommand {
 
     /// Runs the command line. A write past the file size limit (`ulimit -f`) then fails with an
     /// error that is reported and rolled back, instead of SIGXFSZ killing the process mid-write.
+    /// A `MNEMO_KERNELS` that names no kernel path, or one this CPU cannot run, stops every
+    /// command before it starts (the library alone would only warn and use the fastest path).
     static func main() async {
         signal(SIGXFSZ, SIG_IGN)
         do {
+            _ = try KernelInstructionSet.requestedByEnvironment()
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()

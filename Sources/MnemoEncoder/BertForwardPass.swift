@@ -22,7 +22,7 @@ final class BertWorkspace {
     let intermediate: FloatBuffer
     /// Per worker: scratch for the input splats of the narrow matrix kernel.
     let splats: FloatBuffer
-    /// Per worker: transposed keys of one head (`headDimension × maxLength`) then one score row.
+    /// Per worker: transposed keys of one head then rows of scores (see `HeadAttention`).
     let attentionScratch: FloatBuffer
     let attentionScratchStride: Int
 
@@ -39,8 +39,8 @@ final class BertWorkspace {
         context = FloatBuffer(count: rowCapacity * hiddenStride)
         attended = FloatBuffer(count: rowCapacity * hiddenStride)
         intermediate = FloatBuffer(count: rowCapacity * intermediateStride)
-        let maxLength = (config.maxSequenceLength + 7) / 8 * 8
-        attentionScratchStride = config.headDimension * maxLength + maxLength
+        attentionScratchStride = HeadAttention.scratchCount(
+            length: config.maxSequenceLength, headSize: config.headDimension)
         attentionScratch = FloatBuffer(count: max(workers, 1) * attentionScratchStride)
         splats = FloatBuffer(count: max(workers, 1) * LinearLayerKernel.splatFloatsPerWorker)
     }

@@ -129,8 +129,9 @@ struct LinearLayerKernel: Sendable {
             while depthStart < depth {
                 let depthCount = min(Self.depthBlock, depth - depthStart)
                 #if arch(x86_64)
-                    if instructionSet == .avx2 {
-                        mnemo_avx2_sgemm_panels(
+                    if instructionSet != .portable {
+                        let sgemm = instructionSet == .avx512 ? mnemo_avx512_sgemm_panels : mnemo_avx2_sgemm_panels
+                        sgemm(
                             input + rowStart * inputStride + depthStart, inputStride, rowEnd - rowStart,
                             layer.panels.pointer + panels.lowerBound * depth * width + depthStart * width,
                             depth * width, panels.count, depthCount,
@@ -174,7 +175,15 @@ struct LinearLayerKernel: Sendable {
         rows: Range<Int>, columns: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int,
         bias: UnsafePointer<Float>, gelu: Bool, residual: (UnsafePointer<Float>, Int)?
     ) {
-        // Column ranges are whole panels, so always a multiple of 8.
+        #if arch(x86_64)
+            if instructionSet == .avx512 {
+                return mnemo_avx512_finish_rows(
+                    output + rows.lowerBound * outputStride + columns.lowerBound, outputStride, rows.count,
+                    columns.count, bias + columns.lowerBound, gelu ? 1 : 0,
+                    residual.map { $0.0 + rows.lowerBound * $0.1 + columns.lowerBound }, residual?.1 ?? 0)
+            }
+        #endif
+        // Column ranges are whole panels, so always a multiple of 8 (of 16 for the C kernel).
         for row in rows {
             let line = output + row * outputStride
             var column = columns.lowerBound

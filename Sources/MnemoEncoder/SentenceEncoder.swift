@@ -20,11 +20,11 @@ import Mnemo
 ///
 /// Performance notes:
 /// - Build in release mode: a debug build is around a hundred times slower.
-/// - On x86-64 CPUs with AVX2 and FMA, the matrix products run on C kernels compiled for them
-///   (the `MnemoKernels` target, chosen at run time), whatever `-target-cpu` the build used;
-///   elsewhere they run on the portable Swift SIMD path. The environment variable
-///   `MNEMO_KERNELS=portable` forces the portable path. The paths agree within rounding
-///   (cosine above 0.99999 with each other).
+/// - On x86-64 CPUs with AVX-512, or with AVX2 and FMA, the matrix products and attention run
+///   on C kernels compiled for them (the `MnemoKernels` target, chosen at run time), whatever
+///   `-target-cpu` the build used; elsewhere they run on the portable Swift SIMD path. The
+///   environment variable `MNEMO_KERNELS` (`portable`, `avx2`, `avx512`) forces a path. The paths
+///   agree within rounding (cosine above 0.99999 with each other).
 /// - Texts of a batch are not padded to the longest: their tokens are packed end to end and
 ///   attention runs per text (see `BertForwardPass`), so mixing short and long texts costs nothing
 ///   and a text's vector does not depend on its batch.

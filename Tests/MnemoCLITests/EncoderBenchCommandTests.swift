@@ -15,12 +15,40 @@ struct EncoderBenchCommandTests {
             (["bench", "--encoder", "--batch", "0"], "--batch must be at least 1"),
             (["bench", "--encoder", "--rounds", "0"], "--rounds must be at least 1"),
             (["bench", "--encoder", "--dedupe", "10"], "choose one"),
-            (["bench", "--encoder", "--kernels", "avx512"], "not available on this CPU"),
+            (["bench", "--encoder", "--kernels", "sse9"], "--kernels sse9 is not a kernel path"),
         ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try CLIRunner.run(arguments)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test(
+        "a kernel path this CPU cannot run is refused, by --kernels and by MNEMO_KERNELS",
+        .enabled(
+            if: KernelInstructionSet.available != KernelInstructionSet.allCases,
+            "this CPU runs every kernel path"))
+    func unavailableKernels() throws {
+        for path in KernelInstructionSet.allCases where !KernelInstructionSet.available.contains(path) {
+            let option = try CLIRunner.run(["bench", "--encoder", "--kernels", path.rawValue])
+            #expect(option.status != 0)
+            #expect(
+                option.stderr.contains("--kernels \(path.rawValue) is not available on this CPU"), "\(option.stderr)")
+            let variable = try CLIRunner.run(["bench", "--encoder"], environment: ["MNEMO_KERNELS": path.rawValue])
+            #expect(variable.status != 0)
+            #expect(
+                variable.stderr.contains("MNEMO_KERNELS=\(path.rawValue) is not available on this CPU"),
+                "\(variable.stderr)")
+        }
+    }
+
+    @Test("MNEMO_KERNELS naming no kernel path stops any command before it starts")
+    func unknownKernelsVariable() throws {
+        let result = try CLIRunner.run(["stats"], environment: ["MNEMO_KERNELS": "sse9"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("MNEMO_KERNELS=sse9 is not a kernel path"), "\(result.stderr)")
+        let empty = try CLIRunner.run(["bench", "--batch", "8"], environment: ["MNEMO_KERNELS": ""])
+        #expect(empty.stderr.contains("go with --encoder"), "an empty MNEMO_KERNELS asks for nothing")
     }
 
     @Test("without a model it says how to install one")

@@ -18,20 +18,55 @@ struct KernelPathTests {
     func availablePaths() {
         #expect(Self.paths.first == .portable)
         #expect(Self.paths.contains(KernelInstructionSet.preferred))
+        #expect(Self.paths == KernelInstructionSet.allCases.filter(Self.paths.contains), "in order, fastest last")
         #if !arch(x86_64)
             #expect(Self.paths == [.portable])
         #endif
     }
 
-    /// Shapes that cross the kernel's blocks: rows past the 64-row block and not a multiple of 6,
-    /// inputs past the 384-deep block (so later blocks accumulate), outputs not a multiple of 16.
-    @Test(
-        "the linear layer matches a double-precision product on every path",
-        arguments: [
+    @Test("asking for a path that does not exist, or that the CPU cannot run, is an error naming both")
+    func unavailablePaths() throws {
+        // A CPU with AVX2 but not AVX-512.
+        let older: [KernelInstructionSet] = [.portable, .avx2]
+        #expect(try KernelInstructionSet.named("AVX2", source: "--kernels AVX2", available: older) == .avx2)
+        let missing = #expect(throws: KernelInstructionSet.Unavailable.self) {
+            try KernelInstructionSet.named("avx512", source: "MNEMO_KERNELS=avx512", available: older)
+        }
+        #expect(
+            missing?.description == "MNEMO_KERNELS=avx512 is not available on this CPU (this CPU runs: portable, avx2)")
+        let unknown = #expect(throws: KernelInstructionSet.Unavailable.self) {
+            try KernelInstructionSet.named("sse9", source: "--kernels sse9", available: older)
+        }
+        #expect(unknown?.description == "--kernels sse9 is not a kernel path (this CPU runs: portable, avx2)")
+    }
+
+    /// The shapes of the encoder's layers and odd ones: rows past the 64-row block and not a
+    /// multiple of the AVX2 (6) or AVX-512 (12) tiles, so every smaller tile runs; inputs of 1, odd,
+    /// and past the 384-deep block (so later blocks accumulate); outputs not a multiple of 16.
+    static let linearShapes =
+        [
             (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40),
             (rows: 68, inputs: 400, outputs: 37),
-            (rows: 136, inputs: 1536, outputs: 384),
-        ])
+            (rows: 136, inputs: 1536, outputs: 384), (rows: 8, inputs: 1, outputs: 1),
+            (rows: 20, inputs: 17, outputs: 33),
+            (rows: 44, inputs: 771, outputs: 95), (rows: 16, inputs: 384, outputs: 1152),
+        ] + randomShapes
+
+    /// Six shapes drawn at random (with a fixed seed): rows a multiple of 4 up to 160, any inputs
+    /// up to 900 and outputs up to 200.
+    static let randomShapes = {
+        var generator = SplitMix64(seed: 40)
+        return (0..<6).map { _ in
+            (
+                rows: 4 * (1 + Int(generator.below(40))), inputs: 1 + Int(generator.below(900)),
+                outputs: 1 + Int(generator.below(200))
+            )
+        }
+    }()
+
+    /// Shapes that cross the kernel's blocks: rows past the 64-row block and not a multiple of 6,
+    /// inputs past the 384-deep block (so later blocks accumulate), outputs not a multiple of 16.
+    @Test("the linear layer matches a double-precision product on every path", arguments: linearShapes)
     func linearLayer(shape: (rows: Int, inputs: Int, outputs: Int)) {
         var generator = SplitMix64(seed: UInt64(shape.rows * 7919 + shape.inputs))
         func random() -> Float { Float(generator.below(20_001)) / 10_000 - 1 }
@@ -80,6 +115,10 @@ struct KernelPathTests {
                 results[path] = Array(UnsafeBufferPointer(start: output.pointer, count: shape.rows * stride))
             }
         }
+        // AVX2 and AVX-512 run the same chains of fused multiply-adds: the same floats.
+        if let avx2 = results[.avx2], let avx512 = results[.avx512] {
+            #expect(avx2 == avx512, "AVX2 and AVX-512 differ")
+        }
         // Every row's result is independent of the others: the same row alone gives the same floats.
         for path in Self.paths where shape.rows > 4 {
             let inputBuffer = FloatBuffer(Array(input[(shape.rows - 4) * shape.inputs..<shape.rows * shape.inputs]))
@@ -91,6 +130,38 @@ struct KernelPathTests {
                     output: output.pointer, outputStride: stride, epilogue: .none, splats: splats.pointer)
             let alone = Array(UnsafeBufferPointer(start: output.pointer, count: 4 * stride))
             #expect(alone == Array(results[path]![(shape.rows - 4) * stride..<shape.rows * stride]), "\(path)")
+        }
+    }
+
+    /// The bias, GELU and residual that follow a product, on every path against the portable one,
+    /// on rows past the 64-row block and outputs that are not a multiple of 16.
+    @Test("the linear layer's GELU and residual epilogues agree with the portable path")
+    func linearEpilogues() {
+        let (rows, inputs, outputs) = (72, 40, 50)
+        var generator = SplitMix64(seed: 4040)
+        func random() -> Float { Float(generator.below(20_001)) / 5_000 - 2 }
+        let layer = PackedLinear(
+            weight: (0..<(outputs * inputs)).map { _ in random() }, bias: (0..<outputs).map { _ in random() },
+            outputSize: outputs, inputSize: inputs)
+        let stride = layer.paddedOutputSize
+        let input = FloatBuffer((0..<(rows * inputs)).map { _ in random() })
+        let skip = FloatBuffer((0..<(rows * (stride + 3))).map { _ in random() })
+        let splats = FloatBuffer(count: 2 * LinearLayerKernel.splatFloatsPerWorker)
+        for epilogue in [LinearEpilogue.gelu, .residual(UnsafePointer(skip.pointer), stride: stride + 3)] {
+            var portable: [Float] = []
+            for path in Self.paths {
+                let output = FloatBuffer(count: rows * stride)
+                LinearLayerKernel(microKernel: .wide, workers: 2, instructionSet: path)
+                    .apply(
+                        layer, input: input.pointer, inputStride: inputs, rows: rows, output: output.pointer,
+                        outputStride: stride, epilogue: epilogue, splats: splats.pointer)
+                let result = (0..<rows).flatMap { row in (0..<outputs).map { output.pointer[row * stride + $0] } }
+                if path == .portable { portable = result }
+                let worst = zip(result, portable).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+                // Sums of 40 products of size ≤ 4 round to ~1e-5 apart; a missing bias or residual
+                // would be off by ~1, a GELU left out by up to 2.
+                #expect(worst < 1e-4, "\(path) \(epilogue): off by \(worst)")
+            }
         }
     }
 
@@ -163,7 +234,8 @@ struct KernelPathTests {
         }
     }
 
-    /// Lengths around the 8-key vector and the 32-key block, head sizes around the 32-column block;
+    /// Lengths around the 8- and 16-key vectors, the 32-key block and the 4-query group, head sizes
+    /// around the 16- and 32-column blocks;
     /// scores large enough that the softmax is far from uniform, and one token that takes nearly
     /// all the weight (its score is ~40 above the rest).
     @Test(
@@ -171,7 +243,7 @@ struct KernelPathTests {
         arguments: [
             (length: 1, headSize: 32), (length: 7, headSize: 32), (length: 9, headSize: 32), (length: 33, headSize: 32),
             (length: 128, headSize: 32), (length: 12, headSize: 8), (length: 20, headSize: 44),
-            (length: 40, headSize: 64),
+            (length: 40, headSize: 64), (length: 17, headSize: 5), (length: 18, headSize: 32),
         ])
     func headAttention(shape: (length: Int, headSize: Int)) {
         let (length, headSize) = shape
@@ -203,7 +275,8 @@ struct KernelPathTests {
         }
         for path in Self.paths {
             var context = [Float](repeating: .nan, count: length * headSize)
-            var scratch = [Float](repeating: .nan, count: (headSize + 1) * ((length + 7) & ~7))
+            var scratch = [Float](
+                repeating: .nan, count: HeadAttention.scratchCount(length: length, headSize: headSize))
             rows.withUnsafeBufferPointer { rows in
                 HeadAttention.attend(
                     queries: rows.baseAddress!, keys: rows.baseAddress! + headSize,
@@ -259,12 +332,25 @@ struct KernelPathTests {
     }
 }
 
-/// The sentence encoder on every kernel path: the 46 reference texts of sentence-transformers give
+/// The sentence encoder on every kernel path, each test skipped (with the reason) where the CPU
+/// lacks its instructions: the 46 reference texts of sentence-transformers give
 /// the reference token ids and vectors within cosine 0.9999, one by one and in one batch.
 @Suite("Encoder kernel paths", .enabled(if: ModelFixture.shouldRunModelTests, ModelFixture.skipReason))
 struct EncoderKernelPathTests {
-    @Test("reference token ids and vectors on every path", arguments: KernelInstructionSet.available)
-    func referenceVectors(path: KernelInstructionSet) throws {
+    @Test("reference token ids and vectors on the portable path")
+    func portableReferenceVectors() throws { try referenceVectors(path: .portable) }
+
+    @Test(
+        "reference token ids and vectors on the AVX2 path",
+        .enabled(if: KernelInstructionSet.available.contains(.avx2), "this CPU has no AVX2 and FMA"))
+    func avx2ReferenceVectors() throws { try referenceVectors(path: .avx2) }
+
+    @Test(
+        "reference token ids and vectors on the AVX-512 path",
+        .enabled(if: KernelInstructionSet.available.contains(.avx512), "this CPU has no AVX-512 (F, BW, DQ, VL)"))
+    func avx512ReferenceVectors() throws { try referenceVectors(path: .avx512) }
+
+    private func referenceVectors(path: KernelInstructionSet) throws {
         let encoder = try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), instructionSet: path)
         #expect(encoder.instructionSet == path)
         let reference = try ReferenceFile.load()

@@ -63,7 +63,7 @@ struct QuantizedQuery: Sendable {
         @inline(__always)
         func dot(_ row: UnsafePointer<Int8>) -> Int32 {
             #if arch(x86_64)
-                if instructionSet == .avx2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
+                if instructionSet.scansWithAVX2 { return mnemo_avx2_dot_i8(row, codes, dimension) }
             #endif
             return portableDot(row)
         }
@@ -76,7 +76,7 @@ struct QuantizedQuery: Sendable {
             into scores: UnsafeMutablePointer<Float>
         ) {
             #if arch(x86_64)
-                if instructionSet == .avx2 {
+                if instructionSet.scansWithAVX2 {
                     return mnemo_avx2_scores_i8(
                         matrix, dimension, block.rows, block.first, block.count, codes, scales, scores)
                 }

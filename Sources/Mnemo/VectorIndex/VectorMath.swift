@@ -18,7 +18,7 @@ package enum VectorMath {
         using instructionSet: KernelInstructionSet
     ) -> Float {
         #if arch(x86_64)
-            if instructionSet == .avx2 { return mnemo_avx2_dot_f32(a, b, count) }
+            if instructionSet.scansWithAVX2 { return mnemo_avx2_dot_f32(a, b, count) }
         #endif
         return portableDot(a, b, count: count)
     }
@@ -31,7 +31,7 @@ package enum VectorMath {
         into scores: UnsafeMutablePointer<Float>, using instructionSet: KernelInstructionSet
     ) {
         #if arch(x86_64)
-            if instructionSet == .avx2 {
+            if instructionSet.scansWithAVX2 {
                 return mnemo_avx2_scores_f32(vectors, dimension, block.rows, block.first, block.count, query, scores)
             }
         #endif

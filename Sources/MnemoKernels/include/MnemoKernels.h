@@ -7,6 +7,10 @@
 // with `__attribute__((target("avx2,fma")))` instead of a compiler flag, so the package needs no
 // unsafe flags, and Swift calls them only after `mnemo_cpu_supports_avx2_fma()` said yes.
 //
+// The encoder's matrix product also exists compiled for AVX-512 (`target("avx512f,…")`), chosen
+// when `mnemo_cpu_supports_avx512()` says yes; the scan keeps its AVX2 kernels there (an int8
+// scan with AVX-512 VNNI measured no faster: memory bounds it, not arithmetic).
+//
 // Nothing here allocates, locks or keeps state; every function is a pure loop over the caller's
 // memory. On other architectures only the CPU query is declared, and it answers 0.
 #ifndef MNEMO_KERNELS_H
@@ -22,6 +26,10 @@ extern "C" {
 /// 1 when this CPU (and operating system) can run the AVX2 + FMA kernels, else 0.
 int mnemo_cpu_supports_avx2_fma(void);
 
+/// 1 when this CPU (and operating system) can run the AVX-512 kernels (AVX-512 F, BW, DQ and VL,
+/// as well as AVX2 and FMA), else 0.
+int mnemo_cpu_supports_avx512(void);
+
 #if defined(__x86_64__)
 
 /// The matrix product of the encoder's linear layers over packed weight panels (see
@@ -35,6 +43,19 @@ int mnemo_cpu_supports_avx2_fma(void);
 void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
                              const float *panels, ptrdiff_t panel_stride, ptrdiff_t panel_count,
                              ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate);
+
+/// `mnemo_avx2_sgemm_panels` on AVX-512: the same contract and the same chains of fused
+/// multiply-adds in the same order, so the same floats, 16 columns to a register.
+void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
+                               const float *panels, ptrdiff_t panel_stride, ptrdiff_t panel_count,
+                               ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate);
+
+/// What follows a block of the linear layer's outputs on the AVX-512 path: for `r` in `[0, rows)`
+/// and `j` in `[0, columns)` (a multiple of 16), `x = c[r·ldc + j] + bias[j]`, plus
+/// `residual[r·residual_stride + j]` when `residual` is not NULL, else through the exact GELU
+/// `x·(1 + erf(x/√2))/2` when `gelu` is non-zero (erf as TransformerMath's, within 4e-7).
+void mnemo_avx512_finish_rows(float *c, ptrdiff_t ldc, ptrdiff_t rows, ptrdiff_t columns, const float *bias,
+                              int gelu, const float *residual, ptrdiff_t residual_stride);
 
 /// The dot product of two float vectors of `count` components.
 float mnemo_avx2_dot_f32(const float *a, const float *b, ptrdiff_t count);
@@ -70,6 +91,13 @@ void mnemo_avx2_scores_f32(const float *vectors, ptrdiff_t dimension, const int3
 void mnemo_avx2_attention_head(const float *queries, const float *keys, const float *values, ptrdiff_t stride,
                                ptrdiff_t length, ptrdiff_t head_size, float scale, float *context,
                                ptrdiff_t context_stride, float *scratch);
+
+/// `mnemo_avx2_attention_head` on AVX-512, 16 keys to a register and four queries at a time:
+/// `scratch` holds `(head_size + 4) · padded` floats, `padded` being `length` rounded up to 16 (the
+/// keys transposed, then four rows of scores).
+void mnemo_avx512_attention_head(const float *queries, const float *keys, const float *values, ptrdiff_t stride,
+                                 ptrdiff_t length, ptrdiff_t head_size, float scale, float *context,
+                                 ptrdiff_t context_stride, float *scratch);
 
 #endif
 

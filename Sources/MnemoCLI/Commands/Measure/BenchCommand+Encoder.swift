@@ -14,7 +14,8 @@ extension BenchCommand {
         }
         let encoder = try SentenceEncoder(
             modelDirectory: directory, batchSize: batch, threadCount: threads,
-            instructionSet: kernels.map { KernelInstructionSet(rawValue: $0)! } ?? .preferred)
+            instructionSet: try kernels.map { try KernelInstructionSet.named($0, source: "--kernels \($0)") }
+                ?? .preferred)
         let status = StatusLine.forTerminal()
         let report = EncoderBenchmark(texts: texts, encoder: encoder, rounds: rounds).run {
             status?.show($0, force: true)
@@ -47,11 +48,10 @@ extension BenchCommand {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let kernels {
-            let available = KernelInstructionSet.available.map(\.rawValue)
-            guard available.contains(kernels) else {
-                throw ValidationError(
-                    "--kernels \(kernels) is not available on this CPU; choose from \(available.joined(separator: ", "))"
-                )
+            do {
+                _ = try KernelInstructionSet.named(kernels, source: "--kernels \(kernels)")
+            } catch {
+                throw ValidationError(error.description)
             }
         }
     }

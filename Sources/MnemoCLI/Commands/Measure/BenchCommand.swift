@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
             With --encoder it times the installed sentence encoder instead: texts per second \
             encoding the lines of --texts FILE (default: the facts of Fixtures/knowledge.jsonl) in \
             batches, and the p50 of one text at a time, as a query is encoded. The environment \
-            variable MNEMO_KERNELS (portable, avx2) or --kernels picks the kernel path.
+            variable MNEMO_KERNELS (portable, avx2, avx512) or --kernels picks the kernel path.
 
             Examples:
               mnemo bench
@@ -85,7 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --encoder: the kernel path (portable, avx2; default: the fastest this CPU runs).",
+            "With --encoder: the kernel path (portable, avx2, avx512; default: the fastest this CPU runs).",
             valueName: "path"))
     var kernels: String?
 
