@@ -43,6 +43,9 @@ extension IngestRecord {
         fact.mentionCount = mentionCount ?? 1
         fact.preferredID = id
         fact.expiresAt = expiresAt
+        if let progress, !(progress.isFinite && (0...1).contains(progress)) {
+            throw RecordProblem(.progressOutOfRange, "progress must be a number from 0 to 1, got \(progress)")
+        }
         if resolvedType == .goal {
             let status = status ?? .active
             fact.status = status

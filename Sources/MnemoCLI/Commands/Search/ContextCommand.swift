@@ -72,7 +72,7 @@ struct ContextCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kb = try await global.openExistingKnowledgeBase(embedding: true)
-        guard let message else { return try showPeriod(kb) }
+        guard let message else { return try await showPeriod(kb) }
         let options = ContextOptions(filter: try parameters().filter(now: kb.now))
         let context = try await kb.context(for: message, budget: budget, options: options)
         if global.json {
