@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MnemoTestSupport
 import Testing
 
@@ -182,5 +183,35 @@ struct GoalTests {
         for part in [period.activeGoals, period.completedGoals, period.experiences] {
             #expect(part.budget == 100 && part.tokens <= 100)
         }
+    }
+
+    @Test func aFileFromBeforeGoalsOpensWithItsGoalsActiveAndMigrates() async throws {
+        let path = try TestKnowledgeBase.temporaryPath()
+        let goal = try await KnowledgeBase(path: path).addFact(
+            NewFact(content: "Learn to sail", topicPath: "Hobbies", type: .goal)
+        ).fact
+        // Take the file back to schema v7: no goal columns, v7's undo triggers.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    DROP INDEX fact_on_namespace_goal_status;
+                    DROP TRIGGER fact_log_update; DROP TRIGGER fact_log_delete; DROP TRIGGER fact_log_replace; DROP TRIGGER fact_log_insert;
+                    ALTER TABLE fact DROP COLUMN goal_status; ALTER TABLE fact DROP COLUMN goal_progress;
+                    ALTER TABLE fact DROP COLUMN target_date; ALTER TABLE fact DROP COLUMN completed_at;
+                    DELETE FROM grdb_migrations WHERE identifier = 'goals: status, progress, target date';
+                    """)
+            let v7 = TrackedTable(name: "fact", key: "id", columns: Array(TrackedTable.fact.columns.dropLast(4)))
+            try db.execute(sql: Schema.operationLogTriggers(v7))
+        }
+        try queue.close()
+        let readOnly = try KnowledgeBase(readingOnly: path)
+        let read = try #require(try await readOnly.fact(id: goal.id))
+        #expect(read.status == .active && read.progress == 0)
+        let writable = try KnowledgeBase(path: path)
+        let moved = try await writable.updateFact(id: goal.id, FactUpdate(status: .paused, progress: 0.2))
+        #expect(moved.status == .paused && moved.progress == 0.2)
+        _ = try await writable.undo()
+        #expect(try await writable.fact(id: goal.id)?.status == .active)
     }
 }
