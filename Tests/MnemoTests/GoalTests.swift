@@ -183,6 +183,9 @@ struct GoalTests {
         for part in [period.activeGoals, period.completedGoals, period.experiences] {
             #expect(part.budget == 100 && part.tokens <= 100)
         }
+        let everything = try await kb.context(window: 100_000 * 30 * 86_400, budget: 300)
+        #expect(everything.since == .distantPast)
+        #expect(everything.completedGoals.items.count == 2)
     }
 
     @Test func aFileFromBeforeGoalsOpensWithItsGoalsActiveAndMigrates() async throws {

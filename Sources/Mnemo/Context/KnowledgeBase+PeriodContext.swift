@@ -35,7 +35,8 @@ extension KnowledgeBase {
             throw MnemoError.invalidInput(field: "window", reason: "\(window) is not a duration")
         }
         let until = now
-        let since = until.addingTimeInterval(-window)
+        // A window longer than the calendar (100,000 months) reaches back to its start.
+        let since = max(until.addingTimeInterval(-window), .distantPast)
         let share = budget / 3
         let store = embedder == nil ? nil : try await vectorSnapshot()
         let keys = FactKeys()
