@@ -6,7 +6,7 @@ extension KnowledgeBase {
     ///
     /// Items come in four parts, each filling what the ones before left:
     /// 1. **Standing** (reason `always`): active facts of at least
-    ///    ``ContextOptions/alwaysImportance`` that bear on the message (``MessageBearing``: their
+    ///    ``ContextOptions/alwaysImportance`` that bear on the message (their
     ///    cosine to the message or to the neighbourhood of its first hits reaches
     ///    ``ContextOptions/minimumBearing``), most bearing first, up to
     ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default). What must never
@@ -17,12 +17,13 @@ extension KnowledgeBase {
     ///    embedder), at most ``ContextOptions/candidates``, each with its
     ///    ``SearchHit/relevance`` as ``ContextItem/score``, while room is left; a hit that no
     ///    longer fits is skipped for the next. They come in rank order with an importance prior:
-    ///    a hit at rank *r* (from 1) is placed as if at *r* / ``importancePrior(_:)``, so a
-    ///    high-importance fact at rank 30 comes before a medium one at rank 11, and among facts
-    ///    of one importance the order is the search's. When the message is about aims (a goal
-    ///    is among its first bearing hits: "plan my spring"), an active goal due within
-    ///    ``ContextOptions/dueSoon`` counts twice as much again, here and in the standing part;
-    ///    a completed or abandoned goal counts half. The hits that bear on the message (relevance at least
+    ///    a hit at rank *r* (from 1) is placed as if at *r* / 3 when its importance is high,
+    ///    *r* / 0.6 low, *r* / 0.4 none, so a high-importance fact at rank 30 comes before a
+    ///    medium one at rank 11, and among facts of one importance the order is the search's.
+    ///    When the message is about aims (a goal is among its first bearing hits: "plan my
+    ///    spring"), an active goal due within ``ContextOptions/dueSoon`` counts twice as much
+    ///    again, here and in the standing part; a completed or abandoned goal counts half.
+    ///    The hits that bear on the message (relevance at least
     ///    ``ContextOptions/minimumRelevance`` or cosine at least ``ContextOptions/minimumBearing``)
     ///    are the ones taken to know something about it (``MemoryContext/nothingRelevant``
     ///    when there are none); the weaker ones still fill the room, since a weak hit is
