@@ -108,7 +108,7 @@ import Testing
         #expect(refused && notGoal.contains("only a goal has a status"), "\(notGoal)")
         let goal = try #require(
             try await session.json(
-                "remember_fact", ["content": "Wants to adopt a second dog", "topic": "Pets", "type": "goal"])
+                "remember_fact", ["content": "Wants to adopt a cat", "topic": "Pets", "type": "goal"])
                 as? [String: Any])
         let goalID = try #require((goal["fact"] as? [String: Any])?["id"] as? Int)
         let moved = try #require(
@@ -116,7 +116,7 @@ import Testing
                 as? [String: Any])
         #expect(moved["status"] as? String == "paused" && moved["progress"] as? Double == 0.25)
         let paused = try #require(
-            try await session.json("search_memory", ["query": "dog", "mode": "text", "status": ["paused"]])
+            try await session.json("search_memory", ["query": "cat", "mode": "text", "status": ["paused"]])
                 as? [String: Any])
         #expect((paused["results"] as? [[String: Any]])?.map { $0["id"] as? Int } == [goalID])
 

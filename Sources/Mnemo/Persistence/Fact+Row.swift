@@ -36,7 +36,7 @@ extension Fact {
             updatedAt: row[12],
             expiresAt: row[13],
             status: isGoal ? (row[14] as String?).flatMap(GoalStatus.init(rawValue:)) ?? .active : nil,
-            progress: isGoal ? row[15] ?? 0 : nil,
+            progress: isGoal ? (row[15] as Double?) ?? 0 : nil,
             targetDate: isGoal ? row[16] : nil,
             completedAt: isGoal ? row[17] : nil
         )
