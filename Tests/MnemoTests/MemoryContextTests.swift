@@ -83,12 +83,15 @@ struct MemoryContextTests {
         let answering = context.items.filter { $0.reason == .relevant }
         // Every fact is a hit of so small a memory: all come in rank order, the weak ones with
         // their low scores, and no room is needed for a "recent" part.
-        // Rank order with the importance prior (the high-importance allergy counts thrice).
-        let ranking = KnowledgeBase.withImportancePrior(
-            try await kb.search(SearchQuery(message, limit: 100, relativeScoreFloor: nil)), urgency: { _ in 1 }
-        ).map(\.fact.id)
-        let positions = answering.map { ranking.firstIndex(of: $0.fact.id) ?? -1 }
-        #expect(positions == positions.sorted() && !positions.contains(-1))
+        // Among facts of one importance the order is the search's (the importance prior moves
+        // facts of other importances between them).
+        let ranking = try await kb.search(SearchQuery(message, limit: 100, relativeScoreFloor: nil)).map(\.fact.id)
+        for importance in Importance.allCases {
+            let positions = answering.filter { $0.fact.importance == importance }.map {
+                ranking.firstIndex(of: $0.fact.id) ?? -1
+            }
+            #expect(positions == positions.sorted() && !positions.contains(-1))
+        }
         #expect(answering.contains { ($0.score ?? 1) < SearchHit.defaultRelevanceThreshold })
         #expect(answering.contains { $0.fact.content == "Prefers oat milk in coffee" })
         #expect(!context.items.contains { $0.reason == .recent })
