@@ -54,6 +54,7 @@ struct MemoryToolHandler: Sendable {
         try parameters.set(.type, to: try arguments.strings("types") ?? [])
         try parameters.set(.importance, to: try arguments.strings("importance") ?? [])
         try parameters.set(.minImportance, to: try arguments.strings("min_importance") ?? [])
+        try parameters.set(.status, to: try arguments.strings("status") ?? [])
         try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
         if let limit = try arguments.int("limit") { try parameters.setLimit(limit) }
         if let minimum = try arguments.double("min_similarity") { try parameters.setMinSimilarity(minimum) }
@@ -70,11 +71,7 @@ struct MemoryToolHandler: Sendable {
         try parameters.set(.since, to: try arguments.strings("since") ?? [])
         try parameters.set(.until, to: try arguments.strings("until") ?? [])
         try parameters.set(.topic, to: try arguments.strings("topic") ?? [])
-        let budget = try arguments.int("budget") ?? ContextOptions.defaultBudget
-        guard (0...ContextOptions.maximumBudget).contains(budget) else {
-            throw ToolInputError(
-                "\"budget\" takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \(budget)")
-        }
+        let budget = try ContextBudget.checked(try arguments.int("budget") ?? ContextBudget.default)
         return MemoryContextJSON(
             try await knowledgeBase.context(
                 for: message, budget: budget, options: ContextOptions(filter: parameters.filter(now: knowledgeBase.now))
@@ -90,13 +87,13 @@ struct MemoryToolHandler: Sendable {
         else {
             throw MCPError.invalidParams("the memory_context prompt needs a \"message\"")
         }
-        var budget = ContextOptions.defaultBudget
+        var budget = ContextBudget.default
         if let text = arguments?["budget"] {
-            guard let value = Int(text), (0...ContextOptions.maximumBudget).contains(value) else {
-                throw MCPError.invalidParams(
-                    "budget takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \"\(text)\"")
+            do {
+                budget = try ContextBudget.parse(text)
+            } catch {
+                throw MCPError.invalidParams(error.message)
             }
-            budget = value
         }
         let context = try await knowledgeBase.context(for: message, budget: budget)
         let text =
@@ -148,6 +145,9 @@ struct MemoryToolHandler: Sendable {
         if let importance = try arguments.string("importance") { try edit.setImportance(importance) }
         if let confidence = try arguments.double("confidence") { try edit.setConfidence(confidence) }
         if let topic = try arguments.string("topic") { try edit.setTopic(topic) }
+        if let status = try arguments.string("status") { try edit.setStatus(status) }
+        if let progress = try arguments.double("progress") { try edit.setProgress(progress) }
+        if let targetDate = try arguments.string("target_date") { try edit.setTargetDate(targetDate) }
         try edit.requireChange(fields: FactEdit.fields.filter { (MemoryTools.argumentNames(of: MemoryTools.update) ?? []).contains($0) })
         return FactJSON(try await knowledgeBase.updateFact(id: id, edit.update))
     }

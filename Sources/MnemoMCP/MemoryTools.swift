@@ -15,6 +15,7 @@ enum MemoryTools {
 
     // The values the shared vocabulary takes, from the library's enums.
     private static let types = Value.array(FactType.allCases.map { .string($0.rawValue) })
+    private static let statuses = Value.array(GoalStatus.allCases.map { .string($0.rawValue) })
     private static let importances = Value.array(Importance.allCases.reversed().map { .string($0.rawValue) })
     private static let modes = Value.array(SearchMode.allCases.map { .string($0.rawValue) })
 
@@ -58,9 +59,9 @@ enum MemoryTools {
                     [
                         "message": ["type": "string", "description": "The user's message you are about to answer."],
                         "budget": [
-                            "type": "integer", "minimum": 0, "maximum": .int(ContextOptions.maximumBudget),
+                            "type": "integer", "minimum": 0, "maximum": .int(ContextBudget.maximum),
                             "description": .string(
-                                "The most tokens the memory may take (default \(ContextOptions.defaultBudget))."),
+                                "The most tokens the memory may take (default \(ContextBudget.default))."),
                         ],
                         "topic": ["type": "string", "description": "Only facts in this topic or below it, by path."],
                     ].merging(statedTimeProperties) { own, _ in own }),
@@ -100,6 +101,10 @@ enum MemoryTools {
                         ],
                         "min_importance": [
                             "type": "string", "enum": importances, "description": "Only facts at least this important.",
+                        ],
+                        "status": [
+                            "type": "array", "items": ["type": "string", "enum": statuses],
+                            "description": "Only goals with these statuses (active: the aims being pursued).",
                         ],
                         "topic": [
                             "type": "string",
@@ -164,7 +169,9 @@ enum MemoryTools {
             title: "Correct a fact",
             description: """
                 Correct a remembered fact when the user says it changed or was wrong. Give the fact's id \
-                (from search_memory) and only the fields to change. Every change is kept in the fact's history.
+                (from search_memory) and only the fields to change. For a goal, record where it stands: \
+                status (completed when reached), progress (0 to 1) and target_date. Every change is kept \
+                in the fact's history.
                 """,
             inputSchema: [
                 "type": "object",
@@ -175,6 +182,14 @@ enum MemoryTools {
                     "type": ["type": "string", "enum": types],
                     "importance": ["type": "string", "enum": importances],
                     "confidence": ["type": "number", "minimum": 0, "maximum": 1],
+                    "status": ["type": "string", "enum": statuses, "description": "A goal's status (goals only)."],
+                    "progress": [
+                        "type": "number", "minimum": 0, "maximum": 1, "description": "A goal's progress (goals only).",
+                    ],
+                    "target_date": [
+                        "type": "string",
+                        "description": "When a goal is due, ISO 8601 such as 2026-03-31 (goals only).",
+                    ],
                 ],
                 "required": ["id"],
                 "additionalProperties": false,
@@ -284,7 +299,7 @@ enum MemoryPrompts {
                 .init(name: "message", description: "The user's message.", required: true),
                 .init(
                     name: "budget",
-                    description: "The most tokens the memory may take (default \(ContextOptions.defaultBudget)).",
+                    description: "The most tokens the memory may take (default \(ContextBudget.default)).",
                     required: false),
             ])
     ]

@@ -7,12 +7,31 @@ import Mnemo
 struct ContextRoutes {
     let tenancy: Tenancy
 
-    /// The largest budget a request may ask for: far above any model's context window, small
-    /// enough that a request cannot make the server render the whole memory.
-
     func add(to router: Router<MnemoRequestContext>) {
         router.post("v1/context", use: post)
         router.get("api/context", use: get)
+        router.post("v1/user-context", use: postPeriod)
+        router.get("api/user-context", use: getPeriod)
+    }
+
+    /// `POST /v1/user-context` with `{"user_id", "window", "budget_tokens"}`: the active goals,
+    /// the goals completed in the window and its experiences (Lume's `UserContext`).
+    @Sendable func postPeriod(_ request: Request, context: MnemoRequestContext) async throws -> PeriodContextJSON {
+        let body = try await request.decode(as: PeriodRequest.self, context: context)
+        let kb = try await tenancy.knowledgeBase(context, naming: body.userId)
+        let window = try ContextWindow.parse(body.window ?? "30d")
+        let budget = try ContextBudget.checked(body.budgetTokens ?? ContextBudget.default, field: "budget_tokens")
+        return PeriodContextJSON(try await kb.context(window: window, budget: budget))
+    }
+
+    /// `GET /api/user-context?window=30d&budget=900`
+    @Sendable func getPeriod(_ request: Request, context: MnemoRequestContext) async throws -> PeriodContextJSON {
+        let kb = try await tenancy.knowledgeBase(context)
+        let query = QueryFields(request)
+        let window = try ContextWindow.parse(query.get("window") ?? "30d")
+        var budget = ContextBudget.default
+        if let text = query.get("budget") { budget = try ContextBudget.parse(text) }
+        return PeriodContextJSON(try await kb.context(window: window, budget: budget))
     }
 
     /// `POST /v1/context` with `{"user_id", "message", "budget_tokens", "since"?, "until"?, "topic"?}`.
@@ -26,7 +45,7 @@ struct ContextRoutes {
         try parameters.set(.since, to: body.since.map { [$0] } ?? [])
         try parameters.set(.until, to: body.until.map { [$0] } ?? [])
         try parameters.set(.topic, to: body.topic.map { [$0] } ?? [])
-        let budget = try Self.budget(body.budgetTokens, name: "budget_tokens")
+        let budget = try ContextBudget.checked(body.budgetTokens ?? ContextBudget.default, field: "budget_tokens")
         return MemoryContextJSON(
             try await kb.context(
                 for: message, budget: budget,
@@ -42,28 +61,12 @@ struct ContextRoutes {
                 "missing_query", "give the user's message: /api/context?q=where+does+my+sister+live&budget=800")
         }
         let parameters = try query.parameters([.since, .until, .topic], maximumLimit: 1)
-        var budget: Int?
-        if let text = query.get("budget") {
-            guard let value = Int(text) else {
-                throw APIError.badRequest("invalid_parameter", "budget takes a whole number of tokens, not \"\(text)\"")
-            }
-            budget = value
-        }
+        var budget = ContextBudget.default
+        if let text = query.get("budget") { budget = try ContextBudget.parse(text) }
         return MemoryContextJSON(
             try await kb.context(
-                for: message, budget: try Self.budget(budget, name: "budget"),
+                for: message, budget: budget,
                 options: ContextOptions(filter: parameters.filter(now: kb.now))))
-    }
-
-    /// The budget asked for, 800 tokens when none is.
-    static func budget(_ value: Int?, name: String) throws -> Int {
-        guard let value else { return ContextOptions.defaultBudget }
-        guard (0...ContextOptions.maximumBudget).contains(value) else {
-            throw APIError.badRequest(
-                "invalid_parameter",
-                "\(name) takes a whole number of tokens from 0 to \(ContextOptions.maximumBudget), not \(value)")
-        }
-        return value
     }
 }
 
@@ -78,3 +81,11 @@ struct ContextRequest: Decodable {
 }
 
 extension MemoryContextJSON: ResponseEncodable {}
+
+/// `POST /v1/user-context`'s body.
+struct PeriodRequest: Decodable {
+    var userId: String?
+    var window: String?
+    var budgetTokens: Int?
+}
+extension PeriodContextJSON: ResponseEncodable {}

@@ -22,10 +22,19 @@ struct LucidFact: ResponseEncodable {
     var mentionCount: Int
     /// When the fact expires; absent when it does not.
     var expiresAt: Date?
+    /// A goal's fields; absent for other types.
+    var status: String?
+    var progress: Double?
+    var targetDate: Date?
+    var completedAt: Date?
 
     init(_ fact: Fact) {
         id = String(fact.id)
         expiresAt = fact.expiresAt
+        status = fact.status?.rawValue
+        progress = fact.progress
+        targetDate = fact.targetDate
+        completedAt = fact.completedAt
         userId = fact.namespace
         content = fact.content
         category = fact.topicPath

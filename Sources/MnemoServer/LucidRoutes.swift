@@ -23,11 +23,11 @@ struct LucidRoutes {
         return try await kb.eraseNamespace()
     }
 
-    /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true`
+    /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true&status=active`
     @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidFactList> {
         let query = QueryFields(request)
         let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
-        var page = try query.parameters([.limit, .offset], maximumLimit: configuration.maximumPageSize)
+        var page = try query.parameters([.limit, .offset, .status], maximumLimit: configuration.maximumPageSize)
         let activity: FactFilter.Activity =
             switch try query.boolean("is_active") {
             case true?: .activeOnly

@@ -59,7 +59,7 @@ struct MindChatRoutes {
         }
     }
 
-    /// `GET /api/topics/search?q=…&type=…&importance=…&mode=…&limit=…&since=…&until=…`
+    /// `GET /api/topics/search?q=…&type=…&importance=…&status=…&mode=…&limit=…&since=…&until=…`
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<SearchResultsJSON>
     {
         let kb = try await tenancy.knowledgeBase(context)
@@ -68,7 +68,7 @@ struct MindChatRoutes {
             throw APIError.badRequest("missing_query", "give the search text: /api/topics/search?q=swiftui")
         }
         let fields: [FilterField] = [
-            .type, .importance, .minImportance, .topic, .includeInactive, .mode, .limit, .offset,
+            .type, .importance, .minImportance, .status, .topic, .includeInactive, .mode, .limit, .offset,
             .minSimilarity, .since, .until,
         ]
         let search = try query.parameters(fields, maximumLimit: configuration.maximumPageSize)
@@ -127,8 +127,9 @@ struct MindChatRoutes {
         try await tenancy.knowledgeBase(context).eraseNamespace()
     }
 
-    /// The page of a topic's facts: `include_inactive` and `limit`.
+    /// The page of a topic's facts: `include_inactive`, `limit` and `status`.
     private func detailPage(_ request: Request) throws -> SearchParameters {
-        try QueryFields(request).parameters([.includeInactive, .limit], maximumLimit: configuration.maximumPageSize)
+        try QueryFields(request).parameters(
+            [.includeInactive, .limit, .status], maximumLimit: configuration.maximumPageSize)
     }
 }

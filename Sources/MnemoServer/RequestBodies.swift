@@ -3,7 +3,7 @@ import Mnemo
 
 /// `POST /v1/facts/search`: Lucid's fields (`query`, `user_id`, `limit`, `min_similarity`) and
 /// the shared filter fields (`mode`, `type`, `importance`, `min_importance`, `topic`,
-/// `include_inactive`, `since`, `until`).
+/// `include_inactive`, `since`, `until`, `status`).
 struct SearchRequest: Decodable {
     var query: String?
     var userId: String?
@@ -17,6 +17,7 @@ struct SearchRequest: Decodable {
     var includeInactive: Bool?
     var since: String?
     var until: String?
+    var status: StringList?
 
     /// The filter fields through the vocabulary every front door shares.
     func parameters(maximumLimit: Int) throws -> SearchParameters {
@@ -25,6 +26,7 @@ struct SearchRequest: Decodable {
         try parameters.set(.type, to: type?.values ?? [])
         try parameters.set(.importance, to: importance?.values ?? [])
         try parameters.set(.minImportance, to: minImportance.map { [$0] } ?? [])
+        try parameters.set(.status, to: status?.values ?? [])
         try parameters.set(.topic, to: topic.map { [$0] } ?? [])
         if let limit { try parameters.setLimit(limit) }
         if let minSimilarity { try parameters.setMinSimilarity(minSimilarity) }
@@ -36,8 +38,9 @@ struct SearchRequest: Decodable {
 }
 
 /// `PATCH /v1/facts/{id}` and `PATCH /api/facts/{id}`: any of `content`, `type`, `importance`,
-/// `confidence`, `topic` (or `category`, as the Lucid client names it), `is_active` and
-/// `expires_at` (a date, or `null` to remove the expiry).
+/// `confidence`, `topic` (or `category`, as the Lucid client names it), `is_active`,
+/// `expires_at` (a date, or `null` to remove the expiry), and for a goal `status`, `progress` and
+/// `target_date` (a date, or `null` to remove it).
 struct FactEditRequest: Decodable {
     var userId: String?
     var content: String?
@@ -49,9 +52,14 @@ struct FactEditRequest: Decodable {
     var isActive: Bool?
     /// `nil` when absent, `.some(nil)` for an explicit `null`: for this field `null` means "never".
     var expiresAt: String??
+    var status: String?
+    var progress: Double?
+    /// `nil` when absent, `.some(nil)` for an explicit `null` (no target date).
+    var targetDate: String??
 
     private enum CodingKeys: String, CodingKey {
-        case userId, content, type, importance, confidence, topic, category, isActive, expiresAt
+        case userId, content, type, importance, confidence, topic, category, isActive, expiresAt, status, progress,
+            targetDate
     }
 
     init(from decoder: any Decoder) throws {
@@ -67,6 +75,11 @@ struct FactEditRequest: Decodable {
         if container.contains(.expiresAt) {
             expiresAt = .some(try container.decodeIfPresent(String.self, forKey: .expiresAt))
         }
+        status = try container.decodeIfPresent(String.self, forKey: .status)
+        progress = try container.decodeIfPresent(Double.self, forKey: .progress)
+        if container.contains(.targetDate) {
+            targetDate = .some(try container.decodeIfPresent(String.self, forKey: .targetDate))
+        }
     }
 
     /// The change through the vocabulary every front door shares.
@@ -78,6 +91,9 @@ struct FactEditRequest: Decodable {
         if let confidence { try edit.setConfidence(confidence) }
         if let path = topic ?? category { try edit.setTopic(path) }
         if let expiresAt { try edit.setExpiresAt(expiresAt) }
+        if let status { try edit.setStatus(status) }
+        if let progress { try edit.setProgress(progress) }
+        if let targetDate { try edit.setTargetDate(targetDate) }
         edit.isActive = isActive
         try edit.requireChange()
         return edit

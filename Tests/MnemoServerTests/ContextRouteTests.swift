@@ -20,8 +20,11 @@ import Testing
             #expect((body["context"] as? String)?.contains("Prefers SwiftUI over UIKit") == true, "\(body)")
             let items = try #require(body["items"] as? [[String: Any]])
             #expect(items.allSatisfy { $0["created_at"] is String && $0["why"] is String && $0["tokens"] is Int })
+            // An important fact comes as a standing fact, or as a hit for the message, or after them.
             #expect(
-                items.filter { $0["importance"] as? String == "high" }.allSatisfy { $0["why"] as? String == "always" })
+                items.filter { $0["importance"] as? String == "high" }.allSatisfy {
+                    ["always", "relevant"].contains($0["why"] as? String)
+                })
             #expect(!(body["context"] as? String ?? "").contains("cello")) // bob's
         }
     }
@@ -56,6 +59,47 @@ import Testing
                 json: #"{"user_id": "alice", "query": "swiftui", "mode": "text", "since": "2999-01"}"#
             ).object()
             #expect(lucid["count"] as? Int == 0)
+        }
+    }
+
+    @Test func goalsMoveThroughBothPatchRoutesAndFilterListingsAndSearch() async throws {
+        let fixture = try await ServerFixture()
+        let goal = try #require(fixture.alice["Wants to learn Rust this year"])
+        let plain = try #require(fixture.alice["Prefers SwiftUI over UIKit"])
+        try await fixture.test { client in
+            let lucid = try await client.send(
+                .patch, "/v1/facts/\(goal.id)",
+                json: #"{"user_id": "alice", "progress": 0.5, "target_date": "2026-03-31"}"#
+            ).object()
+            #expect(lucid["progress"] as? Double == 0.5)
+            #expect(lucid["target_date"] as? String == "2026-03-31T00:00:00Z")
+            let mindChat = try await client.send(.patch, "/api/facts/\(goal.id)", json: #"{"status": "completed"}"#)
+                .object()
+            #expect(mindChat["status"] as? String == "completed" && mindChat["completed_at"] is String)
+            let refused = try await client.send(.patch, "/api/facts/\(plain.id)", json: #"{"progress": 0.5}"#)
+            #expect(refused.status == .badRequest)
+            #expect(
+                try await client.send(.patch, "/api/facts/\(goal.id)", json: #"{"status": "done"}"#).errorCode()
+                    == "unknown_status")
+            let active = try await client.send(.get, "/v1/users/alice/facts?status=active").object()
+            #expect((active["facts"] as? [Any])?.isEmpty == true)
+            let completed = try await client.send(.get, "/api/topics/search?q=rust&mode=text&status=completed").object()
+            #expect((completed["results"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(goal.id)])
+        }
+    }
+
+    @Test func userContextAnswersThePeriodsThreeParts() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let period = try await client.send(.get, "/api/user-context?window=30d&budget=300").object()
+            for part in ["active_goals", "completed_goals", "experiences"] {
+                let section = try #require(period[part] as? [String: Any])
+                #expect((section["tokens"] as? Int ?? 101) <= 100)
+            }
+            let posted = try await client.send(
+                .post, "/v1/user-context", json: #"{"user_id": "alice", "window": "2w", "budget_tokens": 600}"#)
+            #expect(posted.status == .ok)
+            #expect(try await client.send(.get, "/api/user-context?window=soon").errorCode() == "invalid_parameter")
         }
     }
 }

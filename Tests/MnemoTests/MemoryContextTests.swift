@@ -51,9 +51,11 @@ struct MemoryContextTests {
         return kb
     }
 
-    @Test(arguments: Backend.available) func itemsComeAlwaysThenRelevantThenRecentWithTheirReasons(on backend: Backend)
-        async throws
-    {
+    /// The allergy bears on nothing about the sister: it is no standing fact for this message and
+    /// comes after the facts that answer it (still `always`: its importance brought it).
+    @Test(arguments: Backend.available) func itemsComeRelevantThenOtherImportantThenRecentWithTheirReasons(
+        on backend: Backend
+    ) async throws {
         let kb = try await Self.knowledgeBase(on: backend)
         // Two hits only, so that the bouldering and the oat milk are no hits at all.
         let context = try await kb.context(
@@ -63,7 +65,10 @@ struct MemoryContextTests {
         #expect(reasons["Sister works as a nurse"] == .relevant || reasons["Sister lives in Porto"] == .relevant)
         #expect(reasons["Went bouldering yesterday"] == .recent)
         #expect(reasons["Prefers oat milk in coffee"] == nil) // neither a hit, recent nor important
-        #expect(context.items.first?.fact.content == "Allergic to peanuts")
+        let contents = context.items.map(\.fact.content)
+        let allergy = try #require(contents.firstIndex(of: "Allergic to peanuts"))
+        #expect(context.items[..<allergy].allSatisfy { $0.reason == .relevant || $0.reason == .conflict })
+        #expect(allergy < contents.firstIndex(of: "Went bouldering yesterday")!)
         #expect(!context.nothingRelevant)
         #expect(context.tokens <= 400)
         #expect(context.tokens == TokenEstimator().count(context.text))
@@ -78,9 +83,15 @@ struct MemoryContextTests {
         let answering = context.items.filter { $0.reason == .relevant }
         // Every fact is a hit of so small a memory: all come in rank order, the weak ones with
         // their low scores, and no room is needed for a "recent" part.
+        // Among facts of one importance the order is the search's (the importance prior moves
+        // facts of other importances between them).
         let ranking = try await kb.search(SearchQuery(message, limit: 100, relativeScoreFloor: nil)).map(\.fact.id)
-        let positions = answering.map { ranking.firstIndex(of: $0.fact.id) ?? -1 }
-        #expect(positions == positions.sorted() && !positions.contains(-1))
+        for importance in Importance.allCases {
+            let positions = answering.filter { $0.fact.importance == importance }.map {
+                ranking.firstIndex(of: $0.fact.id) ?? -1
+            }
+            #expect(positions == positions.sorted() && !positions.contains(-1))
+        }
         #expect(answering.contains { ($0.score ?? 1) < SearchHit.defaultRelevanceThreshold })
         #expect(answering.contains { $0.fact.content == "Prefers oat milk in coffee" })
         #expect(!context.items.contains { $0.reason == .recent })
@@ -106,7 +117,8 @@ struct MemoryContextTests {
     @Test(arguments: Backend.available) func theTextIsMarkdownGroupedByTopic(on backend: Backend) async throws {
         let kb = try await Self.knowledgeBase(on: backend)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
-        #expect(context.text.hasPrefix("## Health\n- Allergic to peanuts (fact, stated 2024-01-05)\n\n## Family\n"))
+        #expect(context.text.hasPrefix("## Family\n"))
+        #expect(context.text.contains("\n\n## Health\n- Allergic to peanuts (fact, stated 2024-01-05)\n"))
         #expect(context.text.components(separatedBy: "## Family").count == 2)
     }
 
@@ -148,7 +160,8 @@ struct MemoryContextTests {
             (1...30).map {
                 NewFact(content: "Critical rule number \($0) to remember always", topicPath: "Rules", importance: .high)
             })
-        let context = try await kb.context(for: "anything", budget: 200)
+        // Every rule bears on the message: standing facts, up to their share; the others come as hits.
+        let context = try await kb.context(for: "critical rule to remember", budget: 200)
         let always = context.items.filter { $0.reason == .always }
         #expect(!always.isEmpty)
         #expect(always.reduce(0) { $0 + $1.tokens } + TokenEstimator().count("## Rules\n") <= 50)
@@ -252,7 +265,8 @@ struct MemoryContextTests {
             Set(items[0].keys).isSuperset(of: [
                 "id", "content", "topic", "type", "importance", "created_at", "why", "score", "tokens",
             ]))
-        #expect(items[0]["why"] as? String == "always")
-        #expect(items[0]["created_at"] as? String == "2024-01-05T00:00:00Z")
+        let allergy = try #require(items.first { $0["content"] as? String == "Allergic to peanuts" })
+        #expect(["always", "relevant"].contains(allergy["why"] as? String))
+        #expect(allergy["created_at"] as? String == "2024-01-05T00:00:00Z")
     }
 }

@@ -42,8 +42,9 @@ struct ContextPacker {
         let unit = ([fact] + others).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id > $1.id
         }
-        let group = groups.firstIndex { $0.topic == fact.topicPath }
-        var cost = group == nil ? headingCost(fact.topicPath) : 0
+        let area = Self.area(of: fact)
+        let group = groups.firstIndex { $0.topic == area }
+        var cost = group == nil ? headingCost(area) : 0
         var lines: [(item: ContextItem, line: String)] = []
         for (position, member) in unit.enumerated() {
             let role: ConflictRole = unit.count == 1 ? .none : position == 0 ? .newer : .older
@@ -63,7 +64,7 @@ struct ContextPacker {
         if let group {
             groups[group].items += lines
         } else {
-            groups.append((fact.topicPath, lines))
+            groups.append((area, lines))
         }
         included.formUnion(unit.map(\.id))
         return true
@@ -82,21 +83,48 @@ struct ContextPacker {
 
     enum ConflictRole { case none, newer, older }
 
+    /// The heading a fact goes under: its top-level topic. A heading per full path cost as much
+    /// as a fact at small budgets (a 300-token context of six facts held five headings of about
+    /// 12 tokens each); the facts' own words say the rest.
+    static func area(of fact: Fact) -> String {
+        String(fact.topicPath.prefix { $0 != "/" })
+    }
+
     static func heading(_ topic: String) -> String {
         "## " + (topic.isEmpty ? "General" : oneLine(topic)) + "\n"
     }
 
-    /// `- Content (type, stated 2025-05-01)`, with a note on a conflict's newer and older facts.
+    /// `- Content (type, stated 2025-05-01)`, with a note on a conflict's newer and older facts,
+    /// and for a goal where it stands when that is news: `(goal, completed 2025-11-09, stated …)`,
+    /// `(goal, paused, progress 40 %, due 2026-03-31, stated …)`; an active goal at 0 without a
+    /// date reads as any fact.
     static func line(_ fact: Fact, role: ConflictRole) -> String {
-        let date = String(Timestamp.format(fact.createdAt).prefix(10))
+        let date = day(fact.createdAt)
         let note =
             switch role {
             case .none: ""
             case .newer: "; stated later than the conflicting fact below"
             case .older: "; conflicts with the fact above"
             }
-        return "- \(oneLine(fact.content)) (\(fact.type.rawValue), stated \(date)\(note))\n"
+        return "- \(oneLine(fact.content)) (\(fact.type.rawValue)\(goalNote(fact)), stated \(date)\(note))\n"
     }
+
+    private static func goalNote(_ fact: Fact) -> String {
+        guard let status = fact.status else { return "" }
+        var note = ""
+        switch status {
+        case .active: break
+        case .completed: note += ", completed" + (fact.completedAt.map { " " + day($0) } ?? "")
+        case .paused, .abandoned: note += ", " + status.rawValue
+        }
+        if status != .completed, let progress = fact.progress, progress > 0 {
+            note += ", progress \(Int((progress * 100).rounded())) %"
+        }
+        if status != .completed, let due = fact.targetDate { note += ", due " + day(due) }
+        return note
+    }
+
+    private static func day(_ date: Date) -> String { String(Timestamp.format(date).prefix(10)) }
 
     /// Text on one line: a fact's own line breaks would break the list.
     static func oneLine(_ text: String) -> String {

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Keys come in a fixed order (`id, namespace, topic, content, type, importance, confidence,
 /// is_active, sources, mention_count, created_at, updated_at`, then `expires_at` when the fact has
-/// one) and numbers and dates in one
+/// one, then for a goal `status`, `progress`, and `target_date` and `completed_at` when it has
+/// them) and numbers and dates in one
 /// spelling, so the same facts always export to the same bytes.
 enum ExportLine {
     static func encode(_ fact: Fact) -> String {
@@ -22,6 +23,10 @@ enum ExportLine {
         line += ",\"created_at\":\"\(Timestamp.format(fact.createdAt))\""
         line += ",\"updated_at\":\"\(Timestamp.format(fact.updatedAt))\""
         if let expiresAt = fact.expiresAt { line += ",\"expires_at\":\"\(Timestamp.format(expiresAt))\"" }
+        if let status = fact.status { line += ",\"status\":\"\(status.rawValue)\"" }
+        if let progress = fact.progress { line += ",\"progress\":\(progress)" }
+        if let targetDate = fact.targetDate { line += ",\"target_date\":\"\(Timestamp.format(targetDate))\"" }
+        if let completedAt = fact.completedAt { line += ",\"completed_at\":\"\(Timestamp.format(completedAt))\"" }
         line += "}"
         return line
     }

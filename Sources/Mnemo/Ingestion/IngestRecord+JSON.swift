@@ -7,14 +7,26 @@ extension IngestRecord {
     /// record with several problems is reported for the one a reader fixes first.
     init(json object: [String: Any]) throws(RecordProblem) {
         let fields = JSONFields(object: object)
-        guard let rawContent = fields.value("content") else {
-            throw RecordProblem(.missingContent, #"missing "content""#)
+        let lumeGoal = fields.value("content") == nil && fields.value("title") != nil
+        if lumeGoal {
+            // A Lume goal record: the title (and description) is what the user wants.
+            guard let title = try fields.string("title") else {
+                throw RecordProblem(.missingContent, #"missing "content""#)
+            }
+            let description = try fields.string("description")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            self.init(content: try Self.checked(content: description.isEmpty ? trimmed : trimmed + ": " + description))
+            type = .goal
+        } else {
+            guard let rawContent = fields.value("content") else {
+                throw RecordProblem(.missingContent, #"missing "content""#)
+            }
+            guard let content = rawContent as? String else {
+                throw RecordProblem(
+                    .wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
+            }
+            self.init(content: try Self.checked(content: content))
         }
-        guard let content = rawContent as? String else {
-            throw RecordProblem(
-                .wrongFieldType, #""content" must be a string, got \#(JSONFields.typeName(rawContent))"#)
-        }
-        self.init(content: try Self.checked(content: content))
         topic = try fields.string("topic")
         category = try fields.string("category")
         // Names as every front door reads them, with the same message for a wrong one.
@@ -60,6 +72,25 @@ extension IngestRecord {
             }
             mentionCount = Int(count)
         }
+        if let name = try fields.string("status") {
+            do {
+                status = try GoalStatus.named(name)
+            } catch {
+                throw RecordProblem(.unknownStatus, error.message)
+            }
+        }
+        if let value = fields.value("progress") {
+            guard let number = JSONFields.number(value), (0...1).contains(number) else {
+                throw RecordProblem(
+                    .progressOutOfRange, "progress must be a number from 0 to 1, got \(JSONFields.describe(value))")
+            }
+            progress = number
+        }
+        targetDate = try fields.date("target_date")
+        if targetDate == nil { targetDate = try fields.date("targetDate") }
+        completedAt = try fields.date("completed_at")
+        if completedAt == nil { completedAt = try fields.date("completedAt") }
+        if lumeGoal, topic == nil, category == nil { topic = "Goals" }
         if let id = try fields.integer("id") {
             guard id >= 1 else { throw RecordProblem(.wrongFieldType, #""id" must be a positive integer, got \#(id)"#) }
             self.id = id

@@ -43,6 +43,21 @@ extension IngestRecord {
         fact.mentionCount = mentionCount ?? 1
         fact.preferredID = id
         fact.expiresAt = expiresAt
+        if let progress, !(progress.isFinite && (0...1).contains(progress)) {
+            throw RecordProblem(.progressOutOfRange, "progress must be a number from 0 to 1, got \(progress)")
+        }
+        if resolvedType == .goal {
+            let status = status ?? .active
+            fact.status = status
+            fact.progress = progress ?? (status == .completed ? 1 : 0)
+            fact.targetDate = targetDate
+            fact.completedAt = status == .completed ? completedAt ?? updatedAt ?? createdAt : nil
+        } else if let field = [
+            status.map { _ in "status" }, progress.map { _ in "progress" }, targetDate.map { _ in "target_date" },
+            completedAt.map { _ in "completed_at" },
+        ].compactMap({ $0 }).first {
+            throw RecordProblem(.notAGoal, "only a goal has a \(field); this record is a \(resolvedType.rawValue)")
+        }
         return (namespace, fact)
     }
 

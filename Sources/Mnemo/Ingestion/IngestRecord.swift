@@ -19,6 +19,15 @@ import Foundation
 /// - **Namespace**: the knowledge base's own. A record whose ``namespace`` names another is
 ///   rejected, unless ``IngestOptions/namespacePolicy`` is ``NamespacePolicy/fromRecords``: then
 ///   ``namespace``, else ``IngestOptions/defaultNamespace``, else the knowledge base's own.
+/// - **Goals**: ``status`` (default ``GoalStatus/active``), ``progress`` (default 0, or 1 when
+///   completed), ``targetDate`` and ``completedAt`` (default: the record's `updated_at`, else
+///   `created_at`, else the ingest's time, when completed) belong to goals; a record of another
+///   type that carries one is rejected (`not_a_goal`).
+/// - **Lume goals**: a JSON record with a `title` and no `content` is a goal of Lume's
+///   (`title`, `description`, `status`, `progress`, `targetDate`, `category`): its content is the
+///   title, then `: ` and the description when there is one; its type ``FactType/goal``;
+///   `targetDate` is ``targetDate`` and `completedAt` ``completedAt``; `category` the topic as
+///   for any record, `Goals` when it has none.
 /// - ``isActive`` (default true), ``mentionCount`` (default 1) and ``id`` restore what `export`
 ///   wrote; the id is reused only where no fact, past or present, had it.
 public struct IngestRecord: Hashable, Sendable {
@@ -43,6 +52,14 @@ public struct IngestRecord: Hashable, Sendable {
     public var expiresAt: Date?
     /// The id the fact had in the knowledge base it was exported from.
     public var id: Int64?
+    /// A goal's status (JSON's `status`).
+    public var status: GoalStatus?
+    /// A goal's progress, 0…1 (JSON's `progress`).
+    public var progress: Double?
+    /// When a goal is due (JSON's `target_date`, or Lume's `targetDate`).
+    public var targetDate: Date?
+    /// When a goal was completed (JSON's `completed_at`, or Lume's `completedAt`).
+    public var completedAt: Date?
 
     /// Creates a record; only the content is required.
     public init(
@@ -59,7 +76,11 @@ public struct IngestRecord: Hashable, Sendable {
         isActive: Bool? = nil,
         mentionCount: Int? = nil,
         id: Int64? = nil,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil,
+        status: GoalStatus? = nil,
+        progress: Double? = nil,
+        targetDate: Date? = nil,
+        completedAt: Date? = nil
     ) {
         self.content = content
         self.topic = topic
@@ -75,5 +96,9 @@ public struct IngestRecord: Hashable, Sendable {
         self.mentionCount = mentionCount
         self.id = id
         self.expiresAt = expiresAt
+        self.status = status
+        self.progress = progress
+        self.targetDate = targetDate
+        self.completedAt = completedAt
     }
 }

@@ -44,6 +44,13 @@ public struct IngestRejection: Hashable, Sendable, Codable, CustomStringConverti
         /// The record would have added a new fact to a namespace that holds its limit of facts
         /// (see ``QuotaPolicy``). Valid otherwise: it lands once there is room.
         case quotaExceeded = "quota_exceeded"
+        /// The `status` is not `active`, `paused`, `completed` or `abandoned`.
+        case unknownStatus = "unknown_status"
+        /// The `progress` is not a number from 0 to 1.
+        case progressOutOfRange = "progress_out_of_range"
+        /// A fact that is not a goal carries a goal's field (`status`, `progress`, `target_date`,
+        /// `completed_at`).
+        case notAGoal = "not_a_goal"
     }
 
     /// The record's position in the input, from 1, in document order. In JSONL, blank lines are

@@ -31,6 +31,15 @@ public struct Fact: Identifiable, Hashable, Sendable, Codable {
     /// When the fact stops being true or wanted: from then on, search and listings leave it out,
     /// and ``KnowledgeBase/purge(now:undoOlderThan:)`` erases it. `nil` keeps it for good.
     public var expiresAt: Date? = nil
+    /// A goal's status: ``GoalStatus/active`` unless set; `nil` for any other type.
+    public var status: GoalStatus? = nil
+    /// How far along a goal is, from 0 to 1 (0 unless set); `nil` for any other type.
+    public var progress: Double? = nil
+    /// When a goal is due, if it has a date; always `nil` for other types.
+    public var targetDate: Date? = nil
+    /// When a goal was completed: set when its status becomes ``GoalStatus/completed``, cleared
+    /// when it leaves it.
+    public var completedAt: Date? = nil
 }
 
 /// A fact to add to a knowledge base.
@@ -51,6 +60,15 @@ public struct NewFact: Hashable, Sendable {
     public var isActive: Bool
     /// When the fact expires (see ``Fact/expiresAt``); `nil` for never.
     public var expiresAt: Date?
+    /// A goal's status (``FactType/goal`` only; ``GoalStatus/active`` when `nil`).
+    public var status: GoalStatus?
+    /// A goal's progress, 0…1 (goals only; 0 when `nil`).
+    public var progress: Double?
+    /// When a goal is due (goals only).
+    public var targetDate: Date?
+    /// When a completed goal was completed; the fact's ``updatedAt`` (else ``createdAt``, else
+    /// now) when the status is ``GoalStatus/completed`` and this is `nil`.
+    public var completedAt: Date?
 
     /// Creates a fact to add. Defaults: a medium-importance ``FactType/fact`` with confidence 1.
     public init(
@@ -63,7 +81,11 @@ public struct NewFact: Hashable, Sendable {
         createdAt: Date? = nil,
         updatedAt: Date? = nil,
         isActive: Bool = true,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil,
+        status: GoalStatus? = nil,
+        progress: Double? = nil,
+        targetDate: Date? = nil,
+        completedAt: Date? = nil
     ) {
         self.content = content
         self.topicPath = topicPath
@@ -75,6 +97,10 @@ public struct NewFact: Hashable, Sendable {
         self.updatedAt = updatedAt
         self.isActive = isActive
         self.expiresAt = expiresAt
+        self.status = status
+        self.progress = progress
+        self.targetDate = targetDate
+        self.completedAt = completedAt
     }
 }
 
@@ -88,6 +114,13 @@ public struct FactUpdate: Hashable, Sendable {
     public var topicPath: TopicPath?
     /// A new expiry: `.some(date)` sets it, `.some(nil)` removes it, `nil` leaves it.
     public var expiresAt: Date??
+    /// A goal's new status; becoming ``GoalStatus/completed`` sets ``Fact/completedAt`` to now,
+    /// leaving it clears it. Refused for a fact that is not (or does not become) a goal.
+    public var status: GoalStatus?
+    /// A goal's new progress, 0…1.
+    public var progress: Double?
+    /// A goal's new target date: `.some(date)` sets it, `.some(nil)` removes it, `nil` leaves it.
+    public var targetDate: Date??
 
     /// Creates an update; pass only the fields to change.
     public init(
@@ -96,7 +129,10 @@ public struct FactUpdate: Hashable, Sendable {
         importance: Importance? = nil,
         confidence: Double? = nil,
         topicPath: TopicPath? = nil,
-        expiresAt: Date?? = nil
+        expiresAt: Date?? = nil,
+        status: GoalStatus? = nil,
+        progress: Double? = nil,
+        targetDate: Date?? = nil
     ) {
         self.content = content
         self.type = type
@@ -104,9 +140,16 @@ public struct FactUpdate: Hashable, Sendable {
         self.confidence = confidence
         self.topicPath = topicPath
         self.expiresAt = expiresAt
+        self.status = status
+        self.progress = progress
+        self.targetDate = targetDate
     }
 
     var isEmpty: Bool {
         content == nil && type == nil && importance == nil && confidence == nil && topicPath == nil && expiresAt == nil
+            && status == nil && progress == nil && targetDate == nil
     }
+
+    /// Whether the update sets a goal's field.
+    var setsGoalFields: Bool { status != nil || progress != nil || targetDate != nil }
 }

@@ -38,7 +38,8 @@ extension HistoryEvent {
 
     /// One field of an ``Change/updated(_:)`` event.
     public struct FieldChange: Hashable, Sendable {
-        /// The field's name: `content`, `type`, `importance`, `confidence` or `topic`.
+        /// The field's name: `content`, `type`, `importance`, `confidence`, `topic`, `expires_at`,
+        /// or a goal's `status`, `progress`, `target_date` and `completed_at`.
         public var field: String
         /// The value before, as displayed (`medium`, `0.8`, a topic path, …).
         public var old: String

@@ -13,6 +13,12 @@ struct ValidatedFact: Sendable {
     var updatedAt: Date?
     var isActive: Bool
     var expiresAt: Date?
+    var status: GoalStatus?
+    var progress: Double?
+    var targetDate: Date?
+    /// Set for a completed goal; when the fact gave none, its ``updatedAt`` or ``createdAt``,
+    /// else the time it is stored.
+    var completedAt: Date?
     var mentionCount: Int = 1
     /// An id to reuse when restoring an export into a database where it is free.
     var preferredID: Int64?
@@ -22,6 +28,9 @@ struct ValidatedFact: Sendable {
     init(_ fact: NewFact) throws(MnemoError) {
         let content = try Self.validate(content: fact.content)
         try Self.validate(confidence: fact.confidence)
+        try GoalFields.validate(
+            type: fact.type, status: fact.status, progress: fact.progress, targetDate: fact.targetDate,
+            completedAt: fact.completedAt)
         self.content = content
         self.contentKey = TextNormalization.factKey(content)
         self.topicPath = fact.topicPath
@@ -33,6 +42,13 @@ struct ValidatedFact: Sendable {
         self.updatedAt = fact.updatedAt
         self.isActive = fact.isActive
         self.expiresAt = fact.expiresAt
+        if fact.type == .goal {
+            let status = fact.status ?? .active
+            self.status = status
+            self.progress = fact.progress ?? (status == .completed ? 1 : 0)
+            self.targetDate = fact.targetDate
+            self.completedAt = status == .completed ? fact.completedAt ?? fact.updatedAt ?? fact.createdAt : nil
+        }
     }
 
     /// The trimmed content, checked by ``FactContent``.

@@ -20,13 +20,19 @@ extension DatabaseFactory {
         try checkIsSQLite(atPath: path)
         var configuration = configuration
         configuration.readonly = true
-        // A file written before facts had an expiry (schema v7) cannot be migrated here: a
-        // temporary view, which a read-only connection may create, shows its facts with the
-        // column every fact query reads, as facts that never expire.
+        // A file written before facts had an expiry (schema v7) or goal fields (v8) cannot be
+        // migrated here: a temporary view, which a read-only connection may create, shows its
+        // facts with the columns every fact query reads, as facts that never expire and goals
+        // that are active.
         configuration.prepareDatabase { db in
-            guard try db.tableExists("fact"), try !db.columns(in: "fact").contains(where: { $0.name == "expires_at" })
-            else { return }
-            try db.execute(sql: "CREATE TEMP VIEW fact AS SELECT *, NULL AS expires_at FROM main.fact")
+            guard try db.tableExists("fact") else { return }
+            let present = Set(try db.columns(in: "fact").map(\.name))
+            let missing = ["expires_at", "goal_status", "goal_progress", "target_date", "completed_at"].filter {
+                !present.contains($0)
+            }
+            guard !missing.isEmpty else { return }
+            let nulls = missing.map { "NULL AS \($0)" }.joined(separator: ", ")
+            try db.execute(sql: "CREATE TEMP VIEW fact AS SELECT *, \(nulls) FROM main.fact")
         }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let uri =

@@ -20,6 +20,12 @@ extension FactFilter {
             clauses.append("fact.importance IN (\(Self.placeholders(importances.count)))")
             arguments += StatementArguments(importances.map(\.rank).sorted())
         }
+        if let statuses {
+            // A goal stored before goals had a status is active (``Fact/init(row:)``).
+            clauses.append(
+                "fact.type = 'goal' AND COALESCE(fact.goal_status, 'active') IN (\(Self.placeholders(statuses.count)))")
+            arguments += StatementArguments(statuses.map(\.rawValue).sorted())
+        }
         if let minimumImportance {
             clauses.append("fact.importance >= ?")
             arguments += [minimumImportance.rank]

@@ -46,7 +46,9 @@ extension FactTable {
                 id: id, namespace: namespace, topicID: topic.id, topicPath: topic.path,
                 content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
                 isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
-                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt, expiresAt: new.expiresAt)
+                createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt, expiresAt: new.expiresAt,
+                status: new.status, progress: new.progress, targetDate: new.targetDate,
+                completedAt: new.status == .completed ? new.completedAt ?? now : nil)
             queued.append((fact, new.contentKey, new.embedding))
             return fact
         }
@@ -59,7 +61,7 @@ extension FactTable {
             for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
                 let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
                 var arguments: [(any DatabaseValueConvertible)?] = []
-                arguments.reserveCapacity(rows.count * 14)
+                arguments.reserveCapacity(rows.count * 18)
                 for (fact, contentKey, _) in rows {
                     let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
                     arguments += [
@@ -67,7 +69,8 @@ extension FactTable {
                         fact.importance.rank, fact.confidence, fact.isActive, SourceList.encode(fact.sources),
                         fact.mentionCount, createdText,
                         fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
-                        fact.expiresAt.map(Timestamp.databaseText),
+                        fact.expiresAt.map(Timestamp.databaseText), fact.status?.rawValue, fact.progress,
+                        fact.targetDate.map(Timestamp.databaseText), fact.completedAt.map(Timestamp.databaseText),
                     ]
                 }
                 // Full statements are cached; the one remainder of a batch is prepared once.
@@ -96,7 +99,7 @@ extension FactTable {
         }
     }
 
-    /// Rows per INSERT statement: 14 columns × 1,000 rows is under the 32,766 bound values of
+    /// Rows per INSERT statement: 18 columns × 1,000 rows is under the 32,766 bound values of
     /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
     static func rowsPerInsert(_ db: Database) throws -> Int {
         let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
@@ -132,10 +135,11 @@ extension FactTable {
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         return """
             INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
-                              is_active, sources, mention_count, created_at, updated_at, expires_at)
+                              is_active, sources, mention_count, created_at, updated_at, expires_at,
+                              goal_status, goal_progress, target_date, completed_at)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }

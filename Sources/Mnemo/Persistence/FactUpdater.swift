@@ -10,12 +10,15 @@ struct FactUpdater {
     /// without it, a changed content loses its old vector, which no longer matches it.
     let embedding: [Float]?
 
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` when the update sets a goal's field on
+    ///   a fact that is not (or does not become) a goal, or a progress outside 0…1.
     func apply(_ update: FactUpdate) throws -> Fact {
         var assignments: [String] = []
         var arguments: StatementArguments = []
         var details: [String: String] = [:]
 
-        func change(_ column: String, _ field: String, old: String, new: String, value: some DatabaseValueConvertible) {
+        func change(_ column: String, _ field: String, old: String, new: String, value: (any DatabaseValueConvertible)?)
+        {
             guard old != new else { return }
             assignments.append("\(column) = ?")
             arguments += [value]
@@ -61,6 +64,7 @@ struct FactUpdater {
                 "expires_at", "expires_at", old: show(fact.expiresAt), new: show(expiresAt),
                 value: expiresAt.map(Timestamp.databaseText))
         }
+        try applyGoalFields(update, change: change)
         guard !assignments.isEmpty else { return fact }
         assignments.append("updated_at = ?")
         arguments += [Timestamp.databaseText(now), fact.id]
@@ -68,5 +72,39 @@ struct FactUpdater {
         try HistoryTable.record(
             db, namespace: fact.namespace, factID: fact.id, kind: .updated, details: details, at: now)
         return try FactTable.require(db, namespace: fact.namespace, id: fact.id)
+    }
+
+    /// A goal's fields: status (with the completion date it implies), progress and target date,
+    /// each change shown in the history as `old → new`; a goal that becomes another type loses
+    /// them, a fact that becomes a goal starts active at 0.
+    private func applyGoalFields(
+        _ update: FactUpdate,
+        change: (String, String, String, String, (any DatabaseValueConvertible)?) -> Void
+    ) throws {
+        let type = update.type ?? fact.type
+        try GoalFields.validate(
+            type: type, status: update.status, progress: update.progress, targetDate: update.targetDate ?? nil,
+            completedAt: nil)
+        if type != .goal, update.targetDate == .some(nil) {
+            throw MnemoError.invalidInput(
+                field: "target_date", reason: "only a goal has a target_date; this fact is a \(type.rawValue)")
+        }
+        let show = { (date: Date?) in date.map(Timestamp.format) ?? "none" }
+        let number = { (value: Double?) in value.map { "\($0)" } ?? "none" }
+        let (oldStatus, oldProgress) = (fact.status, fact.progress)
+        let newStatus = type == .goal ? update.status ?? oldStatus ?? .active : nil
+        let newProgress = type == .goal ? update.progress ?? oldProgress ?? 0 : nil
+        let newTarget = type == .goal ? update.targetDate ?? fact.targetDate : nil
+        let newCompleted =
+            newStatus == .completed ? (oldStatus == .completed ? fact.completedAt ?? now : now) : nil
+        change(
+            "goal_status", "status", oldStatus?.rawValue ?? "none", newStatus?.rawValue ?? "none",
+            newStatus?.rawValue)
+        change("goal_progress", "progress", number(oldProgress), number(newProgress), newProgress)
+        change(
+            "target_date", "target_date", show(fact.targetDate), show(newTarget), newTarget.map(Timestamp.databaseText))
+        change(
+            "completed_at", "completed_at", show(fact.completedAt), show(newCompleted),
+            newCompleted.map(Timestamp.databaseText))
     }
 }

@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration("v5: portable folded keys", migrate: recomputeFoldedKeys)
         migrator.registerMigration("v6: tombstones of erased facts", migrate: createTombstones)
         migrator.registerMigration("v7: fact expiry", migrate: addFactExpiry)
+        migrator.registerMigration("goals: status, progress, target date", migrate: addGoalFields)
         migrator.registerMigration("v8: change feed", migrate: FeedTable.create)
         return migrator
     }

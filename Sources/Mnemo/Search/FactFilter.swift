@@ -27,6 +27,8 @@ public struct FactFilter: Hashable, Sendable {
     /// that reads a day or a month (`until:2025-06`) passes the start of the next one, so the
     /// whole period it names is included (see ``TimeBound``).
     public var until: Date?
+    /// Only goals with one of these statuses (``Fact/status``), or any fact when `nil`.
+    public var statuses: Set<GoalStatus>?
 
     /// Creates a filter; every criterion left out lets all facts through.
     public init(
@@ -36,7 +38,8 @@ public struct FactFilter: Hashable, Sendable {
         topicPath: TopicPath? = nil,
         activity: Activity = .activeOnly,
         since: Date? = nil,
-        until: Date? = nil
+        until: Date? = nil,
+        statuses: Set<GoalStatus>? = nil
     ) {
         self.types = types
         self.importances = importances
@@ -45,10 +48,17 @@ public struct FactFilter: Hashable, Sendable {
         self.activity = activity
         self.since = since
         self.until = until
+        self.statuses = statuses
     }
 
     /// Whether the filter restricts the date a fact was stated.
     var hasTimeRange: Bool { since != nil || until != nil }
+
+    /// Whether `fact` passes ``statuses``.
+    func admits(status fact: Fact) -> Bool {
+        guard let statuses else { return true }
+        return fact.status.map(statuses.contains) ?? false
+    }
 
     /// Whether a fact stated at `date` passes ``since`` and ``until``.
     func admits(statedAt date: Date) -> Bool {

@@ -39,6 +39,7 @@ extension KnowledgeBase {
                 field: "relativeScoreFloor", reason: "\(floor) is not a share of the best score (0…1)")
         }
         guard query.limit > 0 else { return [] }
+        if query.filter.statuses != nil { return try await searchGoals(query, queryVector: queryVector) }
         let hits: [SearchHit]
         switch mode {
         case .text: hits = try await textSearch(query)
@@ -49,6 +50,19 @@ extension KnowledgeBase {
         // task that was cancelled while they were computed.
         try Task.checkCancellation()
         return try withConflicts(hits)
+    }
+
+    /// A search narrowed to goals of some statuses: the vector scan knows types but not
+    /// statuses, so the goals are searched four pages deep and their statuses checked on the
+    /// hits (goals are few; a page may still come back short when most goals have another status).
+    private func searchGoals(_ query: SearchQuery, queryVector: [Float]?) async throws -> [SearchHit] {
+        var inner = query
+        inner.filter.types = (query.filter.types ?? Set(FactType.allCases)).intersection([.goal])
+        inner.filter.statuses = nil
+        inner.offset = 0
+        inner.limit = min(4 * (query.offset + query.limit), Int(Int32.max) / 4)
+        let hits = try await search(inner, queryVector: queryVector).filter { query.filter.admits(status: $0.fact) }
+        return Array(hits.dropFirst(query.offset).prefix(query.limit))
     }
 
     /// Searches with default options: the 10 best active facts for `text`, hybrid when the

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A change to a fact as the front doors describe it — `mnemo fact update`, `PATCH` on the HTTP
 /// routes, the MCP `update_fact` tool — parsed with one message per wrong value.
 package struct FactEdit: Hashable, Sendable {
@@ -7,7 +9,10 @@ package struct FactEdit: Hashable, Sendable {
     package var isActive: Bool?
 
     /// The fields an edit may set, by their vocabulary names.
-    package static let fields = ["content", "type", "importance", "confidence", "topic", "is_active", "expires_at"]
+    package static let fields = [
+        "content", "type", "importance", "confidence", "topic", "is_active", "expires_at", "status", "progress",
+        "target_date",
+    ]
 
     package init() {}
 
@@ -65,6 +70,35 @@ package struct FactEdit: Hashable, Sendable {
         update.expiresAt = .some(date)
     }
 
+    /// Sets a goal's status from its name.
+    package mutating func setStatus(_ name: String) throws(FilterValueError) {
+        update.status = try GoalStatus.named(name)
+    }
+
+    /// Sets a goal's progress, a share from 0 to 1.
+    package mutating func setProgress(_ progress: Double) throws(FilterValueError) {
+        guard progress.isFinite, (0...1).contains(progress) else {
+            throw Self.error(
+                "progress", "progress_out_of_range", "\"progress\" must be between 0 and 1, not \(progress)")
+        }
+        update.progress = progress
+    }
+
+    /// Sets when a goal is due, from an ISO 8601 date (a day such as 2026-03-31 is its start);
+    /// `nil` removes the date.
+    package mutating func setTargetDate(_ text: String?) throws(FilterValueError) {
+        guard let text else {
+            update.targetDate = .some(nil)
+            return
+        }
+        guard let date = Timestamp.parse(text) ?? TimeBound(text)?.resolved(as: .since, now: Date()) else {
+            throw Self.error(
+                "target_date", "bad_date",
+                "\"target_date\" must be an ISO 8601 date such as 2026-03-31 or 2026-03-31T12:00:00Z, not \"\(text)\"")
+        }
+        update.targetDate = .some(date)
+    }
+
     /// Fails when the edit changes nothing, naming what it could change: `fields`, the ones the
     /// front door takes.
     package func requireChange(fields: [String] = Self.fields) throws(FilterValueError) {
@@ -84,6 +118,17 @@ extension FactType {
             throw .unknownWord(name, of: .type, single: true)
         }
         return type
+    }
+}
+
+extension GoalStatus {
+    /// The status with this name (ignoring case), or the vocabulary's error for it, which names
+    /// the accepted statuses.
+    package static func named(_ name: String) throws(FilterValueError) -> GoalStatus {
+        guard let status = GoalStatus(rawValue: name.trimmingBlanks.lowercased()) else {
+            throw .unknownWord(name, of: .status, single: true)
+        }
+        return status
     }
 }
 

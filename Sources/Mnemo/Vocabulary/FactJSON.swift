@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Keys (snake_case through ``Foundation/JSONEncoder/mnemoOutput(pretty:wholeSeconds:)``): `id`,
 /// `content`, `topic`, `topic_id`, `type`, `importance`, `confidence`, `is_active`, `sources`,
-/// `mention_count`, `created_at`, `updated_at`, and `expires_at` when the fact expires. Lucid's `Fact` keeps a shape of its own (a
+/// `mention_count`, `created_at`, `updated_at`, `expires_at` when the fact expires, and for a goal
+/// `status`, `progress`, `target_date` when it has one and `completed_at` when it is completed. Lucid's `Fact` keeps a shape of its own (a
 /// string `id`, `user_id`, `category`): that is the app's contract.
 package struct FactJSON: Encodable, Sendable {
     var id: Int64
@@ -21,6 +22,11 @@ package struct FactJSON: Encodable, Sendable {
     var updatedAt: Date
     /// When the fact expires; absent when it does not.
     var expiresAt: Date?
+    /// A goal's fields; absent for other types.
+    var status: GoalStatus?
+    var progress: Double?
+    var targetDate: Date?
+    var completedAt: Date?
 
     package init(_ fact: Fact) {
         id = fact.id
@@ -36,5 +42,9 @@ package struct FactJSON: Encodable, Sendable {
         createdAt = fact.createdAt
         updatedAt = fact.updatedAt
         expiresAt = fact.expiresAt
+        status = fact.status
+        progress = fact.progress
+        targetDate = fact.targetDate
+        completedAt = fact.completedAt
     }
 }

@@ -12,6 +12,8 @@ package enum FilterField: String, CaseIterable, Sendable {
     case importance
     /// One ``Importance`` name: only facts at least this important.
     case minImportance = "min_importance"
+    /// One or more ``GoalStatus`` names: only goals with one of them.
+    case status
     /// A ``TopicPath``: the topic and its subtopics.
     case topic
     /// `active` (the default), `inactive` or `all`.
@@ -39,6 +41,7 @@ package enum FilterField: String, CaseIterable, Sendable {
             Self.alternatives(Importance.allCases.map(\.rawValue))
                 + "; several with commas, or one after >=, >, <= or <"
         case .minImportance: Self.alternatives(Importance.allCases.map(\.rawValue))
+        case .status: Self.alternatives(GoalStatus.allCases.map(\.rawValue)) + "; several with commas"
         case .topic: "a topic path such as Work/Projects (its subtopics included)"
         case .active:
             Self.alternatives(ActivityWord.allCases.map { $0 == .active ? "active (the default)" : $0.rawValue })
@@ -57,6 +60,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         switch self {
         case .type: FactType.allCases.map(\.rawValue)
         case .importance, .minImportance: Importance.allCases.map(\.rawValue)
+        case .status: GoalStatus.allCases.map(\.rawValue)
         case .active: ActivityWord.allCases.map(\.rawValue)
         case .includeInactive: ["true", "false"]
         case .mode: SearchMode.allCases.map(\.rawValue)
@@ -70,6 +74,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .type: "type"
         case .importance, .minImportance: "importance"
         case .active: "active state"
+        case .status: "status"
         case .mode: "mode"
         default: rawValue
         }
@@ -81,6 +86,7 @@ package enum FilterField: String, CaseIterable, Sendable {
         case .type: "unknown_type"
         case .importance, .minImportance: "unknown_importance"
         case .mode: "unknown_mode"
+        case .status: "unknown_status"
         case .topic: "bad_topic"
         case .active, .includeInactive, .limit, .offset, .minSimilarity, .since, .until: "invalid_parameter"
         }

@@ -20,7 +20,8 @@ package struct MemoryContextJSON: Encodable, Sendable {
 
 /// One item of a context: `id`, `content`, `topic`, `type`, `importance`, `created_at` (the date
 /// it was stated), `why` (`always`, `relevant`, `recent` or `conflict`), `score` (its relevance,
-/// `null` when not computed), `tokens` (its line's cost) and `conflicts_with`.
+/// `null` when not computed), `tokens` (its line's cost) and `conflicts_with`; for a goal also
+/// `status`, `progress`, and `target_date` and `completed_at` when it has them.
 package struct ContextItemJSON: Encodable, Sendable {
     var id: Int64
     var content: String
@@ -32,12 +33,20 @@ package struct ContextItemJSON: Encodable, Sendable {
     var score: Double?
     var tokens: Int
     var conflictsWith: [Int64]
+    var status: GoalStatus?
+    var progress: Double?
+    var targetDate: Date?
+    var completedAt: Date?
 
     package init(_ item: ContextItem) {
         id = item.fact.id
         content = item.fact.content
         topic = item.fact.topicPath
         type = item.fact.type
+        status = item.fact.status
+        progress = item.fact.progress
+        targetDate = item.fact.targetDate
+        completedAt = item.fact.completedAt
         importance = item.fact.importance
         createdAt = item.fact.createdAt
         why = item.reason
@@ -63,5 +72,24 @@ package struct ContextItemJSON: Encodable, Sendable {
         try container.encode(score, forKey: .score)
         try container.encode(tokens, forKey: .tokens)
         try container.encode(conflictsWith, forKey: .conflictsWith)
+    }
+}
+
+/// A period's context (``PeriodContext``) as every front door writes it: `{"since", "until",
+/// "active_goals": context, "completed_goals": context, "experiences": context}`, each context
+/// shaped as ``MemoryContextJSON``.
+package struct PeriodContextJSON: Encodable, Sendable {
+    var since: Date
+    var until: Date
+    var activeGoals: MemoryContextJSON
+    var completedGoals: MemoryContextJSON
+    var experiences: MemoryContextJSON
+
+    package init(_ period: PeriodContext) {
+        since = period.since
+        until = period.until
+        activeGoals = MemoryContextJSON(period.activeGoals)
+        completedGoals = MemoryContextJSON(period.completedGoals)
+        experiences = MemoryContextJSON(period.experiences)
     }
 }

@@ -14,6 +14,7 @@ package struct SearchParameters: Hashable, Sendable {
     package var types: Set<FactType>?
     package var importances: Set<Importance>?
     package var minimumImportance: Importance?
+    package var statuses: Set<GoalStatus>?
     package var topicPath: TopicPath?
     package var activity: FactFilter.Activity?
     package var mode: SearchMode?
@@ -44,7 +45,8 @@ package struct SearchParameters: Hashable, Sendable {
         FactFilter(
             types: types, importances: importances, minimumImportance: minimumImportance,
             topicPath: topicPath, activity: activity ?? .activeOnly,
-            since: since?.resolved(as: .since, now: now), until: until?.resolved(as: .until, now: now))
+            since: since?.resolved(as: .since, now: now), until: until?.resolved(as: .until, now: now),
+            statuses: statuses)
     }
 
     /// The search for `text` with these fields over the front door's defaults.
@@ -77,6 +79,13 @@ package struct SearchParameters: Hashable, Sendable {
             self.types = types
         case .importance:
             try setImportance(value)
+        case .status:
+            var statuses = self.statuses ?? []
+            for name in Self.list(value) {
+                guard let status = GoalStatus(rawValue: name.lowercased()) else { throw .unknownWord(name, of: field) }
+                statuses.insert(status)
+            }
+            self.statuses = statuses
         case .minImportance:
             try setMinimumImportance(Self.importance(value, of: field))
         case .topic:
@@ -216,6 +225,7 @@ package struct SearchParameters: Hashable, Sendable {
     package var summary: [String] {
         var parts: [String] = []
         if let types { parts.append("type " + types.sorted().map(\.rawValue).joined(separator: ", ")) }
+        if let statuses { parts.append("status " + statuses.map(\.rawValue).sorted().joined(separator: ", ")) }
         if let importances {
             parts.append("importance " + importances.sorted().map(\.rawValue).joined(separator: ", "))
         }

@@ -5,6 +5,7 @@ import Mnemo
 enum InlineFilter: String, CaseIterable {
     case type
     case importance
+    case status
     case topic
     case active
     case limit
@@ -18,6 +19,7 @@ enum InlineFilter: String, CaseIterable {
         switch self {
         case .type: .type
         case .importance: .importance
+        case .status: .status
         case .topic: .topic
         case .active: .active
         case .limit: .limit
@@ -42,6 +44,7 @@ enum InlineFilter: String, CaseIterable {
         switch self {
         case .type: "type:goal,fact"
         case .importance: "importance:>=medium"
+        case .status: "status:active"
         case .topic: "topic:\"Work/Projects\""
         case .active: "active:all"
         case .limit: "limit:20"

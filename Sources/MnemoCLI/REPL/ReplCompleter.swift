@@ -55,7 +55,7 @@ struct ReplCompleter {
         let value = String(token[token.index(after: colon)...])
         let completion: LineCompletion?
         switch filter {
-        case .type, .importance:
+        case .type, .importance, .status:
             // A list: complete its last item, after any comparison sign (`>=medium`).
             var lead = value.prefix { ">=<".contains($0) }
             if let comma = value.lastIndex(of: ",") { lead = value[...comma] }

@@ -4,15 +4,15 @@ import Mnemo
 extension ReplSession {
     /// `:context MESSAGE [budget:N] [since:… until:… topic:…]`: the memory context for a message.
     func showContext(_ argument: String) async throws {
-        var budget = Self.defaultContextBudget
+        var budget = ContextBudget.default
         var words: [String] = []
         for token in InlineQuery.tokens(in: argument) {
             if token.lowercased().hasPrefix("budget:") {
-                guard let value = Int(token.dropFirst("budget:".count)), value >= 0 else {
-                    throw CLIError(
-                        "budget: takes a whole number of tokens from 0, not \"\(token.dropFirst("budget:".count))\"")
+                do {
+                    budget = try ContextBudget.parse(String(token.dropFirst("budget:".count)))
+                } catch {
+                    throw CLIError(error.message)
                 }
-                budget = value
             } else {
                 words.append(token)
             }
@@ -30,8 +30,6 @@ extension ReplSession {
         if context.nothingRelevant { footer += "; nothing known answers the message" }
         print(style.dim(footer))
     }
-
-    static let defaultContextBudget = ContextOptions.defaultBudget
 
     /// `:conflicts`: pairs of facts that say different things, newest first.
     func showConflicts() async throws {

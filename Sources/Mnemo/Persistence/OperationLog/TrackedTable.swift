@@ -35,6 +35,7 @@ struct TrackedTable: Sendable {
             ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
             ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
             ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
+            ("goal_status", .plain), ("goal_progress", .real), ("target_date", .plain), ("completed_at", .plain),
         ])
     /// `fact` as the v3 migration tracked it, before `expires_at`.
     static let factBeforeExpiry = TrackedTable(

@@ -20,11 +20,25 @@ struct EvalCommand: AsyncParsableCommand {
               mnemo eval --beir data/scifact --mode hybrid --json
               mnemo eval --beir data/locomo-dev --per-query ranks.tsv   # one line per query
               mnemo eval --beir data/locomo-dev --context-budget 256 512 1024 2048 --json
+              mnemo eval --messages Fixtures/context/knowledge-messages.json --context-budget 300 800
+
+            With --messages instead of --beir, reads a judgement set of everyday messages over a \
+            memory file (see Fixtures/context/README.md), ingests the memory into a scratch \
+            database and prints, per budget, the share of each message's must-have facts that its \
+            context holds and that the hybrid ranking packed into the same budget holds, the \
+            messages whose nothing_relevant was wrong, and with --verbose the facts each context \
+            left out.
             """
     )
 
     @Option(help: ArgumentHelp("The BEIR dataset folder.", valueName: "dir"))
-    var beir: String
+    var beir: String?
+
+    @Option(help: ArgumentHelp("A judgement set of messages over a memory (instead of --beir).", valueName: "file"))
+    var messages: String?
+
+    @Flag(help: "With --messages: also list the must-have facts each context left out.")
+    var verbose = false
 
     @Option(help: "text, semantic or hybrid.")
     var mode: SearchMode = .hybrid
@@ -68,6 +82,10 @@ struct EvalCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        guard (beir == nil) != (messages == nil) else { throw ValidationError("give either --beir or --messages") }
+        guard messages == nil || !contextBudget.isEmpty else {
+            throw ValidationError("--messages needs --context-budget")
+        }
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
         guard contextBudget.allSatisfy({ $0 >= 0 }) else {
             throw ValidationError("--context-budget must not be negative")
@@ -81,6 +99,14 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let messages {
+            let set = try ContextJudgements(contentsOf: URL(fileURLWithPath: messages))
+            let report = try await set.run(embedder: try EmbedderLoader.load(), budgets: contextBudget)
+            let output = ContextJudgementOutput(report, verbose: verbose)
+            if global.json { try Output.json(output) } else { print(output.text) }
+            return
+        }
+        guard let beir else { throw ValidationError("give either --beir or --messages") }
         let folder = URL(fileURLWithPath: beir)
         let dataset = try BEIRDataset(contentsOf: folder, split: split)
         // Text mode needs no model: none is loaded.

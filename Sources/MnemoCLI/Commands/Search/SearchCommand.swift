@@ -39,6 +39,9 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only facts at least this important.", valueName: "importance"))
     var minImportance: String?
 
+    @Option(help: ArgumentHelp("Only goals with this status (\(FilterField.status.valueHelp)).", valueName: "status"))
+    var status: [String] = []
+
     @Option(help: ArgumentHelp("Only facts in this topic or below it.", valueName: "path"))
     var topic: String?
 
@@ -75,6 +78,7 @@ struct SearchCommand: AsyncParsableCommand {
             try parameters.set(.type, to: types)
             try parameters.set(.importance, to: importances)
             try parameters.set(.minImportance, to: minImportance.map { [$0] } ?? [])
+            try parameters.set(.status, to: status)
             try parameters.set(.topic, to: topic.map { [$0] } ?? [])
             try statedTime.apply(to: &parameters)
             try parameters.setLimit(limit)

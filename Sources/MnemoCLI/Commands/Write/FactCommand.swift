@@ -34,6 +34,13 @@ struct FactCommand: AsyncParsableCommand {
             help: ArgumentHelp(
                 "When the fact expires (ISO 8601, such as 2025-06-30T00:00:00Z), or `never`.",
                 valueName: "date")) var expiresAt: String?
+        @Option(help: "A goal's new status: \(FilterField.status.valueHelp.components(separatedBy: ";")[0]).")
+        var status: String?
+        @Option(help: "A goal's new progress, from 0 to 1.") var progress: Double?
+        @Option(
+            help: ArgumentHelp(
+                "When a goal is due (ISO 8601, such as 2026-03-31), or `none`.", valueName: "date"))
+        var targetDate: String?
         @OptionGroup var global: GlobalOptions
 
         /// The change, through the vocabulary every front door shares.
@@ -46,12 +53,16 @@ struct FactCommand: AsyncParsableCommand {
                 if let confidence { try edit.setConfidence(confidence) }
                 if let topic { try edit.setTopic(topic) }
                 if let expiresAt { try edit.setExpiresAt(expiresAt == "never" ? nil : expiresAt) }
+                if let status { try edit.setStatus(status) }
+                if let progress { try edit.setProgress(progress) }
+                if let targetDate { try edit.setTargetDate(targetDate == "none" ? nil : targetDate) }
             } catch {
                 throw ValidationError(error.message)
             }
             guard !edit.isEmpty else {
                 throw ValidationError(
-                    "nothing to change: pass --content, --type, --importance, --confidence, --topic or --expires-at")
+                    "nothing to change: pass --content, --type, --importance, --confidence, --topic, --expires-at, --status, --progress or --target-date"
+                )
             }
             return edit
         }

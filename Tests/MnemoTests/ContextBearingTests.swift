@@ -1,0 +1,111 @@
+import Foundation
+import MnemoTestSupport
+import Testing
+
+@testable import Mnemo
+
+/// What a context puts first: the standing facts that bear on the message, not the newest
+/// important ones; `nothing_relevant` only when nothing bears on it; ingest's duplicate test.
+@Suite("Context bearing")
+struct ContextBearingTests {
+    static let now = Timestamp.parse("2025-06-10T12:00:00Z")!
+    static let message = "what should I cook tonight?"
+
+    /// The allergy is far from the message (cosine 0.3) but close to what the message brings up
+    /// (the cooking fact, 0.66); the marathon goal, the newest important fact, is far from both.
+    static func embedder() -> SeededEmbedder {
+        SeededEmbedder(
+            dimension: 8,
+            pinned: [
+                message: [1, 0, 0, 0, 0, 0, 0, 0],
+                "Mostly cooks vegetarian at home": [0.8, 0.6, 0, 0, 0, 0, 0, 0],
+                "Allergic to peanuts": [0.3, 0.7, 0.648, 0, 0, 0, 0, 0],
+                "Goal: run a marathon in November": [0, 0, 0, 1, 0, 0, 0, 0],
+                "Rent is 950 euros a month": [0, 0, 0, 0, 1, 0, 0, 0],
+                "what is my favourite opera?": [0, 0, 0, 0, 0, 0, 0, 1],
+                "I run 30 km every week": [0, 0, 0, 0, 0, 0.6, 0.8, 0],
+                "My weekly running volume is 30 km": [0, 0, 0, 0, 0, 0.98, 0.2, 0],
+                "how far do I run?": [0, 0, 0, 0, 0, 0.8, 0.6, 0],
+            ])
+    }
+
+    static func knowledgeBase() async throws -> KnowledgeBase {
+        let kb = try KnowledgeBase.inMemory(embedder: embedder(), now: { now })
+        let day = { (text: String) in Timestamp.parse(text)! }
+        try await kb.addFacts(
+            [
+                NewFact(
+                    content: "Allergic to peanuts", topicPath: "Health", importance: .high,
+                    createdAt: day("2024-01-05T00:00:00Z")),
+                NewFact(
+                    content: "Mostly cooks vegetarian at home", topicPath: "Food",
+                    createdAt: day("2025-03-05T00:00:00Z")),
+                NewFact(
+                    content: "Goal: run a marathon in November", topicPath: "Sport", type: .goal, importance: .high,
+                    createdAt: day("2025-06-01T00:00:00Z")),
+                NewFact(
+                    content: "Rent is 950 euros a month", topicPath: "Money", createdAt: day("2025-02-01T00:00:00Z")),
+            ], nearDuplicates: nil)
+        return kb
+    }
+
+    @Test func standingFactsAreTheImportantOnesThatBearOnTheMessageNotTheNewest() async throws {
+        let kb = try await Self.knowledgeBase()
+        let context = try await kb.context(for: Self.message, budget: 400, options: ContextOptions(candidates: 1))
+        let contents = context.items.map(\.fact.content)
+        #expect(contents.first == "Allergic to peanuts")
+        #expect(context.items.first?.reason == .always)
+        // The marathon goal bears on nothing here: it comes after the fact that answers.
+        let goal = try #require(contents.firstIndex(of: "Goal: run a marathon in November"))
+        #expect(goal > contents.firstIndex(of: "Mostly cooks vegetarian at home")!)
+    }
+
+    @Test func nothingRelevantOnlyWhenNoHitBearsOnTheMessage() async throws {
+        let kb = try await Self.knowledgeBase()
+        let cooking = try await kb.context(for: Self.message, budget: 400)
+        // The cooking fact answers nothing (relevance far below 0.2) but bears on the message.
+        let hit = try #require(cooking.items.first { $0.fact.content == "Mostly cooks vegetarian at home" })
+        #expect((hit.score ?? 1) < SearchHit.defaultRelevanceThreshold)
+        #expect(!cooking.nothingRelevant)
+        let opera = try await kb.context(for: "what is my favourite opera?", budget: 400)
+        #expect(opera.nothingRelevant)
+    }
+
+    @Test func aContextLeavesOutWhatIngestWouldHaveMerged() async throws {
+        let kb = try await Self.knowledgeBase()
+        // Cosine 0.75: below the merge threshold, but the same value (30 km) proves the identity,
+        // so ingest merges them; stored side by side, the context takes one.
+        try await kb.addFacts(
+            [
+                NewFact(content: "I run 30 km every week", topicPath: "Sport"),
+                NewFact(content: "My weekly running volume is 30 km", topicPath: "Sport"),
+            ], nearDuplicates: nil)
+        let context = try await kb.context(for: "how far do I run?", budget: 400)
+        let running = context.items.filter { $0.fact.content.contains("30 km") }
+        #expect(running.count == 1)
+    }
+
+    @Test func aSettledGoalIsNeverAStandingFactAndItsLineSaysWhereItStands() async throws {
+        let kb = try await Self.knowledgeBase()
+        let goal = try #require(try await kb.facts(matching: FactFilter(types: [.goal])).first)
+        _ = try await kb.updateFact(id: goal.id, FactUpdate(status: .completed))
+        let context = try await kb.context(for: "Goal: run a marathon in November", budget: 400)
+        let item = try #require(context.items.first { $0.fact.id == goal.id })
+        #expect(item.reason != .always)
+        let completed = String(Timestamp.format(try #require(item.fact.completedAt)).prefix(10))
+        #expect(context.text.contains("(goal, completed \(completed), stated 2025-06-01)"))
+    }
+
+    @Test func everyDoorChecksTheBudgetWithOneMessage() async throws {
+        let kb = try await Self.knowledgeBase()
+        let message = "budget takes a whole number of tokens from 0 to 200000, not 200001"
+        await #expect(throws: MnemoError.invalidInput(field: "budget", reason: message)) {
+            try await kb.context(for: Self.message, budget: 200_001)
+        }
+        #expect(throws: FilterValueError(field: "budget", code: "invalid_parameter", message: message)) {
+            try ContextBudget.checked(200_001)
+        }
+        #expect(throws: FilterValueError.self) { try ContextBudget.parse("lots") }
+        #expect(try ContextBudget.parse(" 300 ") == 300)
+    }
+}
