@@ -20,7 +20,8 @@ struct MnemoCommand: AsyncParsableCommand {
                 name: "Search and browse",
                 subcommands: [
                     SearchCommand.self, ReplCommand.self, TopicsCommand.self, TopicCommand.self,
-                    HistoryCommand.self, ConflictsCommand.self, StatsCommand.self, ContextCommand.self, WatchCommand.self,
+                    HistoryCommand.self, ConflictsCommand.self, StatsCommand.self, ContextCommand.self,
+                    WatchCommand.self,
                 ]),
             CommandGroup(
                 name: "Write",

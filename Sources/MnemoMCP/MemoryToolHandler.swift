@@ -148,7 +148,8 @@ struct MemoryToolHandler: Sendable {
         if let status = try arguments.string("status") { try edit.setStatus(status) }
         if let progress = try arguments.double("progress") { try edit.setProgress(progress) }
         if let targetDate = try arguments.string("target_date") { try edit.setTargetDate(targetDate) }
-        try edit.requireChange(fields: FactEdit.fields.filter { (MemoryTools.argumentNames(of: MemoryTools.update) ?? []).contains($0) })
+        try edit.requireChange(
+            fields: FactEdit.fields.filter { (MemoryTools.argumentNames(of: MemoryTools.update) ?? []).contains($0) })
         return FactJSON(try await knowledgeBase.updateFact(id: id, edit.update))
     }
 

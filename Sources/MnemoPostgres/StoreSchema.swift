@@ -101,7 +101,8 @@ enum StoreSchema {
                         "the store has schema version \(stored), this mnemo knows version \(version); use the mnemo that made it"
                 )
             }
-            if let earlier = meta["engine"], earlier != engine, KnowledgeBase.earlierSchemaIdentities.contains(earlier) {
+            if let earlier = meta["engine"], earlier != engine, KnowledgeBase.earlierSchemaIdentities.contains(earlier)
+            {
                 // The copies are made anew by every node from the store's rows; the tables a later
                 // schema adds start empty. Nodes of the earlier version must be stopped first.
                 try await connection.query(

@@ -118,7 +118,8 @@ extension QueryFields {
         guard let text = get(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.badRequest(
-                "invalid_\(name)", "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+                "invalid_\(name)",
+                "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return value
     }

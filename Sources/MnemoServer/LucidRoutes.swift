@@ -24,7 +24,8 @@ struct LucidRoutes {
     }
 
     /// `GET /v1/users/{user_id}/facts?limit=50&offset=0&is_active=true&status=active`
-    @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidFactList> {
+    @Sendable func list(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<LucidFactList>
+    {
         let query = QueryFields(request)
         let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         var page = try query.parameters([.limit, .offset, .status], maximumLimit: configuration.maximumPageSize)

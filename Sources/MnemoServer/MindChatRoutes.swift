@@ -22,14 +22,17 @@ struct MindChatRoutes {
     }
 
     /// `GET /api/topics`: the whole tree with fact counts.
-    @Sendable func tree(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<[TopicNodeJSON]> {
+    @Sendable func tree(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        [TopicNodeJSON]
+    > {
         let kb = try await tenancy.knowledgeBase(context)
         return try await reflectingCursor(of: kb) { try await kb.topicTree().map(TopicNodeJSON.init) }
     }
 
     /// `GET /api/topics/{id}`
-    @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<TopicDetailJSON>
-    {
+    @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        TopicDetailJSON
+    > {
         let kb = try await tenancy.knowledgeBase(context)
         let text = context.parameters.get("topic_id") ?? ""
         let page = try detailPage(request)
@@ -44,8 +47,9 @@ struct MindChatRoutes {
     }
 
     /// `GET /api/topics/lookup?path=Technology/iOS Development`
-    @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<TopicDetailJSON>
-    {
+    @Sendable func lookup(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        TopicDetailJSON
+    > {
         let kb = try await tenancy.knowledgeBase(context)
         guard let path = QueryFields(request).get("path") else {
             throw APIError.badRequest(
@@ -60,8 +64,9 @@ struct MindChatRoutes {
     }
 
     /// `GET /api/topics/search?q=…&type=…&importance=…&status=…&mode=…&limit=…&since=…&until=…`
-    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<SearchResultsJSON>
-    {
+    @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        SearchResultsJSON
+    > {
         let kb = try await tenancy.knowledgeBase(context)
         let query = QueryFields(request)
         guard let text = query.get("q"), !text.trimmingBlanks.isEmpty else {
@@ -79,8 +84,9 @@ struct MindChatRoutes {
     }
 
     /// `GET /api/topics/stats`
-    @Sendable func stats(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<KnowledgeBaseStats>
-    {
+    @Sendable func stats(_ request: Request, context: MnemoRequestContext) async throws -> EditedResponse<
+        KnowledgeBaseStats
+    > {
         let kb = try await tenancy.knowledgeBase(context)
         return try await reflectingCursor(of: kb) { try await kb.stats() }
     }

@@ -17,7 +17,9 @@ import Testing
             #expect(changes.filter { $0["event"] as? String == "fact_added" }.count == 4)
             #expect(all["has_more"] as? Bool == false)
             // Bob's facts are not in Alice's feed.
-            #expect(!changes.contains { (($0["fact"] as? [String: Any])?["content"] as? String)?.contains("cello") == true })
+            #expect(
+                !changes.contains { (($0["fact"] as? [String: Any])?["content"] as? String)?.contains("cello") == true }
+            )
             let next = try #require(all["next_cursor"] as? String)
 
             let patch = try await client.send(

@@ -66,7 +66,7 @@ package struct EventStreamClient {
                 reading.closedByServer = true
                 break
             }
-            if received < 0 { continue }  // the receive timeout: look at the deadline again
+            if received < 0 { continue } // the receive timeout: look at the deadline again
             buffer += chunk[0..<received]
             var start = buffer.startIndex
             defer { buffer.removeSubrange(..<start) }

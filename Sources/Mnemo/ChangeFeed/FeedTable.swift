@@ -199,12 +199,14 @@ enum FeedTable {
     static func events(_ db: Database, namespace: String, after sequence: Int64, limit: Int) throws -> [StoredEvent] {
         var events = try fetch(db, condition: "seq > ?2 ORDER BY seq LIMIT ?3", [namespace, sequence, limit])
         if let last = events.last {
-            events += try fetch(db, condition: "seq > ?2 AND tx = ?3 ORDER BY seq", [namespace, last.sequence, last.transaction])
+            events += try fetch(
+                db, condition: "seq > ?2 AND tx = ?3 ORDER BY seq", [namespace, last.sequence, last.transaction])
         }
         return events
     }
 
-    private static func fetch(_ db: Database, condition: String, _ arguments: StatementArguments) throws -> [StoredEvent]
+    private static func fetch(_ db: Database, condition: String, _ arguments: StatementArguments) throws
+        -> [StoredEvent]
     {
         try Row.fetchAll(
             db.cachedStatement(
@@ -220,7 +222,8 @@ enum FeedTable {
             let details: String? = row[7]
             return StoredEvent(
                 sequence: row[0], transaction: row[1], kind: kind, factID: row[3], topicID: row[4], relatedID: row[5],
-                details: details.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:],
+                details: details.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+                    ?? [:],
                 date: row[6])
         }
     }

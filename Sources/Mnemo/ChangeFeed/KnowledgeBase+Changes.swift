@@ -58,14 +58,14 @@ extension KnowledgeBase {
     /// consumer that fell behind the feed's window.
     ///
     /// ```swift
-    /// let snapshot = try await kb.snapshot()  // every fact and the tree, with their cursor
+    /// let snapshot = try await kb.snapshot() // every fact and the tree, with their cursor
     /// var facts = Dictionary(uniqueKeysWithValues: snapshot.facts.map { ($0.id, $0) })
     /// for try await page in kb.changeStream(after: snapshot.cursor) {
     ///     for event in page.events {
     ///         guard let id = event.factID else { continue }
-    ///         facts[id] = event.fact  // nil when the fact no longer exists
+    ///         facts[id] = event.fact // nil when the fact no longer exists
     ///     }
-    ///     saved = page.next  // resume from here next time
+    ///     saved = page.next // resume from here next time
     ///     if facts.count >= wanted { break }
     /// }
     /// ```
@@ -104,7 +104,9 @@ extension KnowledgeBase {
         guard cursor.sequence <= latest else {
             throw MnemoError.invalidInput(
                 field: "cursor",
-                reason: "\(cursor) is ahead of this store's feed (its latest event is \(latest)): it was made by another store")
+                reason:
+                    "\(cursor) is ahead of this store's feed (its latest event is \(latest)): it was made by another store"
+            )
         }
         guard cursor.sequence >= (try FeedTable.horizon(db, namespace: namespace)) else {
             throw MnemoError.cursorExpired(namespace: namespace)

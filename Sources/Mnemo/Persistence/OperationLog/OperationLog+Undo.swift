@@ -42,7 +42,8 @@ extension OperationLog {
         let now = Date()
         for change in changes where announced.insert("\(change.table) \(change.row)").inserted {
             switch change.table {
-            case "fact": try FeedTable.record(db, namespace: namespace, kind: .factRestored, factID: change.row, now: now)
+            case "fact":
+                try FeedTable.record(db, namespace: namespace, kind: .factRestored, factID: change.row, now: now)
             case "topic":
                 try FeedTable.record(db, namespace: namespace, kind: .topicRestored, topicID: change.row, now: now)
             default: break

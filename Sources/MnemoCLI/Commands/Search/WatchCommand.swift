@@ -16,7 +16,8 @@ struct WatchCommand: AsyncParsableCommand {
               mnemo watch --since 1042-9f1c2a7e --json | jq .event
             """)
 
-    @Option(help: ArgumentHelp("Start after this cursor instead of now (use 0 for the feed's start).", valueName: "cursor"))
+    @Option(
+        help: ArgumentHelp("Start after this cursor instead of now (use 0 for the feed's start).", valueName: "cursor"))
     var since: String?
 
     @OptionGroup var global: GlobalOptions
@@ -51,7 +52,9 @@ struct WatchCommand: AsyncParsableCommand {
         } else if let id = event.topicID {
             parts.append("topic #\(id)")
         }
-        if let related = event.relatedFactID { parts.append(event.kind == .factMergedInto ? "into #\(related)" : "with #\(related)") }
+        if let related = event.relatedFactID {
+            parts.append(event.kind == .factMergedInto ? "into #\(related)" : "with #\(related)")
+        }
         if !event.fields.isEmpty { parts.append("fields: " + event.fields.joined(separator: ", ")) }
         return parts.joined(separator: "  ")
     }
