@@ -17,7 +17,9 @@ import Testing
 
     @Test func aCutEventStreamResumesWithEveryEventOnceInOrder() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
-        let ingest = try CLIRunner.run(["ingest", try Self.factsFile(10_000), "--db", database, "--no-embeddings"])
+        let facts = try Self.factsFile(10_000)
+        let ingest = try await ThreadJob { try CLIRunner.run(["ingest", facts, "--db", database, "--no-embeddings"]) }
+            .value
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let expected = try await Self.allCursors(database)
         #expect(expected.count > 10_000)
@@ -66,20 +68,29 @@ import Testing
 
     @Test func watchPrintsEachChangeAsItIsCommitted() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
-        #expect(try CLIRunner.run(["ingest", try Self.factsFile(1), "--db", database, "--no-embeddings"]).status == 0)
+        let one = try Self.factsFile(1)
+        #expect(
+            try await ThreadJob { try CLIRunner.run(["ingest", one, "--db", database, "--no-embeddings"]) }.value.status
+                == 0)
         let watch = Process()
         watch.executableURL = CLIRunner.binary
-        watch.arguments = ["watch", "--db", database, "--json"]
+        // From the cursor before the write, however late the process starts following.
+        let start = try await KnowledgeBase(path: database).currentCursor()
+        watch.arguments = ["watch", "--db", database, "--json", "--since", start.description]
         let output = Pipe()
         watch.standardOutput = output
         watch.standardError = FileHandle.nullDevice
         try watch.run()
         defer { watch.terminate() }
+        // Ends the read below if the lines never come.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { watch.terminate() }
         try await Task.sleep(for: .milliseconds(800))
         let path = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("one.jsonl").path
         try #"{"topic": "Music", "content": "Plays the cello in a community orchestra"}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]).status == 0)
+        #expect(
+            try await ThreadJob { try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]) }.value
+                .status == 0)
         let lines = try await ThreadJob { () -> [String] in
             var text = ""
             let handle = output.fileHandleForReading
@@ -98,22 +109,30 @@ import Testing
 
     @Test func anObservationSeesAnotherProcesssWrite() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
-        #expect(try CLIRunner.run(["ingest", try Self.factsFile(1), "--db", database, "--no-embeddings"]).status == 0)
+        let one = try Self.factsFile(1)
+        #expect(
+            try await ThreadJob { try CLIRunner.run(["ingest", one, "--db", database, "--no-embeddings"]) }.value.status
+                == 0)
         let kb = try KnowledgeBase(path: database)
+        let (firstValue, firstValueCame) = AsyncStream<Void>.makeStream()
         let values = Task {
             var counts: [Int] = []
             for try await facts in kb.observeFacts() {
                 counts.append(facts.count)
+                firstValueCame.yield()
                 if counts.count == 2 { break }
             }
             return counts
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Write once the observation holds its first value.
+        for await _ in firstValue { break }
         let path = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("one.jsonl").path
         try #"{"topic": "Music", "content": "Plays the cello in a community orchestra"}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]).status == 0)
-        #expect(try await values.value == [1, 2])
+        #expect(
+            try await ThreadJob { try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]) }.value
+                .status == 0)
+        #expect(try await values.value(cancellingAfter: .seconds(30)) == [1, 2])
     }
 
     static func allCursors(_ database: String) async throws -> [String] {

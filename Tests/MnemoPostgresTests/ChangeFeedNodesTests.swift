@@ -24,7 +24,7 @@ struct ChangeFeedNodesTests {
         try await Task.sleep(for: .milliseconds(300))
         try await a.knowledgeBase(namespace: namespace).addFact(
             NewFact(content: "Prefers aisle seats", topicPath: "Travel"))
-        let arrived = try await withDeadline(.seconds(20)) { try await first.value }
+        let arrived = try await first.value(cancellingAfter: .seconds(30))
         #expect(arrived == ["Prefers aisle seats"])
         await a.close()
         await b.close()
@@ -64,20 +64,5 @@ struct ChangeFeedNodesTests {
         #expect(try await b.knowledgeBase(namespace: namespace).currentCursor() == cursorOnA)
         await a.close()
         await b.close()
-    }
-
-    private func withDeadline<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw CancellationError()
-            }
-            let value = try await group.next()!
-            group.cancelAll()
-            return value
-        }
     }
 }

@@ -41,3 +41,16 @@ package final class ThreadJob<Value: Sendable>: @unchecked Sendable {
         for continuation in waiting { continuation.resume(with: result) }
     }
 }
+
+extension Task where Failure == any Error {
+    /// The task's value, cancelling the task after `limit`: a test that waits for an event fails
+    /// (with what the cancelled task returns) instead of hanging the run.
+    package func value(cancellingAfter limit: Duration) async throws -> Success {
+        let watchdog = Task<Void, Never> {
+            try? await Task<Never, Never>.sleep(for: limit)
+            self.cancel()
+        }
+        defer { watchdog.cancel() }
+        return try await value
+    }
+}

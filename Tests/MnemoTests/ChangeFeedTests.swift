@@ -208,32 +208,36 @@ struct ChangeFeedTests {
         let path = try TestKnowledgeBase.temporaryPath()
         let follower = try KnowledgeBase(path: path)
         let writer = try KnowledgeBase(path: path)
-        let stream = follower.changeStream()
+        let stream = follower.changeStream(after: try await follower.currentCursor())
         let first = Task {
             for try await page in stream { return page.events.map(\.kind) }
             return []
         }
-        // The stream starts with the next commit: write once it has begun following.
-        try await Task.sleep(for: .milliseconds(300))
         try await writer.addFact(NewFact(content: "Written by the other instance", topicPath: "Elsewhere"))
-        #expect(try await first.value == [.topicCreated, .factAdded])
+        #expect(try await first.value(cancellingAfter: .seconds(30)) == [.topicCreated, .factAdded])
     }
 
     @Test func observationsSeeAnotherInstancesCommits() async throws {
         let path = try TestKnowledgeBase.temporaryPath()
         let observer = try KnowledgeBase(path: path)
         let writer = try KnowledgeBase(path: path)
+        let (firstValue, firstValueCame) = AsyncStream<Void>.makeStream()
         let values = Task {
             var seen: [[String]] = []
             for try await facts in observer.observeFacts() {
                 seen.append(facts.map(\.content))
+                firstValueCame.yield()
                 if seen.count == 2 { break }
             }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Write once the observation holds its first value.
+        for await _ in firstValue { break }
         try await writer.addFact(NewFact(content: "Plays the cello in a community orchestra", topicPath: "Music"))
-        #expect(try await values.value == [[], ["Plays the cello in a community orchestra"]])
+        #expect(
+            try await values.value(cancellingAfter: .seconds(30)) == [
+                [], ["Plays the cello in a community orchestra"],
+            ])
     }
 
     @Test func aLongWaitReturnsWhenAChangeComes() async throws {
@@ -244,7 +248,8 @@ struct ChangeFeedTests {
         let waiting = Task { try await follower.nextPage(waitingUpTo: .seconds(30)) }
         try await Task.sleep(for: .milliseconds(100))
         try await kb.addFact(NewFact(content: "Arrives while waiting", topicPath: "A"))
-        #expect(try await waiting.value?.events.map(\.kind) == [.topicCreated, .factAdded])
+        #expect(
+            try await waiting.value(cancellingAfter: .seconds(30))?.events.map(\.kind) == [.topicCreated, .factAdded])
     }
 }
 
@@ -256,7 +261,7 @@ struct ChangeFeedTests {
         let copy = Task { try await ChangeFeedExample.follow(kb, wanted: 2) }
         try await Task.sleep(for: .milliseconds(300))
         try await kb.addFact(NewFact(content: "Learned after", topicPath: "A"))
-        let (facts, saved) = try await copy.value
+        let (facts, saved) = try await copy.value(cancellingAfter: .seconds(30))
         #expect(Set(facts.values.map(\.content)) == ["Known before", "Learned after"])
         #expect(saved == (try await kb.currentCursor()))
     }
