@@ -43,12 +43,13 @@ async def main(binary):
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "memory.sqlite")
         server = StdioServerParameters(command=binary, args=["mcp", "--db", database, "--namespace", "me"])
-        updated = asyncio.Event()
+        tree_changed = asyncio.Event()
 
         async def on_message(message):
-            root = getattr(message, "root", None)
-            if isinstance(root, types.ResourceUpdatedNotification) and str(root.params.uri) == "mnemo://topics":
-                updated.set()
+            # mcp 2.x hands over the notification itself; 1.x wraps it in a ServerNotification.
+            notification = getattr(message, "root", message)
+            if isinstance(notification, types.ResourceUpdatedNotification) and str(notification.params.uri) == "mnemo://topics":
+                tree_changed.set()
 
         async with stdio_client(server) as (read, write):
             async with ClientSession(read, write, message_handler=on_message) as session:
@@ -108,7 +109,7 @@ async def main(binary):
                                          capture_output=True, text=True)
                 check(written.returncode == 0, f"ingest from another process: {written.stderr}")
                 try:
-                    await asyncio.wait_for(updated.wait(), 10)
+                    await asyncio.wait_for(tree_changed.wait(), 10)
                 except asyncio.TimeoutError:
                     check(False, "no notifications/resources/updated after another process wrote the memory")
                 await session.unsubscribe_resource("mnemo://topics")
