@@ -21,9 +21,11 @@ echo "secret-token user-1 fact-limit=400" > "$work/tokens.txt"
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 # The coverage phase derives "valid" strings from lengths alone and ignores the patterns that
-# say what a topic path or a filter value may be, so it is left out. The event stream answers a
-# valid request with a stream that never ends, which a request-and-response check cannot read:
-# its tests are the suite's (ChangeRouteTests, ChangeFeedCommandTests).
+# say what a topic path or a filter value may be, so it is left out. The change feed's two routes
+# are left out too: the event stream answers with a stream that never ends, which a
+# request-and-response check cannot read, and whether a well-formed cursor is good depends on the
+# namespace and the feed's window (another user's cursor is 400, one older than the window 410),
+# which no schema can say. Their tests are the suite's (ChangeRouteTests, ChangeFeedCommandTests).
 python3 -m schemathesis.cli run "http://127.0.0.1:$port/openapi.json" -H "Authorization: Bearer secret-token" \
     --phases examples,fuzzing,stateful --max-time "$seconds" --workers 2 ${seed:+--seed "$seed"} \
-    --exclude-operation-id mindChatEvents --request-timeout 75
+    --exclude-operation-id mindChatEvents --exclude-operation-id lucidChanges
