@@ -16,7 +16,9 @@ Prints one JSON object.
 """
 import argparse, asyncio, json, re, statistics, time, uuid
 
-PROBE = re.compile(r"feed probe ([0-9a-f]{32})")
+# A probe's id is in its content and its source: near-duplicate probes are merged by the
+# server, and the survivor's event then names the new probe among its sources.
+PROBE = re.compile(r"probe[- ]([0-9a-f]{32})")
 
 
 def rss_kb(pid):
@@ -51,9 +53,9 @@ class Client:
                 if line.startswith(b"event: ready"):
                     self.ready.set()
                 elif line.startswith(b"data: "):
-                    match = PROBE.search(line.decode("utf-8", "replace"))
-                    if match and match.group(1) not in self.seen:
-                        self.seen[match.group(1)] = time.monotonic()
+                    now = time.monotonic()
+                    for probe in PROBE.findall(line.decode("utf-8", "replace")):
+                        self.seen.setdefault(probe, now)
         finally:
             writer.close()
 
@@ -75,7 +77,7 @@ async def post(port, token, user, body):
 async def write_probe(port, token, user):
     probe = uuid.uuid4().hex
     status = await post(port, token, user, {
-        "user_id": user, "conversation_id": "feed-load",
+        "user_id": user, "conversation_id": f"probe-{probe}",
         "extracted": [{"content": f"feed probe {probe}", "category": "load"}]})
     assert status == 201, status
     return probe, time.monotonic()
