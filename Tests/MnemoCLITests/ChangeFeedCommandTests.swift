@@ -69,9 +69,7 @@ import Testing
     @Test func watchPrintsEachChangeAsItIsCommitted() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
         let one = try Self.factsFile(1)
-        #expect(
-            try await ThreadJob { try CLIRunner.run(["ingest", one, "--db", database, "--no-embeddings"]) }.value.status
-                == 0)
+        #expect(try await Self.ingest(one, into: database) == 0)
         let watch = Process()
         watch.executableURL = CLIRunner.binary
         // From the cursor before the write, however late the process starts following.
@@ -85,12 +83,7 @@ import Testing
         // Ends the read below if the lines never come.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { watch.terminate() }
         try await Task.sleep(for: .milliseconds(800))
-        let path = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("one.jsonl").path
-        try #"{"topic": "Music", "content": "Plays the cello in a community orchestra"}"#.write(
-            toFile: path, atomically: true, encoding: .utf8)
-        #expect(
-            try await ThreadJob { try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]) }.value
-                .status == 0)
+        #expect(try await Self.ingest(try Self.celloFile(), into: database) == 0)
         let lines = try await ThreadJob { () -> [String] in
             var text = ""
             let handle = output.fileHandleForReading
@@ -110,9 +103,7 @@ import Testing
     @Test func anObservationSeesAnotherProcesssWrite() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
         let one = try Self.factsFile(1)
-        #expect(
-            try await ThreadJob { try CLIRunner.run(["ingest", one, "--db", database, "--no-embeddings"]) }.value.status
-                == 0)
+        #expect(try await Self.ingest(one, into: database) == 0)
         let kb = try KnowledgeBase(path: database)
         let (firstValue, firstValueCame) = AsyncStream<Void>.makeStream()
         let values = Task {
@@ -126,13 +117,21 @@ import Testing
         }
         // Write once the observation holds its first value.
         for await _ in firstValue { break }
+        #expect(try await Self.ingest(try Self.celloFile(), into: database) == 0)
+        #expect(try await values.value(cancellingAfter: .seconds(30)) == [1, 2])
+    }
+
+    /// `mnemo ingest FILE --db DATABASE --no-embeddings` on a thread of its own; its status.
+    static func ingest(_ file: String, into database: String) async throws -> Int32 {
+        try await ThreadJob { try CLIRunner.run(["ingest", file, "--db", database, "--no-embeddings"]) }.value.status
+    }
+
+    /// A JSONL file of one fact, written by "another process" in the tests.
+    static func celloFile() throws -> String {
         let path = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("one.jsonl").path
         try #"{"topic": "Music", "content": "Plays the cello in a community orchestra"}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        #expect(
-            try await ThreadJob { try CLIRunner.run(["ingest", path, "--db", database, "--no-embeddings"]) }.value
-                .status == 0)
-        #expect(try await values.value(cancellingAfter: .seconds(30)) == [1, 2])
+        return path
     }
 
     static func allCursors(_ database: String) async throws -> [String] {

@@ -56,12 +56,20 @@ enum FeedTable {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT (SELECT COALESCE(MAX(id), 0) FROM history),
-                           (SELECT COALESCE(MAX(id), 0) FROM fact_conflict),
-                           MAX((SELECT COALESCE(MAX(seq), 0) FROM feed_event),
-                               COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'feed_event'), 0))
+                    SELECT (SELECT COALESCE(MAX(id), 0) FROM history), (SELECT COALESCE(MAX(id), 0) FROM fact_conflict)
                     """))
-        return Mark(history: row?[0] ?? 0, conflict: row?[1] ?? 0, sequence: row?[2] ?? 0)
+        return Mark(history: row?[0] ?? 0, conflict: row?[1] ?? 0, sequence: try lastNumber(db))
+    }
+
+    /// The last number `AUTOINCREMENT` gave an event (0 before the first): every cursor's upper
+    /// bound, and the position of a snapshot.
+    static func lastNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT MAX((SELECT COALESCE(MAX(seq), 0) FROM feed_event),
+                               COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'feed_event'), 0))
+                    """)) ?? 0
     }
 
     /// Adds the events of what the transaction recorded since `mark`: one per history event

@@ -6,7 +6,7 @@ extension KnowledgeBase {
     public func currentCursor() async throws -> ChangeCursor {
         let namespace = namespace
         return try await writer.read { db in
-            ChangeCursor(sequence: try FeedTable.mark(db).sequence, namespace: namespace)
+            ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace)
         }
     }
 
@@ -83,7 +83,7 @@ extension KnowledgeBase {
             try FactTable.forEach(db, namespace: namespace) { facts.append($0) }
             return MemorySnapshot(
                 facts: facts, topics: try TopicTable.tree(db, namespace: namespace),
-                cursor: ChangeCursor(sequence: try FeedTable.mark(db).sequence, namespace: namespace))
+                cursor: ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace))
         }
     }
 
@@ -100,7 +100,7 @@ extension KnowledgeBase {
     }
 
     private static func validateInStore(_ cursor: ChangeCursor, namespace: String, _ db: Database) throws {
-        let latest = try FeedTable.mark(db).sequence
+        let latest = try FeedTable.lastNumber(db)
         guard cursor.sequence <= latest else {
             throw MnemoError.invalidInput(
                 field: "cursor",
