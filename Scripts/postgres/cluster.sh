@@ -31,6 +31,8 @@ start)
     # Passwords are checked on TCP (scram-sha-256); the socket in DIR trusts the postgres user.
     $psql -tc "SELECT 1 FROM pg_roles WHERE rolname = 'mnemo'" | grep -q 1 ||
         $psql -c "CREATE USER mnemo CREATEDB PASSWORD 'mnemo'"
+    # The store erasure tests find the table files and flush every page to them before a scan.
+    $psql -c "GRANT pg_read_all_settings, pg_checkpoint TO mnemo"
     $psql -tc "SELECT 1 FROM pg_database WHERE datname = 'mnemo'" | grep -q 1 ||
         $psql -c "CREATE DATABASE mnemo OWNER mnemo"
     echo "postgres://mnemo:mnemo@127.0.0.1:$port/mnemo"

@@ -17,7 +17,7 @@ extension PostgresMemory {
         namespace: String, on base: any DatabaseWriter, _ updates: @Sendable (Database) throws -> T
     ) async throws -> T {
         let storeID = storeID
-        return try await withoutActuallyEscaping(updates) { updates in
+        let (value, erased) = try await withoutActuallyEscaping(updates) { updates in
             try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
                 try await connection.query("BEGIN", logger: self.logger)
                 var copyOpen = false
@@ -51,13 +51,36 @@ extension PostgresMemory {
                     try await connection.query("COMMIT", logger: self.logger)
                     copyOpen = false
                     await Deadline.excluding { await self.commitCopy(of: namespace, on: base, at: next) }
-                    return value
+                    return (value, recorded.changes.contains(where: \.isErasure))
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: self.logger)
                     if copyOpen { await Self.finish(base, "ROLLBACK") }
                     throw error
                 }
             }
+        }
+        if erased { try await rewriteTablesHoldingContent() }
+        return value
+    }
+
+    /// Rewrites the store's tables that hold rows' content, after an erasure committed: the
+    /// erased rows' dead versions stay in the table files until vacuum, and vacuum frees their
+    /// space without overwriting it, so both tables are copied afresh (`VACUUM FULL`, which
+    /// truncates the old files at its commit) before the erasure returns.
+    ///
+    /// The change log goes first: it waits for the statements reading it that began before the
+    /// erasure, whose snapshots would otherwise keep the erased versions in the rows' copy. Both
+    /// are locked while they are copied, so the writes of every namespace wait meanwhile (a
+    /// rewrite's cost is measured in the Several servers article). Erasure takes what it takes:
+    /// the storage timeout does not apply.
+    func rewriteTablesHoldingContent() async throws {
+        do {
+            try await client.withConnection { connection in
+                try await connection.query("VACUUM (FULL) mnemo_change", logger: self.logger)
+                try await connection.query("VACUUM (FULL) mnemo_row", logger: self.logger)
+            }
+        } catch {
+            throw StoreErrors.mapped(error, location: location)
         }
     }
 

@@ -7,6 +7,8 @@ import Mnemo
 /// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
 struct ChangeRoutes {
     let tenancy: Tenancy
+    /// The event stream's text of the pages its followers share: encoded once, not per client.
+    private let encodedPages = SharedEncodings()
 
     /// The comment a quiet event stream sends so that proxies and clients keep it open.
     static let heartbeatInterval: Duration = .seconds(15)
@@ -53,7 +55,9 @@ struct ChangeRoutes {
                     let text =
                         page.events.isEmpty
                         ? ": keep-alive\n\n"
-                        : try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
+                        : try encodedPages.text(of: page) {
+                            try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
+                        }
                     try await writer.write(ByteBuffer(string: text))
                 }
                 try await writer.finish(nil)
@@ -93,6 +97,26 @@ enum ServerSentEvent {
     static func reset(_ error: MnemoError) -> String {
         let code = if case .cursorExpired = error { "cursor_expired" } else { "unavailable" }
         return "event: reset\ndata: {\"code\":\"\(code)\",\"message\":\"read the memory again and reconnect\"}\n\n"
+    }
+}
+
+/// The text made of the pages that followers share (``ChangePage/sharedNumber``), for as long as
+/// the followers may still ask for it.
+final class SharedEncodings: Sendable {
+    /// How many texts are kept: a page is asked for by the followers woken by one commit, so
+    /// only the newest few are still wanted.
+    private static let capacity = 16
+    private let texts = Locked<[(number: Int, text: String)]>([])
+
+    func text(of page: ChangePage, encoding encode: () throws -> String) rethrows -> String {
+        guard let number = page.sharedNumber else { return try encode() }
+        if let known = texts.withLock({ $0.first { $0.number == number }?.text }) { return known }
+        let text = try encode()
+        texts.withLock { texts in
+            texts.append((number, text))
+            if texts.count > Self.capacity { texts.removeFirst() }
+        }
+        return text
     }
 }
 

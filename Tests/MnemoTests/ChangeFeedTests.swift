@@ -251,6 +251,27 @@ struct ChangeFeedTests {
         #expect(
             try await waiting.value(cancellingAfter: .seconds(30))?.events.map(\.kind) == [.topicCreated, .factAdded])
     }
+
+    @Test func followersAtOnePlaceShareOneReadUntilTheNextCommit() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let start = try await kb.currentCursor()
+        let followers = [
+            ChangeFollower(knowledgeBase: kb, cursor: start), ChangeFollower(knowledgeBase: kb, cursor: start),
+        ]
+        let id = try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music")).id
+        let first = try #require(try await followers[0].nextPage())
+        let second = try #require(try await followers[1].nextPage())
+        #expect(first.sharedNumber != nil)
+        #expect(second.sharedNumber == first.sharedNumber)
+        #expect(second.events.compactMap(\.fact?.content) == ["Plays the cello"])
+
+        // The erasure's commit retires the shared page before the erasure returns.
+        try await kb.eraseFacts(ids: [id])
+        let late = try #require(try await ChangeFollower(knowledgeBase: kb, cursor: start).nextPage())
+        #expect(late.sharedNumber != first.sharedNumber)
+        #expect(late.events.map(\.kind) == [.topicCreated, .factAdded, .factErased])
+        #expect(late.events.allSatisfy { $0.fact == nil })
+    }
 }
 
 /// The documents' example of following the feed.

@@ -72,6 +72,9 @@ public struct ChangePage: Sendable {
     public var next: ChangeCursor
     /// Whether more events were already waiting beyond this page.
     public var hasMore: Bool
+    /// The number a page shared by several followers goes by in this process, so that what is
+    /// made of it (a server's encoding) can be shared too; `nil` for a page of its own.
+    package var sharedNumber: Int?
 }
 
 /// A namespace's memory and the feed position it reflects, read in one transaction

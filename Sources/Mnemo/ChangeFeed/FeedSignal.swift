@@ -8,6 +8,12 @@ import GRDB
 /// One check serves every follower: it reads which namespaces have events past the last one it
 /// saw (one index range scan) and wakes only their followers, so a thousand followers cost one
 /// read per commit, not a thousand. Nothing runs while nobody follows.
+///
+/// The followers it wakes stand mostly at the same place and ask for the same page; the first
+/// one reads it and the others are handed the same page (``sharedPage(_:reading:)``), so a
+/// commit costs one read of its events however many follow. A shared page lives until the next
+/// change seen: a commit of this pool, at once (before its write returns, so an erasure's
+/// content is never handed out again), or another pool's, when a check finds it.
 final class FeedSignal: Sendable {
     /// How soon another process's commit reaches the followers.
     static let pollInterval: Duration = .milliseconds(200)
@@ -17,11 +23,31 @@ final class FeedSignal: Sendable {
         var wake: AsyncStream<Void>.Continuation
     }
 
+    /// A page asked for by its place: its namespace, the sequence it follows and its length.
+    struct PageKey: Hashable, Sendable {
+        var namespace: String
+        var after: Int64
+        var limit: Int
+    }
+
     private struct State {
         var followers: [Int: Follower] = [:]
         var nextID = 0
         var checking = false
+        /// Counts the changes seen; the shared pages were read since the last one.
+        var generation = 0
+        var pages: [PageKey: ChangePage] = [:]
+
+        mutating func changed() {
+            generation += 1
+            pages.removeAll(keepingCapacity: true)
+        }
     }
+
+    /// The most pages shared at once: followers catching up from many places read their own.
+    private static let sharedPageLimit = 64
+    /// The last number given to a shared page, in this process.
+    private static let pageNumbers = Locked(0)
 
     private let reader: any DatabaseReader
     private let state = Locked(State())
@@ -52,7 +78,26 @@ final class FeedSignal: Sendable {
 
     /// Called after a commit of this pool that added events.
     func committed() {
+        state.withLock { $0.changed() }
         doorbell.ring()
+    }
+
+    /// The page at `key`: the one another follower read since the last change, or else one read
+    /// by `read` and kept for the followers after it.
+    func sharedPage(_ key: PageKey, reading read: () async throws -> ChangePage) async throws -> ChangePage {
+        let (shared, generation) = state.withLock { ($0.pages[key], $0.generation) }
+        if let shared { return shared }
+        var page = try await read()
+        return state.withLock { state in
+            // A page read while a change landed may miss it: it is not handed to anyone else.
+            guard state.generation == generation, state.pages.count < Self.sharedPageLimit else { return page }
+            page.sharedNumber = Self.pageNumbers.withLock { number in
+                number += 1
+                return number
+            }
+            state.pages[key] = page
+            return page
+        }
     }
 
     private func stopFollowing(_ id: Int) {
@@ -71,6 +116,7 @@ final class FeedSignal: Sendable {
             let stops = state.withLock { state -> Bool in
                 if let (namespaces, latest) = changed {
                     last = latest
+                    if !namespaces.isEmpty { state.changed() }
                     for follower in state.followers.values where namespaces.contains(follower.namespace) {
                         follower.wake.yield()
                     }

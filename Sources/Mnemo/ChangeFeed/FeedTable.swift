@@ -72,11 +72,15 @@ enum FeedTable {
                     """)) ?? 0
     }
 
-    /// Adds the events of what the transaction recorded since `mark`: one per history event
-    /// (`fact_added`, `fact_updated`, `topic_created`…) and one per conflict found, then gives
-    /// every event of the transaction its number.
+    /// Gives every event of the transaction its transaction number, adding the events of what it
+    /// recorded since `mark`: one per history event (`fact_added`, `fact_updated`,
+    /// `topic_created`…) and one per conflict found.
     static func recordDerivedEvents(since mark: Mark, _ db: Database) throws {
         let tx = mark.sequence + 1
+        // The events a write recorded itself (``record``) are numbered now, while they are the
+        // only events of the transaction: the range holds them alone, not the derived ones.
+        try db.cachedStatement(sql: "UPDATE feed_event SET tx = ?1 WHERE seq >= ?1 AND tx = 0")
+            .execute(arguments: [tx])
         try db.cachedStatement(
             sql: """
                 INSERT INTO feed_event (namespace, tx, kind, fact_id, topic_id, related_id, history_id, created_at)
@@ -98,9 +102,6 @@ enum FeedTable {
                 FROM fact_conflict WHERE id > ?2 ORDER BY id
                 """
         ).execute(arguments: [tx, mark.conflict])
-        // The events a write recorded itself (``record``) were numbered before it knew its mark.
-        try db.cachedStatement(sql: "UPDATE feed_event SET tx = ?1 WHERE seq >= ?1 AND tx = 0")
-            .execute(arguments: [tx])
     }
 
     /// Records an event that no history row announces (an undo's restoration, an erasure).

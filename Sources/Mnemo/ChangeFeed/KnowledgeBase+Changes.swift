@@ -87,6 +87,13 @@ extension KnowledgeBase {
         }
     }
 
+    /// ``changes(after:limit:)`` for a follower, which the check after each change has woken:
+    /// the followers at the same place share one read of the page.
+    func sharedChanges(after cursor: ChangeCursor, limit: Int) async throws -> ChangePage {
+        let key = FeedSignal.PageKey(namespace: namespace, after: cursor.sequence, limit: limit)
+        return try await writer.feed.sharedPage(key) { try await changes(after: cursor, limit: limit) }
+    }
+
     /// Wake-ups after each commit that adds events to this namespace's feed.
     func followFeed() async throws -> FeedSubscription {
         try await writer.feed.follow(namespace: namespace)
@@ -162,7 +169,7 @@ package final class ChangeFollower: @unchecked Sendable {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         var position = start
         while true {
-            let page = try await knowledgeBase.changes(after: position, limit: limit)
+            let page = try await knowledgeBase.sharedChanges(after: position, limit: limit)
             position = page.next
             cursor = position
             if !page.events.isEmpty { return page }

@@ -1,0 +1,81 @@
+import Foundation
+import Mnemo
+import MnemoPostgres
+import MnemoTestSupport
+import PostgresNIO
+import Testing
+
+/// An erasure leaves no readable trace in the store's own table files: PostgreSQL's dead row
+/// versions and the space vacuum frees keep a row's bytes, so the tables that held it are
+/// rewritten before the erasure returns. The store's data directory is scanned as the SQLite
+/// erasure tests scan the file (its write-ahead log, `pg_wal`, is outside the promise).
+@Suite("Erasure in the store's table files", .enabled(if: TestStore.isAvailable, TestStore.skipNote))
+struct StoreErasureTests {
+    static let embedder = SeededEmbedder(dimension: 32)
+
+    /// The folder of the database's table files, and a way to flush what PostgreSQL holds in
+    /// memory to them.
+    struct DatabaseFiles {
+        var location: PostgresLocation
+
+        var folder: URL {
+            get async throws {
+                let rows = try await TestStore.withConnection(location) { connection in
+                    try await connection.query(
+                        """
+                        SELECT current_setting('data_directory'), oid::text FROM pg_database
+                        WHERE datname = current_database()
+                        """, logger: TestStore.logger
+                    ).collect()
+                }
+                let (directory, oid) = try #require(rows.first).decode((String, String).self)
+                return URL(fileURLWithPath: directory).appendingPathComponent("base/\(oid)")
+            }
+        }
+
+        /// The files of the database holding `text`, after a checkpoint wrote every page out.
+        func holding(_ text: String) async throws -> [String] {
+            try await TestStore.withConnection(location) { connection in
+                try await connection.query("CHECKPOINT", logger: TestStore.logger)
+            }
+            return NodeCopiesErasureTests.traces(of: text, in: try await folder)
+        }
+    }
+
+    static func secret() -> String { "Diagnosed with condition \(UUID().uuidString)" }
+
+    @Test func anErasedFactLeavesNoRowVersionInTheTableFiles() async throws {
+        let files = DatabaseFiles(location: try await TestStore.freshDatabase())
+        let node = try await TestStore.node(embedder: Self.embedder, location: files.location)
+        let kb = try await node.knowledgeBase(namespace: "alice")
+        let secret = Self.secret()
+        let id = try await kb.addFact(NewFact(content: secret, topicPath: "Health")).fact.id
+        try await kb.addFact(NewFact(content: "Walks the dog daily", topicPath: "Health"))
+        // Each update leaves one more dead version of the row behind.
+        try await kb.updateFact(id: id, FactUpdate(importance: .high))
+        try await kb.updateFact(id: id, FactUpdate(confidence: 0.8))
+        #expect(!(try await files.holding(secret)).isEmpty, "the scan finds a fact that is there")
+
+        try await kb.eraseFacts(ids: [id])
+        #expect(try await files.holding(secret) == [])
+        #expect(try await kb.facts().map(\.content) == ["Walks the dog daily"])
+        await node.close()
+    }
+
+    @Test func anErasedNamespaceLeavesNoRowVersionInTheTableFiles() async throws {
+        let files = DatabaseFiles(location: try await TestStore.freshDatabase())
+        let node = try await TestStore.node(embedder: Self.embedder, location: files.location)
+        let (alice, bob) = (
+            try await node.knowledgeBase(namespace: "alice"), try await node.knowledgeBase(namespace: "bob")
+        )
+        let secret = Self.secret()
+        try await alice.addFact(NewFact(content: secret, topicPath: "Health"))
+        try await bob.addFact(NewFact(content: "Walks the dog daily", topicPath: "Health"))
+        #expect(!(try await files.holding(secret)).isEmpty)
+
+        try await alice.eraseNamespace()
+        #expect(try await files.holding(secret) == [])
+        #expect(try await bob.facts().map(\.content) == ["Walks the dog daily"])
+        await node.close()
+    }
+}
