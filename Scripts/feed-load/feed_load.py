@@ -6,7 +6,10 @@ Measures, against servers already running on loopback:
   - from a write's acknowledgement (the writer has read its 201) to its event at every client,
     p50 and p99 over every (probe, client) pair; an event that arrives before the writer read
     its answer counts as 0 ms;
-  - write throughput (sequential POST /v1/facts/extract of one fact) without and with the clients.
+  - write throughput (sequential POST /v1/facts/extract of one fact) without and with the clients,
+    and the node's CPU time per write. The writer runs in a process of its own and the clients
+    only drain their streams meanwhile, so that neither the clients' parsing nor the writer's
+    turn in their event loop is counted as the node's cost (they still share the machine).
 Writes go to --write-port and clients follow --read-port: two nodes of one PostgreSQL store
 measure the cross-node path.
 
@@ -14,7 +17,7 @@ Usage: feed_load.py --read-port 8081 [--write-port 8082] --token TOKEN --user US
                     [--clients 1000] [--probes 200] [--server-pid PID] [--throughput-seconds 10]
 Prints one JSON object.
 """
-import argparse, asyncio, json, re, statistics, time, uuid
+import argparse, asyncio, concurrent.futures, http.client, json, os, re, statistics, time, uuid
 
 # A probe's id is in its content and its source: near-duplicate probes are merged by the
 # server, and the survivor's event then names the new probe among its sources.
@@ -29,11 +32,19 @@ def rss_kb(pid):
     return 0
 
 
+def cpu_seconds(pid):
+    """The user and system CPU time the process has used."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Client:
     def __init__(self):
         self.ready = asyncio.Event()
         self.seen = {}  # probe id -> monotonic time the event arrived
         self.status = None
+        self.draining = False  # reads without parsing, while the writes are counted
 
     async def follow(self, port, token):
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
@@ -47,6 +58,10 @@ class Client:
             while await reader.readline() not in (b"\r\n", b""):
                 pass
             while True:
+                if self.draining:
+                    if not await reader.read(1 << 16):
+                        return
+                    continue
                 line = await reader.readline()
                 if not line:
                     return
@@ -83,12 +98,32 @@ async def write_probe(port, token, user):
     return probe, time.monotonic()
 
 
-async def throughput(port, token, user, seconds):
+def sequential_writes(port, token, user, seconds):
+    """Writes one probe after another for `seconds`, in a process of its own; returns how many."""
     count, start = 0, time.monotonic()
     while time.monotonic() - start < seconds:
-        await write_probe(port, token, user)
+        body = json.dumps({
+            "user_id": user, "conversation_id": f"load-{uuid.uuid4().hex}",
+            "extracted": [{"content": f"feed load {uuid.uuid4().hex}", "category": "load"}]})
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        connection.request("POST", "/v1/facts/extract", body, {
+            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 201, response.status
+        connection.close()
         count += 1
-    return count / (time.monotonic() - start)
+    return count, time.monotonic() - start
+
+
+async def throughput(port, token, user, seconds, server_pid):
+    """Writes per second, and the node's CPU milliseconds per write (when its pid is known)."""
+    cpu = cpu_seconds(server_pid) if server_pid else None
+    with concurrent.futures.ProcessPoolExecutor(1) as pool:
+        count, elapsed = await asyncio.get_running_loop().run_in_executor(
+            pool, sequential_writes, port, token, user, seconds)
+    cpu_ms = round((cpu_seconds(server_pid) - cpu) * 1000 / count, 2) if server_pid else None
+    return round(count / elapsed, 1), cpu_ms
 
 
 def percentile(values, share):
@@ -111,8 +146,8 @@ async def main():
     report = {"clients": args.clients, "probes": args.probes}
 
     if args.throughput_seconds > 0:
-        report["writes_per_second_without_clients"] = round(
-            await throughput(write_port, args.token, args.user, args.throughput_seconds), 1)
+        report["writes_per_second_without_clients"], report["node_cpu_ms_per_write_without_clients"] = (
+            await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
 
     before = rss_kb(args.server_pid) if args.server_pid else None
     clients = [Client() for _ in range(args.clients)]
@@ -140,8 +175,10 @@ async def main():
         "max": round(max(latencies), 2), "mean": round(statistics.fmean(latencies), 2)}
 
     if args.throughput_seconds > 0:
-        report["writes_per_second_with_clients"] = round(
-            await throughput(write_port, args.token, args.user, args.throughput_seconds), 1)
+        for client in clients:
+            client.draining = True
+        report["writes_per_second_with_clients"], report["node_cpu_ms_per_write_with_clients"] = (
+            await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
     for task in tasks:
         task.cancel()
     print(json.dumps(report, indent=2))

@@ -9,11 +9,12 @@ import GRDB
 /// saw (one index range scan) and wakes only their followers, so a thousand followers cost one
 /// read per commit, not a thousand. Nothing runs while nobody follows.
 ///
-/// The followers it wakes stand mostly at the same place and ask for the same page; the first
-/// one reads it and the others are handed the same page (``sharedPage(_:reading:)``), so a
-/// commit costs one read of its events however many follow. A shared page lives until the next
-/// change seen: a commit of this pool, at once (before its write returns, so an erasure's
-/// content is never handed out again), or another pool's, when a check finds it.
+/// The followers it wakes stand mostly at the same place and ask for the same page at once; the
+/// first starts reading it and the others wait for that read (``sharedPage(_:reading:)``), so
+/// a commit costs one read of its events however many follow. A shared read is joined until the
+/// next change seen: a commit of this pool, at once (before its write returns, so no follower
+/// that asks after an erasure returned is handed its content), or another pool's, when a check
+/// finds it.
 final class FeedSignal: Sendable {
     /// How soon another process's commit reaches the followers.
     static let pollInterval: Duration = .milliseconds(200)
@@ -34,12 +35,10 @@ final class FeedSignal: Sendable {
         var followers: [Int: Follower] = [:]
         var nextID = 0
         var checking = false
-        /// Counts the changes seen; the shared pages were read since the last one.
-        var generation = 0
-        var pages: [PageKey: ChangePage] = [:]
+        /// The reads of pages begun since the last change seen.
+        var pages: [PageKey: Task<ChangePage, any Error>] = [:]
 
         mutating func changed() {
-            generation += 1
             pages.removeAll(keepingCapacity: true)
         }
     }
@@ -82,22 +81,25 @@ final class FeedSignal: Sendable {
         doorbell.ring()
     }
 
-    /// The page at `key`: the one another follower read since the last change, or else one read
-    /// by `read` and kept for the followers after it.
-    func sharedPage(_ key: PageKey, reading read: () async throws -> ChangePage) async throws -> ChangePage {
-        let (shared, generation) = state.withLock { ($0.pages[key], $0.generation) }
-        if let shared { return shared }
-        var page = try await read()
-        return state.withLock { state in
-            // A page read while a change landed may miss it: it is not handed to anyone else.
-            guard state.generation == generation, state.pages.count < Self.sharedPageLimit else { return page }
-            page.sharedNumber = Self.pageNumbers.withLock { number in
-                number += 1
-                return number
+    /// The page at `key`: from the read another follower began since the last change, or else
+    /// from a read of `read`, which the followers after it join.
+    func sharedPage(_ key: PageKey, reading read: @escaping @Sendable () async throws -> ChangePage)
+        async throws -> ChangePage
+    {
+        let reading = state.withLock { state -> Task<ChangePage, any Error> in
+            if let reading = state.pages[key] { return reading }
+            let reading = Task {
+                var page = try await read()
+                page.sharedNumber = Self.pageNumbers.withLock { number in
+                    number += 1
+                    return number
+                }
+                return page
             }
-            state.pages[key] = page
-            return page
+            if state.pages.count < Self.sharedPageLimit { state.pages[key] = reading }
+            return reading
         }
+        return try await reading.value
     }
 
     private func stopFollowing(_ id: Int) {

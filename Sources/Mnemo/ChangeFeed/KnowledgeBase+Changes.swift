@@ -91,7 +91,7 @@ extension KnowledgeBase {
     /// the followers at the same place share one read of the page.
     func sharedChanges(after cursor: ChangeCursor, limit: Int) async throws -> ChangePage {
         let key = FeedSignal.PageKey(namespace: namespace, after: cursor.sequence, limit: limit)
-        return try await writer.feed.sharedPage(key) { try await changes(after: cursor, limit: limit) }
+        return try await writer.feed.sharedPage(key) { try await self.changes(after: cursor, limit: limit) }
     }
 
     /// Wake-ups after each commit that adds events to this namespace's feed.
