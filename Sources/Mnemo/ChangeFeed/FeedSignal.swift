@@ -204,6 +204,8 @@ final class FeedCommitObserver: TransactionObserver, @unchecked Sendable {
 
     func databaseDidChange(with event: DatabaseEvent) {
         added = true
+        // One event is enough to know: a bulk write's thousands of rows call back no more.
+        stopObservingDatabaseChangesUntilNextTransaction()
     }
 
     func databaseDidCommit(_ db: Database) {
