@@ -27,6 +27,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
@@ -101,10 +102,21 @@ class Server:
 
     def stop(self):
         self.process.terminate()
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            # An event stream's connection may hold a graceful stop until its next heartbeat.
+            self.process.kill()
+            self.process.wait()
 
 
 FAILURES = []
+
+
+def phase(name, started=[time.time()]):
+    now = time.time()
+    print(f"  {name}: {now - started[0]:.1f} s", flush=True)
+    started[0] = now
 
 
 def check(condition, message):
@@ -131,7 +143,7 @@ def sign_in(driver, server, token="tok-alice"):
     field = driver.find_element(By.ID, "token")
     check(field.get_attribute("type") == "password", "the token field hides the token")
     field.send_keys(token)
-    driver.find_element(By.CSS_SELECTOR, "form[action='/ui/login'] button").click()
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/ui/login'] button"))
     check(driver.current_url.endswith("/ui"), "sign-in leads to the topic tree")
     cookie = driver.get_cookie("mnemo_session")
     check(cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", f"session cookie flags: {cookie}")
@@ -145,8 +157,15 @@ def wait_for(driver, condition, message, seconds=10):
         check(False, message)
 
 
+def click_and_load(driver, element):
+    """Clicks a button that submits a form and waits until the next page has replaced this one."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 10).until(staleness_of(page))
+
+
 def submit(driver, form_selector, button_selector="button[type=submit]"):
-    driver.find_element(By.CSS_SELECTOR, f"{form_selector} {button_selector}").click()
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, f"{form_selector} {button_selector}"))
 
 
 def by_content(server):
@@ -177,7 +196,7 @@ def check_views(driver, server, mnemo, db):
     check(len(rows) == 50 == len(detail["facts"]), f"topic view pages 50 of 60: {len(rows)}")
     shown = [row.find_element(By.CSS_SELECTOR, "td a").text for row in rows]
     check(shown == [fact["content"] for fact in detail["facts"]], "topic view lists what the API lists")
-    driver.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, "a[rel=next]"))
     check(len(driver.find_elements(By.CSS_SELECTOR, "tbody tr")) == 10, "the next page holds the last 10")
 
     query = urllib.parse.urlencode({"q": "tea bread", "mode": "text", "type": "fact"})
@@ -244,14 +263,14 @@ def check_actions(driver, server, javascript, downloads, mnemo, db):
 
     submit(driver, f"form[action='/ui/facts/{tea['id']}/delete']")
     check(server.fact(tea["id"]) is None, f"delete {label} hides the fact from the API")
-    driver.find_element(By.CSS_SELECTOR, ".notice form button").click()
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, ".notice form button"))
     check(server.fact(tea["id"]) is not None, f"undo {label} brings the fact back")
 
     driver.get(server.base + "/ui/conflicts")
     keep = "newer" if javascript else "both"
     conflict = driver.find_element(By.CSS_SELECTOR, "li.conflict")
     older_id = conflict.find_elements(By.CSS_SELECTOR, "ul a")[0].text.lstrip("#")
-    conflict.find_element(By.CSS_SELECTOR, f"input[name=keep][value={keep}] + button").click()
+    click_and_load(driver, conflict.find_element(By.CSS_SELECTOR, f"input[name=keep][value={keep}] + button"))
     older = server.fact(older_id)
     check(older["is_active"] == (keep == "both"), f"resolve a conflict ({keep}) {label}: {older}")
 
@@ -346,12 +365,12 @@ def main():
     downloads = os.path.join(work, "downloads")
     os.makedirs(downloads)
     db = os.path.join(work, "kb.sqlite")
-    with open(os.path.join(work, "alice.jsonl"), "w") as handle:
-        for fact in FACTS:
-            handle.write(json.dumps(dict(fact, namespace="alice")) + "\n")
-        handle.write(json.dumps({"topic": "Music", "content": "Plays the cello", "namespace": "bob"}) + "\n")
-    subprocess.run([mnemo, "ingest", os.path.join(work, "alice.jsonl"), "--db", db], check=True,
-                   stdout=subprocess.DEVNULL)
+    for user, facts in [("alice", FACTS), ("bob", [{"topic": "Music", "content": "Plays the cello"}])]:
+        path = os.path.join(work, f"{user}.jsonl")
+        with open(path, "w") as handle:
+            handle.writelines(json.dumps(fact) + "\n" for fact in facts)
+        subprocess.run([mnemo, "ingest", path, "--db", db, "--namespace", user], check=True,
+                       stdout=subprocess.DEVNULL)
     tokens = os.path.join(work, "tokens.txt")
     with open(tokens, "w") as handle:
         handle.write("tok-alice alice\ntok-bob bob\n")
@@ -361,14 +380,18 @@ def main():
         for javascript in [True, False]:
             driver = browser(javascript, downloads)
             try:
+                phase("browser started")
                 sign_in(driver, server)
                 check_views(driver, server, mnemo, db)
+                phase("views")
                 check_hostile_and_foreign(driver, server)
                 if javascript:
                     check_live(driver, server)
+                    phase("live")
                 check_actions(driver, server, javascript, downloads, mnemo, db)
+                phase("actions")
                 if javascript and arguments.screenshot:
-                    driver.get(server.base + "/ui/search?q=tea&mode=hybrid")
+                    driver.get(server.base + "/ui/search?q=sister+rent+tea")
                     driver.save_screenshot(arguments.screenshot)
             finally:
                 driver.quit()

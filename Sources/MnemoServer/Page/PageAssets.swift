@@ -85,6 +85,10 @@ enum PageAssets {
             feed.addEventListener("factsUpdated", changed);
             feed.addEventListener("topicsUpdated", changed);
             feed.addEventListener("ready", function () { document.body.dataset.following = "true"; });
+            // A browser allows six connections to a host; a page kept for going back must not
+            // keep its stream open.
+            window.addEventListener("pagehide", function () { feed.close(); });
+            window.addEventListener("pageshow", function (event) { if (event.persisted) { location.reload(); } });
           }
           function wire() {
             document.querySelectorAll("input[data-select-all]").forEach(function (box) {

@@ -33,7 +33,8 @@ struct PageRenderer: Sendable {
                 \(csrf(context))<button type="submit">Sign out</button></form>
                 """
         }
-        let readOnly: HTML = mode == .readOnly ? "<p class=\"notice\" role=\"note\">Read-only: this page changes nothing.</p>" : ""
+        let readOnly: HTML =
+            mode == .readOnly ? "<p class=\"notice\" role=\"note\">Read-only: this page changes nothing.</p>" : ""
         let html: HTML = """
             <!doctype html>
             <html lang="en">
@@ -117,8 +118,10 @@ struct PageRenderer: Sendable {
         return "<nav class=\"pager\" aria-label=\"Pages\">\(previous) <span>from \(offset + 1)</span> \(next)</nav>"
     }
 
+    /// A moment to the minute, in UTC (`2025-03-01 10:00`), with its exact time for machines.
     static func date(_ date: Date) -> HTML {
         let text = Timestamp.format(date)
-        return "<time datetime=\"\(text)\">\(text)</time>"
+        let shown = text.prefix(16).replacingOccurrences(of: "T", with: " ")
+        return "<time datetime=\"\(text)\">\(shown)</time>"
     }
 }

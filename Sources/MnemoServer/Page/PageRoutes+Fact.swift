@@ -12,7 +12,9 @@ extension PageRoutes {
         let id = try FactPath.id(context)
         guard let fact = try await kb.fact(id: id) else { return try await missingFact(id, kb: kb, context: context) }
         let history = try await kb.history(ofFact: id)
-        let conflicts = try await kb.conflicts(limit: Self.conflictScan).filter { $0.older.id == id || $0.newer.id == id }
+        let conflicts = try await kb.conflicts(limit: Self.conflictScan).filter {
+            $0.older.id == id || $0.newer.id == id
+        }
         let merged = history.compactMap { event -> HTML? in
             guard case .merged(let content, let mergedID, let similarity, let source) = event.change else { return nil }
             let from: HTML = source.map { " from \($0)" } ?? ""

@@ -42,8 +42,10 @@ extension PageRoutes {
     @Sendable func stats(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let stats = try await knowledgeBase(context).stats()
         func rows(_ counts: [String: Int]) -> HTML {
-            counts.sorted { $0.key < $1.key }.map { "<tr><th scope=\"row\">\($0.key)</th><td>\($0.value)</td></tr>" as HTML }
-                .joined
+            counts.sorted { $0.key < $1.key }.map {
+                "<tr><th scope=\"row\">\($0.key)</th><td>\($0.value)</td></tr>" as HTML
+            }
+            .joined
         }
         let body: HTML = """
             <dl><dt>Facts</dt><dd id="stat-facts">\(stats.facts)</dd><dt>Active facts</dt><dd id="stat-active">\(stats.activeFacts)</dd>\
@@ -62,8 +64,8 @@ extension PageRoutes {
         var flash: HTML = ""
         if let deleted = query.get("deleted"), let latest = operations.first, latest.kind == .deleteFact {
             flash = """
-                <p class="notice" role="status">Deleted fact #\(deleted). \
-                \(renderer.button("Undo", action: "/ui/undo", context: context, fields: [("operation", String(latest.id))]))</p>
+                <div class="notice" role="status">Deleted fact #\(deleted). \
+                \(renderer.button("Undo", action: "/ui/undo", context: context, fields: [("operation", String(latest.id))]))</div>
                 """
         } else if let undone = query.get("undone") {
             flash = "<p class=\"notice\" role=\"status\">Undid operation #\(undone).</p>"
@@ -71,7 +73,8 @@ extension PageRoutes {
         let rows = operations.map { operation -> HTML in
             let state: HTML =
                 operation.undoneBy.map { "undone by #\($0)" }
-                ?? renderer.button("Undo", action: "/ui/undo", context: context, fields: [("operation", String(operation.id))])
+                ?? renderer.button(
+                    "Undo", action: "/ui/undo", context: context, fields: [("operation", String(operation.id))])
             return """
                 <tr><td>#\(operation.id)</td><td>\(PageRenderer.date(operation.date))</td><td>\(operation.kind.rawValue)</td>\
                 <td>\(operation.summary)</td><td>\(state)</td></tr>
@@ -122,7 +125,8 @@ extension PageRoutes {
     private static func mergeTopics(_ fields: QueryFields) throws -> ([TopicPath], TopicPath) {
         let sources = fields.all("source").filter { !$0.isEmpty }
         guard !sources.isEmpty, let target = fields.get("into"), !target.isEmpty else {
-            throw APIError.badRequest("missing_topics", "name the topic to merge (source) and the one that receives it (into)")
+            throw APIError.badRequest(
+                "missing_topics", "name the topic to merge (source) and the one that receives it (into)")
         }
         return (try sources.map { try TopicPath($0) }, try TopicPath(target))
     }

@@ -21,9 +21,11 @@ extension PageRoutes {
         var reasons: [Int64: HTML] = [:]
         var mode: SearchMode?
         if text.isEmpty {
-            facts = try await kb.facts(matching: parameters.filter(now: kb.now), limit: Self.pageSize + 1, offset: offset)
+            facts = try await kb.facts(
+                matching: parameters.filter(now: kb.now), limit: Self.pageSize + 1, offset: offset)
         } else {
-            var search = parameters.searchQuery(text, defaultMode: .hybrid, defaultLimit: Self.pageSize + 1, now: kb.now)
+            var search = parameters.searchQuery(
+                text, defaultMode: .hybrid, defaultLimit: Self.pageSize + 1, now: kb.now)
             search.offset = offset
             mode = search.mode ?? .hybrid
             let hits = try await kb.search(search)
@@ -32,7 +34,9 @@ extension PageRoutes {
         }
         var pageQuery = PageQuery()
         pageQuery.append("q", text)
-        for field in Self.searchFields { for value in query.all(field.rawValue) { pageQuery.append(field.rawValue, value) } }
+        for field in Self.searchFields {
+            for value in query.all(field.rawValue) { pageQuery.append(field.rawValue, value) }
+        }
         let summary: HTML =
             text.isEmpty
             ? "<p class=\"meta\">Facts that pass the filters, most important and newest first.</p>"
@@ -49,10 +53,10 @@ extension PageRoutes {
     }
 
     private func searchForm(_ query: QueryFields) -> HTML {
-        func select(_ name: String, _ label: String, _ values: [String]) -> HTML {
+        func select(_ name: String, _ label: String, _ values: [String], any: Bool = true) -> HTML {
             """
             <label for="f-\(name)">\(label)</label>\
-            <select id="f-\(name)" name="\(name)">\(Self.options([""] + values, selected: query.get(name) ?? ""))</select>
+            <select id="f-\(name)" name="\(name)">\(Self.options((any ? [""] : []) + values, selected: query.get(name) ?? ""))</select>
             """
         }
         func field(_ name: String, _ label: String, _ hint: String) -> HTML {
@@ -71,7 +75,7 @@ extension PageRoutes {
             \(select("mode", "Mode", SearchMode.allCases.map(\.rawValue)))
             \(select("type", "Type", FactType.allCases.map(\.rawValue)))
             \(select("importance", "Importance", importances))
-            \(select("active", "State", ["active", "inactive", "all"]))
+            \(select("active", "State", ["active", "inactive", "all"], any: false))
             \(field("topic", "Topic", "Work/Projects"))
             \(field("since", "Since", "2025-05 or 7d"))
             \(field("until", "Until", "2025-06-01"))

@@ -84,7 +84,8 @@ extension PageRoutes {
     func factTable(_ facts: [Fact], context: MnemoRequestContext, reasons: [Int64: HTML] = [:]) -> HTML {
         guard !facts.isEmpty else { return "<p>No facts.</p>" }
         let rows = facts.map { fact -> HTML in
-            let box: HTML = "<td><input type=\"checkbox\" name=\"id\" value=\"\(fact.id)\" form=\"bulk\" aria-label=\"Select fact \(fact.id)\"></td>"
+            let box: HTML =
+                "<td><input type=\"checkbox\" name=\"id\" value=\"\(fact.id)\" form=\"bulk\" aria-label=\"Select fact \(fact.id)\"></td>"
             let rowClass: HTML = fact.isActive ? "" : " class=\"inactive\""
             return """
                 <tr\(rowClass)>\(box)<td><a href="/ui/facts/\(fact.id)">\(fact.content)</a>\(reasons[fact.id])</td>\

@@ -28,7 +28,8 @@ struct PageRoutes {
             .add(
                 middleware: PageMiddleware(
                     sessions: sessions, authentication: authentication, mode: configuration.page, renderer: renderer))
-        ui.get("assets/page.css") { _, _ in PageAssets.response(PageAssets.stylesheet, type: "text/css; charset=utf-8") }
+        ui.get("assets/page.css") { _, _ in PageAssets.response(PageAssets.stylesheet, type: "text/css; charset=utf-8")
+        }
         ui.get("assets/page.js") { _, _ in
             PageAssets.response(PageAssets.script, type: "text/javascript; charset=utf-8")
         }
@@ -79,7 +80,9 @@ struct PageRoutes {
     /// The query string's fields without the empty ones: a GET form's "any" choice sends `type=`,
     /// which means no filter, not an empty type.
     static func filledFields(_ request: Request) -> QueryFields {
-        QueryFields(encoded: (request.uri.query ?? "").split(separator: "&").filter { !$0.hasSuffix("=") }.joined(separator: "&"))
+        QueryFields(
+            encoded: (request.uri.query ?? "").split(separator: "&").filter { !$0.hasSuffix("=") }.joined(
+                separator: "&"))
     }
 
     /// The offset of a list's page, from the query string.

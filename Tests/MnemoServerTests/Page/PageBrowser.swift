@@ -52,7 +52,8 @@ final class PageBrowser: @unchecked Sendable {
         let answer = try await client.execute(
             uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
         ) { response in
-            ServerResponse(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+            ServerResponse(
+                status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
         for field in answer.headers[values: .setCookie] {
             let value = field.split(separator: ";")[0].split(separator: "=", maxSplits: 1)

@@ -35,7 +35,9 @@ import Testing
         ).fact
         try await Self.server(kb).application().test(.router) { client in
             let browser = PageBrowser(client)
-            for uri in ["/ui", "/ui/facts/\(hostile.id)", "/ui/search?q=alert", "/ui/search?topic=%3Cb%3EEvil%3C%2Fb%3E"] {
+            for uri in [
+                "/ui", "/ui/facts/\(hostile.id)", "/ui/search?q=alert", "/ui/search?topic=%3Cb%3EEvil%3C%2Fb%3E",
+            ] {
                 let page = try await browser.get(uri).text
                 #expect(!page.contains("<script>alert"), "\(uri)")
                 #expect(!page.contains("<img src=x"), "\(uri)")

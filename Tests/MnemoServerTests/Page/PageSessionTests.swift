@@ -94,7 +94,8 @@ import Testing
             #expect(!view.text.contains("action=\"/ui/facts/\(id)/"))
             #expect(view.text.contains("Read-only"))
             for uri in ["/ui/facts/\(id)/delete", "/ui/facts/\(id)/edit", "/ui/undo", "/ui/erase", "/ui/bulk"] {
-                #expect(try await browser.post(uri, ["id": String(id), "action": "delete"]).status == .forbidden, "\(uri)")
+                #expect(
+                    try await browser.post(uri, ["id": String(id), "action": "delete"]).status == .forbidden, "\(uri)")
             }
             #expect(try await fixture.knowledgeBase.inNamespace("alice").fact(id: id) != nil)
             let export = try await browser.post("/ui/export", ["id": String(id)])
