@@ -27,24 +27,29 @@ extension PageRoutes {
         return PageRenderer.redirect(to: "/ui/facts/\(id)")
     }
 
+    /// `POST /ui/facts/{id}/deactivate`, `…/reactivate`: back to the fact.
     @Sendable func deactivateFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
-        let id = try FactPath.id(context)
-        try await knowledgeBase(context).deactivateFact(id: id)
-        return PageRenderer.redirect(to: "/ui/facts/\(id)")
+        try await onFact(context, then: "/ui/facts/") { kb, id in try await kb.deactivateFact(id: id) }
     }
 
     @Sendable func reactivateFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
-        let id = try FactPath.id(context)
-        try await knowledgeBase(context).reactivateFact(id: id)
-        return PageRenderer.redirect(to: "/ui/facts/\(id)")
+        try await onFact(context, then: "/ui/facts/") { kb, id in try await kb.reactivateFact(id: id) }
     }
 
     /// `POST /ui/facts/{id}/delete`: deletes (undoable) and shows the undo list, whose first
     /// entry takes it back.
     @Sendable func deleteFact(_ request: Request, context: MnemoRequestContext) async throws -> Response {
+        try await onFact(context, then: "/ui/undo?deleted=") { kb, id in try await kb.deleteFact(id: id) }
+    }
+
+    /// Does `change` to the fact of the path, then redirects to `location` followed by its id.
+    private func onFact(
+        _ context: MnemoRequestContext, then location: String,
+        _ change: (KnowledgeBase, Int64) async throws -> some Any
+    ) async throws -> Response {
         let id = try FactPath.id(context)
-        try await knowledgeBase(context).deleteFact(id: id)
-        return PageRenderer.redirect(to: "/ui/undo?deleted=\(id)")
+        _ = try await change(knowledgeBase(context), id)
+        return PageRenderer.redirect(to: location + String(id))
     }
 
     /// `POST /ui/facts/{id}/erase` with `confirm=erase`: erases for good and shows the receipt.

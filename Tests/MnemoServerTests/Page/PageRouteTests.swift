@@ -21,7 +21,7 @@ import Testing
             let browser = try await PageBrowser.signedIn(client, token: ServerFixture.aliceToken)
             let page = try await browser.get("/ui").text
             for node in try await fixture.knowledgeBase.inNamespace("alice").topicTree() {
-                #expect(page.contains("<a href=\"/ui/topics/\(node.topic.id)\">\(node.topic.name)</a>"))
+                #expect(page.contains("<a href=\"/ui/topics/\(node.topic.id)\">\(HTML.escape(node.topic.name))</a>"))
                 #expect(page.contains("\(node.factCount) facts, \(node.subtreeFactCount) with subtopics"))
             }
             #expect(page.contains("<main id=\"main\"") && page.contains("<nav aria-label=\"Sections\">"))
@@ -174,14 +174,15 @@ import Testing
         try await kb.addFact(NewFact(content: "Third thing", topicPath: "C"))
         var lines: [String] = []
         for try await line in kb.exportedLines() { lines.append(line) }
+        let expected = lines
         try await Self.server(kb).application().test(.router) { client in
             let browser = PageBrowser(client)
             let all = try await browser.get("/ui/export")
-            #expect(all.text == lines.map { $0 + "\n" }.joined())
+            #expect(all.text == expected.map { $0 + "\n" }.joined())
             #expect(all.headers[.contentDisposition]?.contains("attachment") == true)
-            try await browser.get("/ui")
+            try await browser.get("/ui/search")
             let selected = try await browser.post("/ui/export", ["id": "\(first.id)"])
-            #expect(selected.text == lines[0] + "\n")
+            #expect(selected.text == expected[0] + "\n")
         }
     }
 
@@ -204,7 +205,7 @@ import Testing
         let fixture = try await ServerFixture()
         let routes = fixture.server.router().routes.map(\.path.description)
         let page = routes.filter { $0 == "/ui" || $0.hasPrefix("/ui/") || $0 == "ui" || $0.hasPrefix("ui/") }
-        #expect(page.count == 28)
+        #expect(page.count == 27)
         let document = String(decoding: OpenAPIDocument.data, as: UTF8.self)
         #expect(!document.contains("\"/ui"))
     }
