@@ -392,7 +392,7 @@ def main():
                 phase("actions")
                 if javascript and arguments.screenshot:
                     driver.get(server.base + "/ui/search?q=sister+rent+tea")
-                    driver.set_window_size(1100, 640)
+                    driver.set_window_size(1100, 820)
                     driver.save_screenshot(arguments.screenshot)
             finally:
                 driver.quit()
