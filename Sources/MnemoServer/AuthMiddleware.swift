@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Finds the request's user from its bearer token; answers 401 when a token is required and
-/// missing or invalid. `/healthz`, `/metrics` and `/openapi.json` are open to all.
+/// missing or invalid. `/healthz`, `/metrics` and `/openapi.json` are open to all; the memory
+/// page (`/ui`) signs its users in with a session cookie instead (see ``PageMiddleware``).
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MnemoRequestContext
 
@@ -11,7 +12,9 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard authentication.requiresToken, !Self.openPaths.contains(request.uri.path) else {
+        let path = request.uri.path
+        guard authentication.requiresToken, !Self.openPaths.contains(path), path != "/ui", !path.hasPrefix("/ui/")
+        else {
             return try await next(request, context)
         }
         guard let token = Self.bearerToken(request.headers[.authorization]) else {

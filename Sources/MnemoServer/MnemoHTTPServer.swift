@@ -18,6 +18,8 @@ package struct MnemoHTTPServer: Sendable {
     package let configuration: ServerConfiguration
     package let knowledgeBase: KnowledgeBase
     package let authentication: Authentication
+    /// The memory page's signed-in browsers.
+    package let pageSessions = PageSessions()
 
     /// - Throws: when authentication is off on a host other machines can reach.
     package init(knowledgeBase: KnowledgeBase, configuration: ServerConfiguration, authentication: Authentication)
@@ -55,6 +57,9 @@ package struct MnemoHTTPServer: Sendable {
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
         ChangeRoutes(tenancy: tenancy).add(to: router)
+        PageRoutes(
+            tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions
+        ).add(to: router)
         return router
     }
 

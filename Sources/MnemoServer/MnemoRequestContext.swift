@@ -14,6 +14,8 @@ package struct MnemoRequestContext: RequestContext {
     /// The largest body a route reads; larger ones get 413. Set from the server's configuration
     /// by ``RequestLimitMiddleware``.
     package var maximumBodySize = ServerConfiguration().maximumBodySize
+    /// The memory page's session of the browser that sent a `/ui` request (see ``PageSession``).
+    package var pageSession: PageSession?
 
     package init(source: Source) {
         self.coreContext = .init(source: source)

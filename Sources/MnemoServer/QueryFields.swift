@@ -8,7 +8,12 @@ struct QueryFields {
     private var values: [String: [String]] = [:]
 
     init(_ request: Request) {
-        for pair in (request.uri.query ?? "").split(separator: "&") {
+        self.init(encoded: request.uri.query ?? "")
+    }
+
+    /// The fields of a query string or of a form's `application/x-www-form-urlencoded` body.
+    init(encoded: String) {
+        for pair in encoded.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]), parts.count == 2, let value = Self.decode(parts[1]) else {
                 continue
@@ -23,6 +28,9 @@ struct QueryFields {
 
     /// The first value of `name`.
     func get(_ name: String) -> String? { values[name]?.first }
+
+    /// Every value of `name`, in order (a form's checked boxes).
+    func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// The shared filter fields among the query's, through the vocabulary every front door shares.
     func parameters(_ fields: [FilterField], maximumLimit: Int) throws -> SearchParameters {

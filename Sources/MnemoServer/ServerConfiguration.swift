@@ -15,6 +15,8 @@ package struct ServerConfiguration: Sendable {
     /// What the node holds of a shared store (PostgreSQL), for `/healthz` and `/metrics`;
     /// `nil` for a database file.
     package var storageHealth: (@Sendable () async -> StorageHealth)?
+    /// Whether `/ui`, the memory page, is served, and whether it may change anything.
+    package var page: PageMode
 
     package init(
         host: String = "127.0.0.1",
@@ -22,8 +24,10 @@ package struct ServerConfiguration: Sendable {
         maximumBodySize: Int = 1 << 20,
         defaultNamespace: String = KnowledgeBase.defaultNamespace,
         maximumPageSize: Int = 500,
-        storageHealth: (@Sendable () async -> StorageHealth)? = nil
+        storageHealth: (@Sendable () async -> StorageHealth)? = nil,
+        page: PageMode = .on
     ) {
+        self.page = page
         self.storageHealth = storageHealth
         self.host = host
         self.port = port

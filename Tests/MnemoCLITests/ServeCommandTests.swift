@@ -39,4 +39,16 @@ import Testing
         #expect(missingFile.status != 0)
         #expect(missingFile.stderr.contains("--tokens-file"))
     }
+
+    @Test func helpTeachesTheMemoryPage() throws {
+        // Words as one line: the help wraps at the terminal's width.
+        let help = try CLIRunner.run(["serve", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        #expect(help.contains("--ui <ui>"))
+        #expect(help.contains("on, off or read-only"))
+        #expect(help.contains("--ui read-only shows the same views without any action"))
+        let wrong = try CLIRunner.run(["serve", "--ui", "maybe"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("--ui"))
+    }
 }

@@ -19,7 +19,7 @@ struct ServerFixture {
     static let aliceToken = "alice-token"
     static let bobToken = "bob-token"
 
-    init(authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024) async throws {
+    init(authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024, page: PageMode = .on) async throws {
         knowledgeBase = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
         let auth =
             try authentication
@@ -31,7 +31,8 @@ struct ServerFixture {
                     """, file: "tokens")
         server = try MnemoHTTPServer(
             knowledgeBase: knowledgeBase,
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize),
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize, page: page),
             authentication: auth)
         alice = try await Self.seed(
             knowledgeBase.inNamespace("alice"),

@@ -82,6 +82,27 @@ struct ConflictTests {
         #expect(cycling.allSatisfy { $0.conflictsWith.isEmpty })
     }
 
+    @Test(arguments: Backend.available) func keepingBothFactsSettlesTheConflictUndoably(on backend: Backend)
+        async throws
+    {
+        let kb = try await Self.knowledgeBase(on: backend)
+        let conflicts = try await kb.conflicts()
+        await #expect(throws: MnemoError.notFound(.conflict(conflicts[0].id))) {
+            try await kb.inNamespace("someone-else").dismissConflict(id: conflicts[0].id)
+        }
+        try await kb.dismissConflict(id: conflicts[0].id)
+        #expect(try await kb.conflicts().map(\.id) == [conflicts[1].id])
+        #expect(try await kb.fact(id: conflicts[0].older.id)?.isActive == true)
+        #expect(try await kb.fact(id: conflicts[0].newer.id)?.isActive == true)
+        let operation = try #require(try await kb.operations().first)
+        #expect(operation.kind == .dismissConflict)
+        await #expect(throws: MnemoError.notFound(.conflict(conflicts[0].id))) {
+            try await kb.dismissConflict(id: conflicts[0].id)
+        }
+        try await kb.undo(operation.id)
+        #expect(try await kb.conflicts().map(\.id) == conflicts.map(\.id))
+    }
+
     @Test func theCommandLineListsConflictsAndSearchShowsThem() async throws {
         let path = try TestKnowledgeBase.temporaryPath()
         _ = try await Self.knowledgeBase(path: path)

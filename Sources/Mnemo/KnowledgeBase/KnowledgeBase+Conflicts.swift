@@ -18,6 +18,26 @@ extension KnowledgeBase {
         }
     }
 
+    /// Settles a conflict by keeping both facts: they stay as they are and stop being listed as
+    /// a conflict (the user says both hold, say "Sister lives in Lisbon" was true then and
+    /// "Sister lives in Porto" is true now, or they are about different things). Undoable; to
+    /// keep one instead, deactivate or delete the other.
+    /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no conflict with this id.
+    public func dismissConflict(id: Int64) async throws {
+        let namespace = namespace
+        try await writer.write { db in
+            guard let conflict = try ConflictTable.find(db, namespace: namespace, id: id) else {
+                throw MnemoError.notFound(.conflict(id))
+            }
+            try OperationLog.record(
+                db, namespace: namespace, kind: .dismissConflict,
+                summary: "kept both facts #\(conflict.older) and #\(conflict.newer) of conflict #\(id)"
+            ) {
+                try ConflictTable.remove(db, id: id)
+            }
+        }
+    }
+
     /// Fills each hit's ``SearchHit/conflictsWith``.
     func withConflicts(_ hits: [SearchHit]) throws -> [SearchHit] {
         guard !hits.isEmpty else { return hits }

@@ -41,6 +41,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case operation(Int64)
         /// No operation left to undo.
         case undoableOperation
+        /// No conflict with this id (see ``KnowledgeBase/conflicts(limit:offset:)``).
+        case conflict(Int64)
     }
 
     /// How an operation contradicts what is stored.
@@ -115,6 +117,8 @@ public enum MnemoError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             "no operation #\(id)"
         case .notFound(.undoableOperation):
             "nothing to undo"
+        case .notFound(.conflict(let id)):
+            "no conflict #\(id)"
         case .invalidInput(let field, let reason):
             "invalid \(field): \(reason)"
         case .conflict(.duplicateFact(let existingID)):

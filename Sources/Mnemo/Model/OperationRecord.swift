@@ -18,6 +18,8 @@ public struct OperationRecord: Identifiable, Hashable, Sendable, Codable {
         case deleteFact = "delete_fact"
         /// ``KnowledgeBase/deleteTopic(_:cascade:)``: the topic, its subtopics and their facts.
         case deleteTopic = "delete_topic"
+        /// ``KnowledgeBase/dismissConflict(id:)``: both facts kept, their conflict settled.
+        case dismissConflict = "dismiss_conflict"
         /// An undo of another operation (itself undoable, which redoes it).
         case undo
     }

@@ -31,6 +31,18 @@ enum ConflictTable {
                 """, arguments: [namespace, older.id, newer.id, reason, similarity, now])
     }
 
+    /// The ids of the two facts of the namespace's conflict `id`, or `nil` when it has none.
+    static func find(_ db: Database, namespace: String, id: Int64) throws -> (older: Int64, newer: Int64)? {
+        try Row.fetchOne(
+            db, sql: "SELECT older_fact_id, newer_fact_id FROM fact_conflict WHERE id = ? AND namespace = ?",
+            arguments: [id, namespace]
+        ).map { ($0["older_fact_id"], $0["newer_fact_id"]) }
+    }
+
+    static func remove(_ db: Database, id: Int64) throws {
+        try db.execute(sql: "DELETE FROM fact_conflict WHERE id = ?", arguments: [id])
+    }
+
     /// The namespace's conflicts, newest first.
     static func list(_ db: Database, namespace: String, limit: Int, offset: Int) throws -> [FactConflict] {
         let rows = try Row.fetchAll(

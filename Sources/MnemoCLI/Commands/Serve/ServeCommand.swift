@@ -25,6 +25,11 @@ struct ServeCommand: AsyncParsableCommand {
             valuable facts to make room (the response names them). A tokens-file line \
             `TOKEN NAMESPACE fact-limit=N` (or `fact-limit=none`) gives that token its own limit.
 
+            The memory page: --ui on (the default) serves /ui, a browser view of the user's memory \
+            (topics, search, facts with their history, conflicts, undo, erasure, export); with auth, \
+            a user signs in once with the same token and gets a session cookie. --ui read-only shows \
+            the same views without any action (a POST is 403); --ui off serves no /ui at all.
+
             SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
 
             Example: mnemo serve --db kb.sqlite --auth tokens --tokens-file tokens.txt --port 8080
@@ -62,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("With --purge-interval: the undo window.", valueName: "duration"))
     var undoOlderThan = PurgeCommand.Duration.days(30)
+
+    @Option(help: "The memory page at /ui: on, off or read-only (views without actions).")
+    var ui: PageMode = .on
 
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
@@ -124,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         storeOptions.timeout = .milliseconds(Int(storageTimeout * 1_000))
         let kb = try quota.applied(to: await global.openKnowledgeBase(embedder: embedder, storeOptions: storeOptions))
         var configuration = ServerConfiguration(
-            host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName)
+            host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName, page: ui)
         if let store = OpenStores.all.first {
             configuration.storageHealth = {
                 let health = await store.health()
@@ -177,3 +185,5 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension PageMode: ExpressibleByArgument {}

@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""The memory page (`mnemo serve` at /ui) in a real browser: headless Chromium driven by Selenium.
+
+Every view is opened by its URL and checked against the JSON API; every action is done through
+the page and checked through the API; the same flows run again with JavaScript disabled; a
+hostile fact must render as text; another user's fact id must be a 404; a read-only server
+must refuse a forged POST. With JavaScript on, the page must follow the change feed: a fact
+added by another client appears without a reload.
+
+Usage: page_check.py MNEMO_BINARY [--screenshot PNG]
+Needs Debian's `chromium` and `chromium-driver` and `pip install selenium`.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.support.ui import WebDriverWait
+
+HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+SECRET = "Zanzibarite passphrase kept in the vault"
+
+FACTS = [
+    {"topic": "Technology/iOS Development", "content": "Prefers SwiftUI over UIKit", "type": "preference",
+     "importance": "high"},
+    {"topic": "Technology", "content": "Wants to learn Rust this year", "type": "goal", "importance": "low"},
+    {"topic": "Health & Fitness/Running", "content": "Runs a marathon every spring", "type": "experience"},
+    {"topic": "Family", "content": "Sister lives in Lisbon", "created_at": "2024-03-01T10:00:00Z"},
+    {"topic": "Family", "content": "Sister lives in Porto", "created_at": "2025-03-01T10:00:00Z"},
+    {"topic": "Home", "content": "Rent is 850 euros a month", "created_at": "2024-01-01T10:00:00Z"},
+    {"topic": "Home", "content": "Rent is 950 euros a month", "created_at": "2025-01-01T10:00:00Z"},
+    {"topic": "Food", "content": "Drinks green tea every morning"},
+    {"topic": "Food", "content": "Bakes sourdough bread on weekends"},
+    {"topic": "Private", "content": SECRET},
+    {"topic": "Hostile", "content": HOSTILE},
+] + [{"topic": "Reading", "content": f"Read book number {n} of the reading list"} for n in range(1, 61)]
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """A `mnemo serve` on a free port, with tokens auth."""
+
+    def __init__(self, mnemo, db, tokens, work, ui="on"):
+        self.port = free_port()
+        self.log = open(os.path.join(work, f"serve-{ui}.log"), "w")
+        self.process = subprocess.Popen(
+            [mnemo, "serve", "--db", db, "--auth", "tokens", "--tokens-file", tokens, "--port", str(self.port),
+             "--ui", ui], stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(100):
+            try:
+                if self.request("GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit(f"mnemo serve --ui {ui} did not start")
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, token=None, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = dict(headers or {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        connection.request(method, path, body=body, headers=headers)
+        answer = connection.getresponse()
+        data = answer.read()
+        connection.close()
+        return answer.status, data
+
+    def api(self, method, path, body=None, token="tok-alice"):
+        status, data = self.request(method, path, token=token, body=body)
+        check(200 <= status < 300 or status == 404, f"{method} {path}: {status} {data[:200]!r}")
+        return status, (json.loads(data) if data and status != 404 else None)
+
+    def fact(self, fact_id):
+        """The fact as the API shows it (inactive ones too), or None."""
+        _, page = self.api("GET", "/v1/users/alice/facts?limit=500")
+        return next((fact for fact in page["facts"] if fact["id"] == str(fact_id)), None)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            # An event stream's connection may hold a graceful stop until its next heartbeat.
+            self.process.kill()
+            self.process.wait()
+
+
+FAILURES = []
+
+
+def phase(name, started=[time.time()]):
+    now = time.time()
+    print(f"  {name}: {now - started[0]:.1f} s", flush=True)
+    started[0] = now
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print(f"FAIL {message}", flush=True)
+
+
+def browser(javascript, downloads):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": downloads, "download.prompt_for_download": False,
+        "profile.managed_default_content_settings.javascript": 1 if javascript else 2,
+    })
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+def sign_in(driver, server, token="tok-alice"):
+    driver.get(server.base + "/ui")
+    check(driver.current_url.endswith("/ui/login"), "an anonymous visit goes to the sign-in form")
+    field = driver.find_element(By.ID, "token")
+    check(field.get_attribute("type") == "password", "the token field hides the token")
+    field.send_keys(token)
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/ui/login'] button"))
+    check(driver.current_url.endswith("/ui"), "sign-in leads to the topic tree")
+    cookie = driver.get_cookie("mnemo_session")
+    check(cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", f"session cookie flags: {cookie}")
+    return cookie["value"]
+
+
+def wait_for(driver, condition, message, seconds=10):
+    try:
+        WebDriverWait(driver, seconds).until(lambda _: condition())
+    except Exception:
+        check(False, message)
+
+
+def click_and_load(driver, element):
+    """Clicks a button that submits a form and waits until the next page has replaced this one."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 10).until(staleness_of(page))
+
+
+def submit(driver, form_selector, button_selector="button[type=submit]"):
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, f"{form_selector} {button_selector}"))
+
+
+def by_content(server):
+    _, page = server.api("GET", "/v1/users/alice/facts?limit=500")
+    return {fact["content"]: fact for fact in page["facts"]}
+
+
+def check_views(driver, server, mnemo, db):
+    """Each view opened by its URL and compared with the JSON API."""
+    _, tree = server.api("GET", "/api/topics")
+
+    def walk(nodes):
+        for node in nodes:
+            yield node
+            yield from walk(node.get("children", []))
+
+    driver.get(server.base + "/ui")
+    for node in walk(tree):
+        link = driver.find_element(By.CSS_SELECTOR, f"a[href='/ui/topics/{node['id']}']")
+        check(link.text == node["name"], f"tree shows topic {node['name']}")
+        count = link.find_element(By.XPATH, "following-sibling::span").text
+        check(count.startswith(f"{node['fact_count']} facts"), f"tree count of {node['name']}: {count}")
+
+    reading = next(node for node in walk(tree) if node["name"] == "Reading")
+    driver.get(server.base + f"/ui/topics/{reading['id']}")
+    rows = driver.find_elements(By.CSS_SELECTOR, "tbody tr")
+    _, detail = server.api("GET", f"/api/topics/{reading['id']}?limit=50")
+    check(len(rows) == 50 == len(detail["facts"]), f"topic view pages 50 of 60: {len(rows)}")
+    shown = [row.find_element(By.CSS_SELECTOR, "td a").text for row in rows]
+    check(shown == [fact["content"] for fact in detail["facts"]], "topic view lists what the API lists")
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, "a[rel=next]"))
+    check(len(driver.find_elements(By.CSS_SELECTOR, "tbody tr")) == 10, "the next page holds the last 10")
+
+    query = urllib.parse.urlencode({"q": "tea bread", "mode": "text", "type": "fact"})
+    driver.get(server.base + "/ui/search?" + query)
+    _, api = server.api("GET", "/api/topics/search?" + query + "&limit=50")
+    links = driver.find_elements(By.CSS_SELECTOR, "tbody td a")
+    check([link.get_attribute("href").rsplit("/", 1)[1] for link in links]
+          == [str(hit["id"]) for hit in api["results"]], "search results and their order match the API")
+    check(all("BM25" in reason.text for reason in driver.find_elements(By.CSS_SELECTOR, ".reasons")),
+          "each text hit says why it ranked")
+    check(driver.find_element(By.ID, "q").get_attribute("type") == "search", "the search box is type=search")
+
+    facts = by_content(server)
+    swift = facts["Prefers SwiftUI over UIKit"]
+    driver.get(server.base + f"/ui/facts/{swift['id']}")
+    check(driver.find_element(By.CSS_SELECTOR, ".fact-content").text == swift["content"], "fact view content")
+    check(swift["importance"] in driver.page_source, "fact view importance")
+
+    driver.get(server.base + "/ui/stats")
+    _, stats = server.api("GET", "/api/topics/stats")
+    check(driver.find_element(By.ID, "stat-facts").text == str(stats["facts"]), "stats: facts")
+    check(driver.find_element(By.ID, "stat-topics").text == str(stats["topics"]), "stats: topics")
+
+    conflicts = json.loads(subprocess.run([mnemo, "conflicts", "--json", "--db", db, "--namespace", "alice"],
+                                          capture_output=True, check=True).stdout)
+    driver.get(server.base + "/ui/conflicts")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "li.conflict")) == len(conflicts) > 0,
+          f"conflicts view lists the {len(conflicts)} conflicts")
+
+
+def check_hostile_and_foreign(driver, server):
+    hostile = by_content(server)[HOSTILE]
+    driver.get(server.base + f"/ui/facts/{hostile['id']}")
+    check(driver.find_element(By.CSS_SELECTOR, ".fact-content").text == HOSTILE, "a hostile fact shows as text")
+    try:
+        driver.switch_to.alert
+        check(False, "a hostile fact ran a script")
+    except NoAlertPresentException:
+        pass
+    _, bob = server.api("GET", "/v1/users/bob/facts", token="tok-bob")
+    foreign = bob["facts"][0]["id"]
+    driver.get(server.base + f"/ui/facts/{foreign}")
+    check(driver.find_element(By.TAG_NAME, "h1").text == "Not Found", "another user's fact is not found")
+    check(bob["facts"][0]["content"] not in driver.page_source, "another user's fact shows nothing of it")
+    status, _ = server.request("GET", f"/ui/facts/{foreign}",
+                               headers={"Cookie": f"mnemo_session={driver.get_cookie('mnemo_session')['value']}"})
+    check(status == 404, f"another user's fact id is a 404, not {status}")
+
+
+def check_actions(driver, server, javascript, downloads, mnemo, db):
+    label = "with JavaScript" if javascript else "without JavaScript"
+    facts = by_content(server)
+
+    tea = facts["Drinks green tea every morning"] if javascript else facts["Bakes sourdough bread on weekends"]
+    driver.get(server.base + f"/ui/facts/{tea['id']}")
+    content = driver.find_element(By.ID, "e-content")
+    content.clear()
+    content.send_keys(tea["content"] + " (edited)")
+    driver.find_element(By.CSS_SELECTOR, "#e-importance option[value=high]").click()
+    submit(driver, f"form[action='/ui/facts/{tea['id']}/edit']")
+    edited = server.fact(tea["id"])
+    check(edited["content"] == tea["content"] + " (edited)" and edited["importance"] == "high",
+          f"edit {label}: {edited}")
+
+    submit(driver, f"form[action='/ui/facts/{tea['id']}/delete']")
+    check(server.fact(tea["id"]) is None, f"delete {label} hides the fact from the API")
+    click_and_load(driver, driver.find_element(By.CSS_SELECTOR, ".notice form button"))
+    check(server.fact(tea["id"]) is not None, f"undo {label} brings the fact back")
+
+    driver.get(server.base + "/ui/conflicts")
+    keep = "newer" if javascript else "both"
+    conflict = driver.find_element(By.CSS_SELECTOR, "li.conflict")
+    older_id = conflict.find_elements(By.CSS_SELECTOR, "ul a")[0].text.lstrip("#")
+    click_and_load(driver, conflict.find_element(By.CSS_SELECTOR, f"input[name=keep][value={keep}] + button"))
+    older = server.fact(older_id)
+    check(older["is_active"] == (keep == "both"), f"resolve a conflict ({keep}) {label}: {older}")
+
+    # Bulk export: every Reading fact on a search page, compared with `mnemo export`.
+    driver.get(server.base + "/ui/search?topic=Reading")
+    if javascript:
+        select_all = driver.find_element(By.CSS_SELECTOR, "input[data-select-all]")
+        check(select_all.is_displayed(), "the select-all box shows with JavaScript")
+        select_all.click()
+    else:
+        for box in driver.find_elements(By.CSS_SELECTOR, "input[name=id]"):
+            box.click()
+    ids = {box.get_attribute("value") for box in driver.find_elements(By.CSS_SELECTOR, "input[name=id]:checked")}
+    for old in os.listdir(downloads):
+        os.remove(os.path.join(downloads, old))
+    driver.find_element(By.CSS_SELECTOR, "button[formaction='/ui/export']").click()
+    exported = wait_for_download(downloads)
+    reference = subprocess.run([mnemo, "export", "--db", db, "--namespace", "alice"], capture_output=True,
+                               check=True).stdout.decode().splitlines()
+    wanted = [line for line in reference if str(json.loads(line)["id"]) in ids]
+    check(len(ids) == 50 and exported == wanted, f"bulk export {label} equals mnemo export's lines")
+
+    # Erase for good, typed confirmation, receipt; then no byte of it in the files.
+    if javascript:
+        secret = facts[SECRET]
+        driver.get(server.base + f"/ui/facts/{secret['id']}")
+        driver.find_element(By.ID, "erase-confirm").send_keys("erase")
+        submit(driver, f"form[action='/ui/facts/{secret['id']}/erase']")
+        check(driver.find_element(By.TAG_NAME, "h1").text == "Erased", "erase shows the receipt")
+        check(server.fact(secret["id"]) is None, "an erased fact is gone from the API")
+        for suffix in ["", "-wal", "-shm"]:
+            path = db + suffix
+            if os.path.exists(path):
+                with open(path, "rb") as handle:
+                    data = handle.read()
+                check(b"Zanzibarite" not in data, f"the erased fact's text is not in {os.path.basename(path)}")
+
+
+def wait_for_download(downloads, seconds=10):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        names = [name for name in os.listdir(downloads) if name.endswith(".jsonl")]
+        if names:
+            with open(os.path.join(downloads, names[0])) as handle:
+                return handle.read().splitlines()
+        time.sleep(0.1)
+    check(False, "the export was not downloaded")
+    return []
+
+
+def check_live(driver, server):
+    """Another client writes; the page follows the feed and shows it without a reload."""
+    _, tree = server.api("GET", "/api/topics")
+    food = next(node for node in tree if node["name"] == "Food")
+    driver.get(server.base + f"/ui/topics/{food['id']}")
+    wait_for(driver, lambda: driver.execute_script("return document.body.dataset.following") == "true",
+             "the page follows the change feed")
+    server.api("POST", "/v1/facts/extract",
+               {"user_id": "alice", "extracted": [{"content": "Grows basil on the balcony", "category": "food"}]})
+    wait_for(driver, lambda: "Grows basil on the balcony" in driver.find_element(By.ID, "main").text,
+             "a fact another client added appears without a reload")
+
+
+def check_read_only(mnemo, db, tokens, work, downloads):
+    server = Server(mnemo, db, tokens, work, ui="read-only")
+    driver = browser(False, downloads)
+    try:
+        cookie = sign_in(driver, server)
+        facts = by_content(server)
+        fact = facts["Runs a marathon every spring"]
+        driver.get(server.base + f"/ui/facts/{fact['id']}")
+        check(not driver.find_elements(By.CSS_SELECTOR, f"form[action^='/ui/facts/{fact['id']}/']"),
+              "read-only shows no action buttons")
+        csrf = driver.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+        status, _ = server.request(
+            "POST", f"/ui/facts/{fact['id']}/delete", body=f"csrf={csrf}",
+            headers={"Cookie": f"mnemo_session={cookie}", "Content-Type": "application/x-www-form-urlencoded"})
+        check(status == 403, f"read-only refuses a forged POST: {status}")
+        check(server.fact(fact["id"]) is not None, "the forged POST changed nothing")
+    finally:
+        driver.quit()
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mnemo")
+    parser.add_argument("--screenshot")
+    arguments = parser.parse_args()
+    mnemo = os.path.abspath(arguments.mnemo)
+    work = tempfile.mkdtemp(prefix="page-check-")
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    db = os.path.join(work, "kb.sqlite")
+    for user, facts in [("alice", FACTS), ("bob", [{"topic": "Music", "content": "Plays the cello"}])]:
+        path = os.path.join(work, f"{user}.jsonl")
+        with open(path, "w") as handle:
+            handle.writelines(json.dumps(fact) + "\n" for fact in facts)
+        subprocess.run([mnemo, "ingest", path, "--db", db, "--namespace", user], check=True,
+                       stdout=subprocess.DEVNULL)
+    tokens = os.path.join(work, "tokens.txt")
+    with open(tokens, "w") as handle:
+        handle.write("tok-alice alice\ntok-bob bob\n")
+    started = time.time()
+    server = Server(mnemo, db, tokens, work)
+    try:
+        for javascript in [True, False]:
+            driver = browser(javascript, downloads)
+            try:
+                phase("browser started")
+                sign_in(driver, server)
+                check_views(driver, server, mnemo, db)
+                phase("views")
+                check_hostile_and_foreign(driver, server)
+                if javascript:
+                    check_live(driver, server)
+                    phase("live")
+                check_actions(driver, server, javascript, downloads, mnemo, db)
+                phase("actions")
+                if javascript and arguments.screenshot:
+                    driver.get(server.base + "/ui/search?q=sister+rent+tea")
+                    driver.set_window_size(1100, 820)
+                    driver.save_screenshot(arguments.screenshot)
+            finally:
+                driver.quit()
+    finally:
+        server.stop()
+    check_read_only(mnemo, db, tokens, work, downloads)
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"page check: {len(FAILURES)} failures in {time.time() - started:.1f} s")
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == "__main__":
+    main()
