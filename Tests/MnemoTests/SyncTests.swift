@@ -155,8 +155,9 @@ struct SyncTests {
 
         let states = try await world.states()
         #expect(states.allSatisfy { $0.map(\.content) == ["I like green tea"] })
-        for path in [world.serverPath] + world.devicePaths {
-            #expect(try FileTraces(databaseAt: path).found([Self.secret]) == [], "in \(path)")
+        for (index, path) in ([world.serverPath] + world.devicePaths).enumerated() {
+            let found = try FileTraces(databaseAt: path).found([Self.secret])
+            #expect(found == [], "replica \(index) (0 is the server)")
         }
     }
 

@@ -40,7 +40,7 @@ struct SyncApplier {
         try queue.flush(db, now: now)
         if !erasing.isEmpty {
             let receipt = try FactEraser.erase(db, namespace: namespace, ids: erasing, reason: .requested, now: now)
-            report.erased += receipt.facts
+            report.erased += receipt.factIDs.count
         }
     }
 
