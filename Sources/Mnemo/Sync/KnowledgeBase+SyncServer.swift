@@ -201,10 +201,12 @@ struct SyncServerWrite {
             ) {
                 try FactTable.delete(db, stored, now: now)
             }
+            matcher?.didRemove(stored.id)
             return answer(.deleted)
         case .erase:
             guard let id = stored?.id ?? departed else { return answer(.unknown) }
             _ = try FactEraser.erase(db, namespace: namespace, ids: [id], reason: .requested, now: now)
+            matcher?.didRemove(id)
             return answer(.erased)
         }
     }
@@ -230,7 +232,9 @@ struct SyncServerWrite {
     }
 
     /// Gives `stored` the pushed state's values of `fields`, recording each change in its history.
-    private func update(_ stored: Fact, _ state: SyncFact, fields: some Sequence<String>, embedding: [Float]?) throws {
+    private mutating func update(_ stored: Fact, _ state: SyncFact, fields: some Sequence<String>, embedding: [Float]?)
+        throws
+    {
         var (update, isActive) = try state.update(fields: fields)
         var fact = stored
         if let content = update.content,
@@ -243,6 +247,7 @@ struct SyncServerWrite {
         }
         if !update.isEmpty {
             fact = try FactUpdater(db: db, fact: fact, now: now, embedding: embedding).apply(update)
+            if update.content != nil { matcher?.didRemove(stored.id) }
         }
         if let isActive { _ = try FactTable.setActive(db, fact, isActive, now: now) }
     }

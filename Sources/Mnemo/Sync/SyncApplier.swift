@@ -20,11 +20,19 @@ struct SyncApplier {
         case erased
     }
 
-    /// Applies verdicts, in order of their fact's last change.
+    /// Applies verdicts: erasures first (an erased fact's row must not be taken by a fact that
+    /// now has its wording), then the others in order of their fact's last change.
     mutating func apply(_ verdicts: [(uid: String, verdict: Verdict)]) throws {
+        var erasing: [Int64] = []
+        for (uid, verdict) in verdicts {
+            if case .erased = verdict, let id = try localID(uid: uid) { erasing.append(id) }
+        }
+        if !erasing.isEmpty {
+            let receipt = try FactEraser.erase(db, namespace: namespace, ids: erasing, reason: .requested, now: now)
+            report.erased += receipt.factIDs.count
+        }
         var queue = FactTable.InsertQueue()
         var topics = TopicCache()
-        var erasing: [Int64] = []
         for (uid, verdict) in verdicts {
             switch verdict {
             case .present(let state):
@@ -34,14 +42,10 @@ struct SyncApplier {
                     try FactTable.delete(db, local, now: now)
                 }
             case .erased:
-                if let id = try localID(uid: uid) { erasing.append(id) }
+                continue
             }
         }
         try queue.flush(db, now: now)
-        if !erasing.isEmpty {
-            let receipt = try FactEraser.erase(db, namespace: namespace, ids: erasing, reason: .requested, now: now)
-            report.erased += receipt.factIDs.count
-        }
     }
 
     /// Links two facts as the server did.
@@ -58,8 +62,12 @@ struct SyncApplier {
     /// The local id of the fact with this uid, stored or departed but not yet erased.
     private func localID(uid: String) throws -> Int64? {
         if let fact = try SyncStore.fact(db, namespace: namespace, uid: uid) { return fact.id }
+        // A fact whose add was undone left no row and no history: nothing of it to erase.
         guard let id = try SyncStore.departedID(db, namespace: namespace, uid: uid),
-            try !FactEraser.isTombstoned(db, namespace: namespace, id: id)
+            try !FactEraser.isTombstoned(db, namespace: namespace, id: id),
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM history WHERE fact_id = ? AND namespace = ?)",
+                arguments: [id, namespace]) == true
         else { return nil }
         return id
     }
