@@ -90,11 +90,17 @@ struct SyncTests {
 
         let states = try await world.states()
         #expect(states.allSatisfy { $0 == states[0] })
-        #expect(states[0].map(\.content).sorted() == ["Rent is 850 euros a month", "Rent is €950 a month", "Tom reports to me"])
+        #expect(
+            states[0].map(\.content).sorted() == [
+                "Rent is 850 euros a month", "Rent is €950 a month", "Tom reports to me",
+            ])
         for kb in [world.server] + world.devices {
             let conflicts = try await kb.conflicts()
             #expect(conflicts.count == 1)
-            #expect(Set([conflicts.first?.older.content, conflicts.first?.newer.content]) == ["Rent is 850 euros a month", "Rent is €950 a month"])
+            #expect(
+                Set([conflicts.first?.older.content, conflicts.first?.newer.content]) == [
+                    "Rent is 850 euros a month", "Rent is €950 a month",
+                ])
         }
     }
 
@@ -234,7 +240,10 @@ struct SyncTests {
                 type: .fact, importance: .medium, confidence: 1, isActive: true, sources: [], mentionCount: 1,
                 createdAt: Date(), updatedAt: Date()))
         let add = SyncOperation(id: "op-1", kind: .add, uid: uid, fact: state)
-        await #expect(throws: MnemoError.invalidInput(field: "namespace", reason: "the push names namespace \"bob\", not the caller's")) {
+        await #expect(
+            throws: MnemoError.invalidInput(
+                field: "namespace", reason: "the push names namespace \"bob\", not the caller's")
+        ) {
             try await world.server.acceptSyncPush(SyncPushRequest(device: "d", namespace: "bob", operations: [add]))
         }
         let badUpdate = SyncOperation(id: "op-2", kind: .update, uid: uid, fact: state, fields: ["colour"])
@@ -246,21 +255,24 @@ struct SyncTests {
         empty.content = "  "
         let blank = SyncOperation(id: "op-3", kind: .add, uid: uid, fact: empty)
         do {
-            _ = try await world.server.acceptSyncPush(SyncPushRequest(device: "d", namespace: "alice", operations: [blank]))
+            _ = try await world.server.acceptSyncPush(
+                SyncPushRequest(device: "d", namespace: "alice", operations: [blank]))
             Issue.record("a blank content was taken")
         } catch let MnemoError.invalidInput(field, _) {
             #expect(field == "operations[0].fact.content")
         }
         let notUUID = SyncOperation(id: "op-4", kind: .delete, uid: "42")
         do {
-            _ = try await world.server.acceptSyncPush(SyncPushRequest(device: "d", namespace: "alice", operations: [notUUID]))
+            _ = try await world.server.acceptSyncPush(
+                SyncPushRequest(device: "d", namespace: "alice", operations: [notUUID]))
             Issue.record("a uid that is not one was taken")
         } catch let MnemoError.invalidInput(field, _) {
             #expect(field == "operations[0].uid")
         }
         #expect(try await world.server.stats().facts == 0, "nothing of a refused push was applied")
 
-        let unknown = SyncOperation(id: "op-5", kind: .update, uid: StableID.random(), fact: nil, fields: ["importance"])
+        let unknown = SyncOperation(
+            id: "op-5", kind: .update, uid: StableID.random(), fact: nil, fields: ["importance"])
         var unknownWithState = unknown
         var other = state
         other.uid = unknown.uid

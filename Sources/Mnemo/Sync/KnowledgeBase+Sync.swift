@@ -155,10 +155,11 @@ extension KnowledgeBase {
                 verdicts[uid] =
                     change.event == .factErased ? .erased : change.fact.map { .present($0) } ?? .deleted
             }
-            let vectors = try await vectorsForNew(order.compactMap { uid in
-                if case .present(let state) = verdicts[uid] { return state }
-                return nil
-            })
+            let vectors = try await vectorsForNew(
+                order.compactMap { uid in
+                    if case .present(let state) = verdicts[uid] { return state }
+                    return nil
+                })
             let conflicts = page.changes.filter { $0.event == .conflictFound }
             let ordered = order.map { (uid: $0, verdict: verdicts[$0]!) }
             let erasesAll = namespaceErased
@@ -167,15 +168,19 @@ extension KnowledgeBase {
             let next = page.next
             let applied = try await writer.write { db in
                 let mark = try SyncStore.beginApplying(db, namespace: namespace)
-                var applier = SyncApplier(db: db, namespace: namespace, now: now, vectors: vectors, report: SyncReport())
+                var applier = SyncApplier(
+                    db: db, namespace: namespace, now: now, vectors: vectors, report: SyncReport())
                 if erasesAll {
-                    let all = try String.fetchAll(db, sql: "SELECT uid FROM fact WHERE namespace = ?", arguments: [namespace])
+                    let all = try String.fetchAll(
+                        db, sql: "SELECT uid FROM fact WHERE namespace = ?", arguments: [namespace])
                     try applier.apply(all.map { ($0, .erased) })
                 }
                 try applier.apply(ordered)
                 for change in conflicts {
                     guard let newer = change.uid, let older = change.relatedUid else { continue }
-                    if try applier.link(olderUID: older, newerUID: newer, reason: change.reason ?? "contradiction", similarity: 0) {
+                    if try applier.link(
+                        olderUID: older, newerUID: newer, reason: change.reason ?? "contradiction", similarity: 0)
+                    {
                         applier.report.conflicts += 1
                     }
                 }

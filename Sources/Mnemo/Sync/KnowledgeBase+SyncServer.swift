@@ -88,7 +88,8 @@ extension KnowledgeBase {
                     change.relatedUid = try SyncStore.uid(db, factID: older)
                     change.reason = try String.fetchOne(
                         db,
-                        sql: "SELECT reason FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ? AND namespace = ?",
+                        sql:
+                            "SELECT reason FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ? AND namespace = ?",
                         arguments: [older, newer, namespace])
                 }
                 changes.append(change)

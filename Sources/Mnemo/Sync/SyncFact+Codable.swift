@@ -30,7 +30,8 @@ extension SyncFact {
         mentionCount = try container.decodeIfPresent(Int.self, forKey: .mentionCount) ?? 1
         guard let created = try date(.createdAt) else {
             throw DecodingError.keyNotFound(
-                CodingKeys.createdAt, .init(codingPath: container.codingPath, debugDescription: "created_at is missing"))
+                CodingKeys.createdAt, .init(codingPath: container.codingPath, debugDescription: "created_at is missing")
+            )
         }
         createdAt = created
         updatedAt = try date(.updatedAt) ?? created

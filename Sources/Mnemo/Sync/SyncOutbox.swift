@@ -20,7 +20,8 @@ enum SyncOutbox {
             let fact = try SyncStore.fact(db, namespace: namespace, uid: uid)
             let state = fact.map { SyncFact($0) }
             func operation(_ kind: SyncOperation.Kind, fields: [String]? = nil) -> SyncOperation {
-                SyncOperation(id: id, kind: kind, uid: uid, fact: kind == .delete || kind == .erase ? nil : state, fields: fields)
+                SyncOperation(
+                    id: id, kind: kind, uid: uid, fact: kind == .delete || kind == .erase ? nil : state, fields: fields)
             }
             switch kind {
             case .factAdded, .factMentioned, .factMerged:

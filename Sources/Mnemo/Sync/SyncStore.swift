@@ -153,7 +153,8 @@ enum SyncStore {
         // The transaction takes its number even when it records no event (a pull that changed
         // nothing): the next transaction's events must not get the same one.
         try db.execute(
-            sql: "INSERT INTO feed_event (seq, namespace, tx, kind, created_at) VALUES (?1, ?2, ?1, 'sync_applied', ?3)",
+            sql:
+                "INSERT INTO feed_event (seq, namespace, tx, kind, created_at) VALUES (?1, ?2, ?1, 'sync_applied', ?3)",
             arguments: [transaction, namespace, Timestamp.databaseText(Date())])
         try db.execute(sql: "DELETE FROM feed_event WHERE seq = ?", arguments: [transaction])
         return try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM sync_outbox") ?? 0

@@ -51,7 +51,9 @@ enum SyncValidation {
                 if let unknown = fields.first(where: { !SyncFact.fieldNames.contains($0) }) {
                     throw MnemoError.invalidInput(
                         field: "\(field).fields",
-                        reason: "\"\(unknown.prefix(64))\" is not a field (\(SyncFact.fieldNames.sorted().joined(separator: ", ")))")
+                        reason:
+                            "\"\(unknown.prefix(64))\" is not a field (\(SyncFact.fieldNames.sorted().joined(separator: ", ")))"
+                    )
                 }
             }
         }

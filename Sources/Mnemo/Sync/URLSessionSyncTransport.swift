@@ -73,7 +73,8 @@ public struct URLSessionSyncTransport: SyncTransport {
         do {
             return try decoder.decode(Answer.self, from: data)
         } catch {
-            throw MnemoError.storageUnavailable(reason: "the server's answer to \(route) does not read as sync: \(error)")
+            throw MnemoError.storageUnavailable(
+                reason: "the server's answer to \(route) does not read as sync: \(error)")
         }
     }
 

@@ -35,7 +35,9 @@ package struct ChangeEventJSON: Encodable, Sendable {
         relatedFactId = event.relatedFactID
         fields = event.kind == .factUpdated ? event.fields : nil
         fact = event.fact.map(FactJSON.init)
-        topic = event.topic.map { TopicFields(id: $0.id, uid: $0.uid, name: $0.name, path: $0.path, parentId: $0.parentID) }
+        topic = event.topic.map {
+            TopicFields(id: $0.id, uid: $0.uid, name: $0.name, path: $0.path, parentId: $0.parentID)
+        }
     }
 }
 

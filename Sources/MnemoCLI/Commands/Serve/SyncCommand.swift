@@ -47,7 +47,9 @@ struct SyncCommand: AsyncParsableCommand {
                 print("Never synced: \(try await kb.stats().facts) facts will be pushed by the first sync.")
             } else {
                 let last = status.lastSync.map(Timestamp.format) ?? "never (interrupted)"
-                print("\(status.waiting) changes waiting to be pushed; last sync \(last); device \(status.device ?? "?").")
+                print(
+                    "\(status.waiting) changes waiting to be pushed; last sync \(last); device \(status.device ?? "?")."
+                )
             }
             return
         }
