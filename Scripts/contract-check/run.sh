@@ -26,6 +26,9 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && b
 # request-and-response check cannot read, and whether a well-formed cursor is good depends on the
 # namespace and the feed's window (another user's cursor is 400, one older than the window 410),
 # which no schema can say. Their tests are the suite's (ChangeRouteTests, ChangeFeedCommandTests).
+# The sync pull (syncChanges) is left out for the same reason: its cursor and server identity
+# are good only as a snapshot gave them (SyncTests).
 python3 -m schemathesis.cli run "http://127.0.0.1:$port/openapi.json" -H "Authorization: Bearer secret-token" \
     --phases examples,fuzzing,stateful --max-time "$seconds" --workers 2 ${seed:+--seed "$seed"} \
-    --exclude-operation-id mindChatEvents --exclude-operation-id lucidChanges
+    --exclude-operation-id mindChatEvents --exclude-operation-id lucidChanges \
+    --exclude-operation-id syncChanges

@@ -34,7 +34,7 @@ struct MnemoCommand: AsyncParsableCommand {
                     DedupeCommand.self, CheckCommand.self, PurgeCommand.self, ExportCommand.self, ReembedCommand.self,
                     ModelCommand.self,
                 ]),
-            CommandGroup(name: "Serve", subcommands: [ServeCommand.self, MCPCommand.self]),
+            CommandGroup(name: "Serve", subcommands: [ServeCommand.self, MCPCommand.self, SyncCommand.self]),
             CommandGroup(name: "Measure", subcommands: [BenchCommand.self, EvalCommand.self]),
             CommandGroup(name: "Try it", subcommands: [DemoCommand.self]),
         ]

@@ -138,6 +138,8 @@ enum ReplicatedTables {
     static func commitLoad(_ state: NamespaceCopy.State, _ db: Database) throws {
         // The deletes told the external-content index values it may not hold.
         try db.execute(sql: "INSERT INTO fact_fts (fact_fts) VALUES ('rebuild')")
+        // Rows a store kept from before uids existed get theirs, alike on every node.
+        try StableIDBackfill.fill(db)
         try NamespaceCopy.setState(state, db)
         try db.execute(sql: "COMMIT")
         try db.execute(sql: "PRAGMA foreign_keys = ON")
@@ -156,14 +158,20 @@ enum ReplicatedTables {
         private(set) var table: String?
         private var tuples: [String] = []
         private var length = 0
+        /// How many values each tuple of the batch holds: a row the store kept from an earlier
+        /// schema lacks the columns added since (they come last), which stay NULL.
+        private var width = 0
 
         /// Whether a row of `table` joins this batch: up to 500 rows or about a megabyte of SQL,
-        /// of one table.
+        /// of one table and one width.
         func accepts(table: String, values: String) -> Bool {
-            self.table == nil || (self.table == table && tuples.count < 500 && length + values.utf8.count < 1 << 20)
+            self.table == nil
+                || (self.table == table && tuples.count < 500 && length + values.utf8.count < 1 << 20
+                    && Self.width(of: values) == width)
         }
 
         mutating func append(table: String, values: String) {
+            if self.table == nil { width = Self.width(of: values) }
             self.table = table
             tuples.append("(\(values))")
             length += values.utf8.count
@@ -171,8 +179,22 @@ enum ReplicatedTables {
 
         func insert(_ db: Database) throws {
             guard let table, !tuples.isEmpty else { return }
-            let columns = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
+            let columns = try db.columns(in: table, in: "main").map(\.name).prefix(width).joined(separator: ", ")
             try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) VALUES \(tuples.joined(separator: ","))")
+        }
+
+        /// The number of values of a tuple made by `quote()`: its commas outside quoted text, plus one.
+        static func width(of values: String) -> Int {
+            var count = 1
+            var quoted = false
+            for byte in values.utf8 {
+                if byte == UInt8(ascii: "'") {
+                    quoted.toggle()
+                } else if byte == UInt8(ascii: ","), !quoted {
+                    count += 1
+                }
+            }
+            return count
         }
     }
 }

@@ -6,6 +6,8 @@ import Mnemo
 /// dates), with Mnemo's other fields after it.
 struct LucidFact: ResponseEncodable {
     var id: String
+    /// The fact's identity on every replica (``Fact/uid``); `id` stays the number the routes take.
+    var uid: String
     var userId: String
     var content: String
     /// The fact's topic path; an extracted fact's category becomes its topic (`profession` →
@@ -30,6 +32,7 @@ struct LucidFact: ResponseEncodable {
 
     init(_ fact: Fact) {
         id = String(fact.id)
+        uid = fact.uid
         expiresAt = fact.expiresAt
         status = fact.status?.rawValue
         progress = fact.progress

@@ -57,6 +57,7 @@ package struct MnemoHTTPServer: Sendable {
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
         ChangeRoutes(tenancy: tenancy).add(to: router)
+        SyncRoutes(tenancy: tenancy).add(to: router)
         PageRoutes(
             tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions
         ).add(to: router)

@@ -11,7 +11,8 @@ struct DescriptionTests {
 
     static func fact(id: Int64 = 3, _ content: String = "Prefers SwiftUI over UIKit", active: Bool = true) -> Fact {
         Fact(
-            id: id, namespace: "user-42", topicID: 4, topicPath: "Technology/iOS Development", content: content,
+            id: id, uid: "00000000-0000-4000-8000-000000000003", namespace: "user-42", topicID: 4,
+            topicPath: "Technology/iOS Development", content: content,
             type: .preference, importance: .high, confidence: 0.95, isActive: active, sources: ["conv-17"],
             mentionCount: 2, createdAt: date, updatedAt: date)
     }

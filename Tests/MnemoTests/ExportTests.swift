@@ -52,9 +52,13 @@ import Testing
         var lines: [String] = []
         for try await line in kb.exportedLines(allNamespaces: true) { lines.append(line) }
         #expect(lines.count == 4)
+        // The uid is made when the fact is first written: random, in its fixed place.
+        let uid = try #require(try await kb.fact(id: 1)).uid
+        #expect(UUID(uuidString: uid) != nil)
         #expect(
             lines[0].hasPrefix(
-                #"{"id":1,"namespace":"default","topic":"Health & Fitness/Running","content":"Ran a half marathon in 1:58","type":"experience","importance":"medium","confidence":0.93,"is_active":true,"sources":["conv-1"],"mention_count":1,"created_at":"2025-01-15T10:30:00.123Z","updated_at":""#
+                #"{"id":1,"uid":""# + uid
+                    + #"","namespace":"default","topic":"Health & Fitness/Running","content":"Ran a half marathon in 1:58","type":"experience","importance":"medium","confidence":0.93,"is_active":true,"sources":["conv-1"],"mention_count":1,"created_at":"2025-01-15T10:30:00.123Z","updated_at":""#
             ))
         #expect(lines[2].contains(#""content":"Uses Xcode 16","#) && lines[2].contains(#""is_active":false"#))
         #expect(lines[2].contains(#""sources":["conv-9"],"mention_count":2,"created_at":"2024-12-31T23:59:59.999Z""#))

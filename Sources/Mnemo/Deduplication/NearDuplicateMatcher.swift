@@ -90,4 +90,11 @@ struct NearDuplicateMatcher {
         pending.append((fact.id, fact.namespace, fact.type, vector))
         pendingFacts[fact.id] = fact
     }
+
+    /// Forgets a fact added in this transaction that the transaction then deleted, erased or
+    /// reworded (a sync push may do all in one): later matches must not meet its old state.
+    mutating func didRemove(_ id: Int64) {
+        pending.removeAll { $0.id == id }
+        pendingFacts[id] = nil
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One fact as a line of Mnemo's JSONL export, which `ingest` reads back losslessly.
 ///
-/// Keys come in a fixed order (`id, namespace, topic, content, type, importance, confidence,
+/// Keys come in a fixed order (`id, uid, namespace, topic, content, type, importance, confidence,
 /// is_active, sources, mention_count, created_at, updated_at`, then `expires_at` when the fact has
 /// one, then for a goal `status`, `progress`, and `target_date` and `completed_at` when it has
 /// them) and numbers and dates in one
@@ -10,6 +10,7 @@ import Foundation
 enum ExportLine {
     static func encode(_ fact: Fact) -> String {
         var line = "{\"id\":\(fact.id)"
+        line += ",\"uid\":" + quoted(fact.uid)
         line += ",\"namespace\":" + quoted(fact.namespace)
         line += ",\"topic\":" + quoted(fact.topicPath)
         line += ",\"content\":" + quoted(fact.content)

@@ -95,6 +95,12 @@ extension IngestRecord {
             guard id >= 1 else { throw RecordProblem(.wrongFieldType, #""id" must be a positive integer, got \#(id)"#) }
             self.id = id
         }
+        if let uid = try fields.string("uid") {
+            guard let parsed = UUID(uuidString: uid) else {
+                throw RecordProblem(.wrongFieldType, #""uid" must be a UUID, got "\#(uid.prefix(64))""#)
+            }
+            self.uid = parsed.uuidString.lowercased()
+        }
     }
 
     /// The content trimmed, once checked by the one content rule (``FactContent``).

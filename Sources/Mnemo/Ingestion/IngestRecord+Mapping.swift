@@ -42,6 +42,7 @@ extension IngestRecord {
             updatedAt: updatedAt, isActive: isActive ?? true)
         fact.mentionCount = mentionCount ?? 1
         fact.preferredID = id
+        fact.uid = uid
         fact.expiresAt = expiresAt
         if let progress, !(progress.isFinite && (0...1).contains(progress)) {
             throw RecordProblem(.progressOutOfRange, "progress must be a number from 0 to 1, got \(progress)")

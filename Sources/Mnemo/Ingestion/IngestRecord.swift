@@ -52,6 +52,9 @@ public struct IngestRecord: Hashable, Sendable {
     public var expiresAt: Date?
     /// The id the fact had in the knowledge base it was exported from.
     public var id: Int64?
+    /// The fact's identity on every replica (JSON's `uid`, see ``Fact/uid``): kept when the
+    /// namespace holds no fact with it.
+    public var uid: String? = nil
     /// A goal's status (JSON's `status`).
     public var status: GoalStatus?
     /// A goal's progress, 0…1 (JSON's `progress`).

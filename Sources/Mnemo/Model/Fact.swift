@@ -4,6 +4,10 @@ import Foundation
 public struct Fact: Identifiable, Hashable, Sendable, Codable {
     /// The fact's stable identifier. Merges keep the oldest id.
     public var id: Int64
+    /// The fact's identity on every replica of its namespace (a lowercase UUID), made where the
+    /// fact was first written: a synced device and its server know the fact by it, while each
+    /// keeps its own ``id``.
+    public var uid: String
     /// Whose memory the fact belongs to.
     public var namespace: String
     /// The identifier of the fact's topic.

@@ -3,6 +3,8 @@ import Foundation
 /// A node of a namespace's topic tree.
 public struct Topic: Identifiable, Hashable, Sendable, Codable {
     public var id: Int64
+    /// The topic's identity on every replica of its namespace (see ``Fact/uid``).
+    public var uid: String
     public var namespace: String
     /// The parent topic, or `nil` for a top-level topic.
     public var parentID: Int64?

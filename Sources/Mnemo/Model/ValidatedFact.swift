@@ -22,6 +22,9 @@ struct ValidatedFact: Sendable {
     var mentionCount: Int = 1
     /// An id to reuse when restoring an export into a database where it is free.
     var preferredID: Int64?
+    /// The ``Fact/uid`` to keep (an export's, a synced device's) when the namespace holds no
+    /// fact with it; a new one otherwise.
+    var uid: String?
     /// The content's unit vector, when the knowledge base has an embedder.
     var embedding: [Float]?
 

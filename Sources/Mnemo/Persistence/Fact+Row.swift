@@ -7,7 +7,7 @@ extension Fact {
         fact.id, fact.namespace, fact.topic_id, topic.path AS topic_path, fact.content, fact.type,
         fact.importance, fact.confidence, fact.is_active, fact.sources, fact.mention_count,
         fact.created_at, fact.updated_at, fact.expires_at, fact.goal_status, fact.goal_progress, fact.target_date,
-        fact.completed_at
+        fact.completed_at, fact.uid
         """
 
     /// The join every fact query reads from.
@@ -22,6 +22,7 @@ extension Fact {
         let isGoal = type == .goal
         self.init(
             id: row[0],
+            uid: row[18] ?? "",
             namespace: row[1],
             topicID: row[2],
             topicPath: row[3],
@@ -44,11 +45,12 @@ extension Fact {
 }
 
 extension Topic {
-    static let selection = "id, namespace, parent_id, name, path, depth, created_at"
+    static let selection = "id, namespace, parent_id, name, path, depth, created_at, uid"
 
     init(row: Row) {
         self.init(
             id: row["id"],
+            uid: row["uid"] ?? "",
             namespace: row["namespace"],
             parentID: row["parent_id"],
             name: row["name"],

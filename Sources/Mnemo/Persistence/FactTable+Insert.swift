@@ -19,6 +19,7 @@ extension FactTable {
         private var queued: [(fact: Fact, contentKey: String, embedding: [Float]?)] = []
         private var queuedIDs = Set<Int64>()
         private var assignedIDs = Set<Int64>()
+        private var assignedUIDs = Set<String>()
         private var largestID: Int64?
 
         /// Whether the fact with this id is queued, not yet in the database.
@@ -41,9 +42,17 @@ extension FactTable {
             largestID = largest
             assignedIDs.insert(id)
             queuedIDs.insert(id)
+            // An export's or a synced device's identity is kept unless the namespace holds it.
+            var uid = StableID.random()
+            if let given = new.uid, !assignedUIDs.contains(given),
+                try !FactTable.holds(db, namespace: namespace, uid: given)
+            {
+                uid = given
+            }
+            assignedUIDs.insert(uid)
             let createdAt = new.createdAt ?? now
             let fact = Fact(
-                id: id, namespace: namespace, topicID: topic.id, topicPath: topic.path,
+                id: id, uid: uid, namespace: namespace, topicID: topic.id, topicPath: topic.path,
                 content: new.content, type: new.type, importance: new.importance, confidence: new.confidence,
                 isActive: new.isActive, sources: new.sources, mentionCount: new.mentionCount,
                 createdAt: createdAt, updatedAt: new.updatedAt ?? createdAt, expiresAt: new.expiresAt,
@@ -61,7 +70,7 @@ extension FactTable {
             for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
                 let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
                 var arguments: [(any DatabaseValueConvertible)?] = []
-                arguments.reserveCapacity(rows.count * 18)
+                arguments.reserveCapacity(rows.count * 19)
                 for (fact, contentKey, _) in rows {
                     let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
                     arguments += [
@@ -71,6 +80,7 @@ extension FactTable {
                         fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
                         fact.expiresAt.map(Timestamp.databaseText), fact.status?.rawValue, fact.progress,
                         fact.targetDate.map(Timestamp.databaseText), fact.completedAt.map(Timestamp.databaseText),
+                        fact.uid,
                     ]
                 }
                 // Full statements are cached; the one remainder of a batch is prepared once.
@@ -96,14 +106,15 @@ extension FactTable {
                 }, at: now)
             queued.removeAll(keepingCapacity: true)
             queuedIDs.removeAll(keepingCapacity: true)
+            assignedUIDs.removeAll(keepingCapacity: true)
         }
     }
 
-    /// Rows per INSERT statement: 18 columns × 1,000 rows is under the 32,766 bound values of
-    /// SQLite 3.32 and later; older versions allow 999, so 64 rows.
+    /// Rows per INSERT statement: 19 columns × 1,000 rows is under the 32,766 bound values of
+    /// SQLite 3.32 and later; older versions allow 999, so 52 rows.
     static func rowsPerInsert(_ db: Database) throws -> Int {
         let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
-        return version.compare("3.32.0", options: .numeric) == .orderedAscending ? 64 : 1_000
+        return version.compare("3.32.0", options: .numeric) == .orderedAscending ? 52 : 1_000
     }
 
     /// The ids of the namespace's stored facts whose normalized content is among `keys`, by key:
@@ -124,6 +135,13 @@ extension FactTable {
         return ids
     }
 
+    /// Whether a stored fact of the namespace has this ``Fact/uid``.
+    static func holds(_ db: Database, namespace: String, uid: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM fact WHERE namespace = ? AND uid = ?)"),
+            arguments: [namespace, uid]) ?? false
+    }
+
     /// Whether no fact has this id and none ever had (its history would say so).
     static func isUnused(_ db: Database, id: Int64) throws -> Bool {
         try Bool.fetchOne(
@@ -135,11 +153,11 @@ extension FactTable {
     }
 
     fileprivate static func insertSQL(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         return """
             INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
                               is_active, sources, mention_count, created_at, updated_at, expires_at,
-                              goal_status, goal_progress, target_date, completed_at)
+                              goal_status, goal_progress, target_date, completed_at, uid)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }

@@ -31,10 +31,10 @@ extension Schema {
                 );
                 """)
         // The column lists as they were when this migration shipped: `fact` gained `expires_at`
-        // later, and v7 recreates its triggers.
+        // later, and v7 recreates its triggers; both gained `uid` in v9.
         for table in [
-            TrackedTable.topic, TrackedTable.factBeforeExpiry, TrackedTable.factEmbedding, TrackedTable.history,
-            TrackedTable.factConflict,
+            TrackedTable.topicBeforeStableIDs, TrackedTable.factBeforeExpiry, TrackedTable.factEmbedding,
+            TrackedTable.history, TrackedTable.factConflict,
         ] {
             try db.execute(sql: operationLogTriggers(table))
         }

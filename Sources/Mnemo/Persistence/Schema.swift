@@ -16,6 +16,8 @@ enum Schema {
         migrator.registerMigration("v7: fact expiry", migrate: addFactExpiry)
         migrator.registerMigration("goals: status, progress, target date", migrate: addGoalFields)
         migrator.registerMigration("v8: change feed", migrate: FeedTable.create)
+        migrator.registerMigration("v9: stable ids of facts and topics", migrate: addStableIDs)
+        migrator.registerMigration("v10: sync", migrate: SyncSchema.create)
         return migrator
     }
 

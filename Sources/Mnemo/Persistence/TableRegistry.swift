@@ -39,6 +39,12 @@ package enum TableRegistry {
         StoredTable(name: "operation_change", key: "id", roles: [.replicated]),
         StoredTable(name: "feed_event", key: "seq", roles: [.replicated]),
         StoredTable(name: "feed_horizon", key: "id", roles: [.replicated]),
+        StoredTable(name: "fact_departed", key: "fact_id", roles: [.replicated]),
+        StoredTable(name: "sync_receipt", key: "id", roles: [.replicated]),
+        StoredTable(name: "sync_alias", key: "id", roles: [.replicated]),
+        StoredTable(name: "sync_origin", key: "id", roles: [.replicated]),
+        StoredTable(name: "sync_link", key: "namespace", roles: [.local]),
+        StoredTable(name: "sync_outbox", key: "seq", roles: [.local]),
         StoredTable(name: "fact_change", key: "seq", roles: [.derived]),
         StoredTable(name: "fact_fts", key: "rowid", roles: [.derived]),
     ]

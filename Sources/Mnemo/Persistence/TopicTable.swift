@@ -58,17 +58,26 @@ enum TopicTable {
         let name = path.segments.last!
         // The display path reuses the parent's first-seen spelling.
         let displayPath = parent.map { "\($0.path)/\(name)" } ?? name
+        // The path's own id, so that replicas creating the same path offline agree, unless a
+        // topic renamed or moved away from this path took it.
+        var uid = StableID.topic(namespace: namespace, pathKey: path.key)
+        if try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM topic WHERE namespace = ? AND uid = ?)"),
+            arguments: [namespace, uid]) == true
+        {
+            uid = StableID.random()
+        }
         try db.cachedStatement(
             sql: """
-                INSERT INTO topic (id, namespace, parent_id, name, name_key, path, path_key, depth, created_at)
-                VALUES ((SELECT \(RowIDs.nextSQL("topic"))), ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO topic (id, namespace, parent_id, name, name_key, path, path_key, depth, created_at, uid)
+                VALUES ((SELECT \(RowIDs.nextSQL("topic"))), ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             namespace, parent?.id, name, TopicPath.key(ofSegment: name),
-            displayPath, path.key, path.depth, Timestamp.databaseText(date),
+            displayPath, path.key, path.depth, Timestamp.databaseText(date), uid,
         ])
         let topic = Topic(
-            id: db.lastInsertedRowID, namespace: namespace, parentID: parent?.id, name: name,
+            id: db.lastInsertedRowID, uid: uid, namespace: namespace, parentID: parent?.id, name: name,
             path: displayPath, depth: path.depth, createdAt: date)
         try HistoryTable.record(
             db, namespace: namespace, topicID: topic.id, kind: .topicCreated,

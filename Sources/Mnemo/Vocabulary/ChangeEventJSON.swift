@@ -5,9 +5,10 @@ import Foundation
 /// `transaction`, `date`, and as they apply `fact_id`, `topic_id`, `related_fact_id`, `fields`
 /// (an update's), `fact` (its state now, absent when it no longer exists) and `topic`.
 package struct ChangeEventJSON: Encodable, Sendable {
-    /// A topic's own fields: `id`, `name`, `path`, `parent_id`.
+    /// A topic's own fields: `id`, `uid`, `name`, `path`, `parent_id`.
     struct TopicFields: Encodable, Sendable {
         var id: Int64
+        var uid: String
         var name: String
         var path: String
         var parentId: Int64?
@@ -34,7 +35,9 @@ package struct ChangeEventJSON: Encodable, Sendable {
         relatedFactId = event.relatedFactID
         fields = event.kind == .factUpdated ? event.fields : nil
         fact = event.fact.map(FactJSON.init)
-        topic = event.topic.map { TopicFields(id: $0.id, name: $0.name, path: $0.path, parentId: $0.parentID) }
+        topic = event.topic.map {
+            TopicFields(id: $0.id, uid: $0.uid, name: $0.name, path: $0.path, parentId: $0.parentID)
+        }
     }
 }
 

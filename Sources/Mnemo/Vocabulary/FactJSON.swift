@@ -3,12 +3,13 @@ import Foundation
 /// A fact as every front door writes it: `mnemo … --json`, the MindChat routes and the MCP tools.
 ///
 /// Keys (snake_case through ``Foundation/JSONEncoder/mnemoOutput(pretty:wholeSeconds:)``): `id`,
-/// `content`, `topic`, `topic_id`, `type`, `importance`, `confidence`, `is_active`, `sources`,
+/// `uid` (its identity on every replica), `content`, `topic`, `topic_id`, `type`, `importance`, `confidence`, `is_active`, `sources`,
 /// `mention_count`, `created_at`, `updated_at`, `expires_at` when the fact expires, and for a goal
 /// `status`, `progress`, `target_date` when it has one and `completed_at` when it is completed. Lucid's `Fact` keeps a shape of its own (a
 /// string `id`, `user_id`, `category`): that is the app's contract.
 package struct FactJSON: Encodable, Sendable {
     var id: Int64
+    var uid: String
     var content: String
     var topic: String
     var topicId: Int64
@@ -30,6 +31,7 @@ package struct FactJSON: Encodable, Sendable {
 
     package init(_ fact: Fact) {
         id = fact.id
+        uid = fact.uid
         content = fact.content
         topic = fact.topicPath
         topicId = fact.topicID

@@ -1,7 +1,8 @@
-/// A node of the topic tree as every front door writes it: `id`, `name`, `path`, `fact_count`
+/// A node of the topic tree as every front door writes it: `id`, `uid`, `name`, `path`, `fact_count`
 /// (its own facts), `subtree_fact_count` (with its subtopics') and `children`.
 package struct TopicNodeJSON: Encodable, Sendable {
     var id: Int64
+    var uid: String
     var name: String
     var path: String
     var factCount: Int
@@ -10,6 +11,7 @@ package struct TopicNodeJSON: Encodable, Sendable {
 
     package init(_ node: TopicNode) {
         id = node.topic.id
+        uid = node.topic.uid
         name = node.topic.name
         path = node.topic.path
         factCount = node.factCount
@@ -21,7 +23,7 @@ package struct TopicNodeJSON: Encodable, Sendable {
 /// One topic with its facts and its subtopics one level down: `mnemo topic --json`, `:topic` in
 /// the REPL, `GET /api/topics/{id}`, the MCP `show_topic` tool.
 ///
-/// Keys: `id`, `name`, `path`, `parent_id`, `fact_count`, `subtree_fact_count`, `children`,
+/// Keys: `id`, `uid`, `name`, `path`, `parent_id`, `fact_count`, `subtree_fact_count`, `children`,
 /// `subtopics` (the children's paths) and `facts`. `children` holds objects (`id`, `name`, `path`,
 /// `fact_count`, `subtree_fact_count`) so that a client can follow their ids — except on the
 /// command line, whose `children` has listed paths since its first version and keeps doing so
@@ -42,6 +44,7 @@ package struct TopicDetailJSON: Encodable, Sendable {
     }
 
     var id: Int64
+    var uid: String
     var name: String
     var path: String
     var parentId: Int64?
@@ -54,6 +57,7 @@ package struct TopicDetailJSON: Encodable, Sendable {
 
     package init(_ node: TopicNode, facts: [Fact], children childrenForm: ChildrenForm = .objects) {
         id = node.topic.id
+        uid = node.topic.uid
         name = node.topic.name
         path = node.topic.path
         parentId = node.topic.parentID
@@ -69,12 +73,13 @@ package struct TopicDetailJSON: Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, path, parentId, factCount, subtreeFactCount, children, subtopics, facts
+        case id, uid, name, path, parentId, factCount, subtreeFactCount, children, subtopics, facts
     }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        try container.encode(uid, forKey: .uid)
         try container.encode(name, forKey: .name)
         try container.encode(path, forKey: .path)
         try container.encodeIfPresent(parentId, forKey: .parentId)

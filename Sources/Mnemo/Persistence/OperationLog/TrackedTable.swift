@@ -27,6 +27,13 @@ struct TrackedTable: Sendable {
         name: "topic", key: "id",
         columns: [
             ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
+            ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain), ("uid", .plain),
+        ])
+    /// `topic` as the v3 migration tracked it, before `uid`.
+    static let topicBeforeStableIDs = TrackedTable(
+        name: "topic", key: "id",
+        columns: [
+            ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
             ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain),
         ])
     static let fact = TrackedTable(
@@ -36,6 +43,7 @@ struct TrackedTable: Sendable {
             ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
             ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
             ("goal_status", .plain), ("goal_progress", .real), ("target_date", .plain), ("completed_at", .plain),
+            ("uid", .plain),
         ])
     /// `fact` as the v3 migration tracked it, before `expires_at`.
     static let factBeforeExpiry = TrackedTable(

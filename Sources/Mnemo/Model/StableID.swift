@@ -1,0 +1,35 @@
+import Foundation
+
+/// The identity a fact or topic keeps on every replica of a namespace (``Fact/uid``,
+/// ``Topic/uid``): a lowercase UUID, made where the fact or topic is first written and carried
+/// by export, ingest, the JSON vocabulary and sync, beside the local integer ids.
+enum StableID {
+    /// A new random id (a version 4 UUID).
+    static func random() -> String { UUID().uuidString.lowercased() }
+
+    /// A UUID-shaped id fixed by `text`: the same text gives the same id in every process and on
+    /// every platform (two 64-bit FNV-1a hashes, the second seeded by the first). Topics take
+    /// the id of their path, so that two devices creating the same path offline name it alike.
+    static func derived(from text: String) -> String {
+        let high = FNV1a.hash(text.utf8)
+        let low = FNV1a.hash(text.utf8, continuing: high ^ 0x9e37_79b9_7f4a_7c15)
+        // Version 8 ("custom") and the RFC 4122 variant, so it reads as a well-formed UUID.
+        let versioned = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000
+        let varianted = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        let hex = hex16(versioned) + hex16(varianted)
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
+    }
+
+    /// The id a topic gets for its path when no other topic of the namespace holds it.
+    static func topic(namespace: String, pathKey: String) -> String {
+        derived(from: "topic\u{1F}\(namespace)\u{1F}\(pathKey)")
+    }
+
+    private static func hex16(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import GRDB
+
+extension KnowledgeBase {
+    /// Keeps this namespace in step with a server's: pushes the operations made here since the
+    /// last sync, then pulls what changed on the server (see <doc:Sync>).
+    ///
+    /// The first sync links the namespace to the server: every fact already here is pushed as
+    /// added, and the server's whole namespace is read. From then on every local write records
+    /// its operation in the same transaction (an outbox), so an app killed before it synced
+    /// loses nothing. The server decides what a pushed operation does (its duplicate rules
+    /// merge what two devices added, a delete wins over an edit, an erasure over everything);
+    /// a pull stores the server's state of each fact it names, page by page, each page in one
+    /// transaction with the cursor it reaches. A device whose cursor is older than the server's
+    /// feed window reads the whole namespace again and replaces its copy (after pushing its own
+    /// operations). A sync interrupted at any point is safe to run again: pushes are idempotent
+    /// by operation id and a page is applied entirely or not at all.
+    /// - Parameters:
+    ///   - transport: how to reach the server (``URLSessionSyncTransport``, ``InProcessSyncTransport``).
+    ///   - progress: called as operations are pushed and changes pulled.
+    /// - Returns: what was pushed, pulled, merged, refused and erased.
+    /// - Throws: what the transport throws (such as ``MnemoError/storageUnavailable(reason:)``
+    ///   when the server cannot be reached); what was done before stays done.
+    @discardableResult
+    public func sync(
+        with transport: some SyncTransport, progress: (@Sendable (SyncProgress) -> Void)? = nil
+    ) async throws -> SyncReport {
+        let namespace = namespace
+        let now = now
+        var link = try await writer.write { db in
+            try SyncStore.link(db, namespace: namespace) ?? SyncStore.createLink(db, namespace: namespace, now: now)
+        }
+        var report = SyncReport()
+        try await pushOutbox(transport, device: link.device, report: &report, progress: progress)
+        if let cursor = link.cursor, !link.server.isEmpty {
+            do {
+                link.cursor = try await pullChanges(
+                    transport, after: cursor, server: link.server, report: &report, progress: progress)
+            } catch MnemoError.cursorExpired {
+                link.cursor = try await replaceFromSnapshot(transport, report: &report, progress: progress)
+            }
+        } else {
+            link.cursor = try await replaceFromSnapshot(transport, report: &report, progress: progress)
+        }
+        report.cursor = link.cursor ?? ""
+        if report.erased > 0 {
+            // The erased rows' pages are zeroed in the file; the log still holds them.
+            _ = await FactEraser.truncateLog(of: writer.base)
+        }
+        return report
+    }
+
+    /// What waits to be pushed, and when the namespace last synced.
+    public func syncStatus() async throws -> SyncStatus {
+        let namespace = namespace
+        return try await writer.read { db in
+            let link = try SyncStore.link(db, namespace: namespace)
+            return SyncStatus(
+                isLinked: link != nil, device: link?.device,
+                waiting: link == nil ? 0 : try SyncStore.outboxCount(db, namespace: namespace),
+                lastSync: link?.lastSync, cursor: link?.cursor)
+        }
+    }
+
+    private func pushOutbox(
+        _ transport: some SyncTransport, device: String, report: inout SyncReport,
+        progress: (@Sendable (SyncProgress) -> Void)?
+    ) async throws {
+        let namespace = namespace
+        while true {
+            let batch = try await writer.read { db in
+                try SyncOutbox.batch(db, namespace: namespace, device: device, limit: 500)
+            }
+            guard let through = batch.through else { return }
+            var answers: [SyncAnswer] = []
+            if !batch.operations.isEmpty {
+                answers =
+                    try await transport.push(
+                        SyncPushRequest(device: device, namespace: namespace, operations: batch.operations)
+                    ).answers
+                guard answers.count == batch.operations.count,
+                    zip(answers, batch.operations).allSatisfy({ $0.operation == $1.id })
+                else {
+                    throw MnemoError.storageUnavailable(
+                        reason: "the server answered \(answers.count) operations of \(batch.operations.count) pushed")
+                }
+            }
+            let pushed = zip(batch.operations, answers).map { ($0, $1) }
+            let now = now
+            let applied = try await writer.write { db in
+                var report = SyncReport()
+                let mark = try SyncStore.beginApplying(db, namespace: namespace)
+                var verdicts: [(uid: String, verdict: SyncApplier.Verdict)] = []
+                for (operation, answer) in pushed {
+                    switch answer.outcome {
+                    case .added, .updated, .restored, .deleted, .erased: report.pushed += 1
+                    case .merged, .unchanged:
+                        report.pushed += 1
+                        if answer.uid != operation.uid, operation.kind == .add {
+                            report.merged += 1
+                            try Self.adopt(db, namespace: namespace, uid: operation.uid, as: answer.uid, now: now)
+                        }
+                    case .gone:
+                        report.gone += 1
+                        verdicts.append((operation.uid, .erased))
+                    case .refused:
+                        // The server deleted the fact: the delete wins here too.
+                        report.refused += 1
+                        verdicts.append((operation.uid, .deleted))
+                    case .unknown:
+                        report.refused += 1
+                    }
+                }
+                var applier = SyncApplier(db: db, namespace: namespace, now: now, vectors: [:], report: report)
+                try applier.apply(verdicts)
+                try SyncStore.dropOutbox(through: through, namespace: namespace, db)
+                try SyncStore.dropOutbox(after: mark, namespace: namespace, db)
+                return applier.report
+            }
+            report.pushed += applied.pushed
+            report.merged += applied.merged
+            report.gone += applied.gone
+            report.refused += applied.refused
+            report.erased += applied.erased
+            progress?(SyncProgress(phase: .pushing, done: report.pushed))
+        }
+    }
+
+    /// The device's fact `uid` is the server's `into`: when this file holds that one already,
+    /// its own copy goes (the server merged the two); otherwise it takes the server's uid.
+    private static func adopt(_ db: Database, namespace: String, uid: String, as into: String, now: Date) throws {
+        guard let mine = try SyncStore.fact(db, namespace: namespace, uid: uid) else { return }
+        if try SyncStore.fact(db, namespace: namespace, uid: into) != nil {
+            try FactTable.delete(db, mine, now: now)
+        } else {
+            try db.execute(sql: "UPDATE fact SET uid = ? WHERE id = ?", arguments: [into, mine.id])
+        }
+    }
+
+    private func pullChanges(
+        _ transport: some SyncTransport, after start: String, server: String, report: inout SyncReport,
+        progress: (@Sendable (SyncProgress) -> Void)?
+    ) async throws -> String {
+        var cursor = start
+        while true {
+            let page = try await transport.pull(after: cursor, server: server, limit: 500, model: embedder?.identity)
+            var verdicts: [String: SyncApplier.Verdict] = [:]
+            var order: [String] = []
+            var namespaceErased = false
+            for change in page.changes {
+                if change.event == .namespaceErased { namespaceErased = true }
+                guard let uid = change.uid, change.event != .conflictFound else { continue }
+                if verdicts[uid] == nil { order.append(uid) }
+                if case .erased = verdicts[uid] { continue }
+                verdicts[uid] =
+                    change.event == .factErased ? .erased : change.fact.map { .present($0) } ?? .deleted
+            }
+            let vectors = try await vectorsForNew(
+                order.compactMap { uid in
+                    if case .present(let state) = verdicts[uid] { return state }
+                    return nil
+                })
+            let conflicts = page.changes.filter { $0.event == .conflictFound }
+            let ordered = order.map { (uid: $0, verdict: verdicts[$0]!) }
+            let erasesAll = namespaceErased
+            let namespace = namespace
+            let now = now
+            let next = page.next
+            let applied = try await writer.write { db in
+                let mark = try SyncStore.beginApplying(db, namespace: namespace)
+                var applier = SyncApplier(
+                    db: db, namespace: namespace, now: now, vectors: vectors, report: SyncReport())
+                if erasesAll {
+                    let all = try String.fetchAll(
+                        db, sql: "SELECT uid FROM fact WHERE namespace = ?", arguments: [namespace])
+                    try applier.apply(all.map { ($0, .erased) })
+                }
+                try applier.apply(ordered)
+                for change in conflicts {
+                    guard let newer = change.uid, let older = change.relatedUid else { continue }
+                    if try applier.link(
+                        olderUID: older, newerUID: newer, reason: change.reason ?? "contradiction", similarity: 0)
+                    {
+                        applier.report.conflicts += 1
+                    }
+                }
+                try db.execute(
+                    sql: "UPDATE sync_link SET cursor = ?, server = ?, last_sync = ? WHERE namespace = ?",
+                    arguments: [next, page.server, Timestamp.databaseText(now), namespace])
+                try SyncStore.dropOutbox(after: mark, namespace: namespace, db)
+                return applier.report
+            }
+            report.pulled += page.changes.count
+            report.conflicts += applied.conflicts
+            report.erased += applied.erased
+            progress?(SyncProgress(phase: .pulling, done: report.pulled))
+            cursor = next
+            if !page.hasMore { return cursor }
+        }
+    }
+
+    private func replaceFromSnapshot(
+        _ transport: some SyncTransport, report: inout SyncReport, progress: (@Sendable (SyncProgress) -> Void)?
+    ) async throws -> String {
+        let snapshot = try await transport.snapshot(model: embedder?.identity)
+        progress?(SyncProgress(phase: .snapshot, done: snapshot.facts.count))
+        let vectors = try await vectorsForNew(snapshot.facts)
+        let namespace = namespace
+        let now = now
+        let applied = try await writer.write { db in
+            let mark = try SyncStore.beginApplying(db, namespace: namespace)
+            var applier = SyncApplier(db: db, namespace: namespace, now: now, vectors: vectors, report: SyncReport())
+            let kept = Set(snapshot.facts.map(\.uid))
+            // What waits in the outbox is this device's and was pushed first, or is newer.
+            let pending = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT fact_uid FROM sync_outbox WHERE namespace = ? AND fact_uid IS NOT NULL",
+                    arguments: [namespace]))
+            let local = try String.fetchAll(db, sql: "SELECT uid FROM fact WHERE namespace = ?", arguments: [namespace])
+            var verdicts: [(uid: String, verdict: SyncApplier.Verdict)] = snapshot.erased.map { ($0, .erased) }
+            let erased = Set(snapshot.erased)
+            verdicts += local.filter { !kept.contains($0) && !pending.contains($0) && !erased.contains($0) }.map {
+                ($0, .deleted)
+            }
+            verdicts += snapshot.facts.map { ($0.uid, .present($0)) }
+            try applier.apply(verdicts)
+            for conflict in snapshot.conflicts {
+                if try applier.link(
+                    olderUID: conflict.olderUid, newerUID: conflict.newerUid, reason: conflict.reason,
+                    similarity: conflict.similarity)
+                {
+                    applier.report.conflicts += 1
+                }
+            }
+            try db.execute(
+                sql: "UPDATE sync_link SET cursor = ?, server = ?, last_sync = ? WHERE namespace = ?",
+                arguments: [snapshot.cursor, snapshot.server, Timestamp.databaseText(now), namespace])
+            try SyncStore.dropOutbox(after: mark, namespace: namespace, db)
+            return applier.report
+        }
+        report.replacedFromSnapshot = true
+        report.pulled += snapshot.facts.count
+        report.conflicts += applied.conflicts
+        report.erased += applied.erased
+        return snapshot.cursor
+    }
+
+    /// Vectors for the states whose content this file does not hold yet: the server's when it
+    /// shipped them (same model), else this knowledge base's embedder's, in one batch.
+    private func vectorsForNew(_ states: [SyncFact]) async throws -> [String: [Float]] {
+        guard let embedder, !states.isEmpty else { return [:] }
+        let namespace = namespace
+        let known = try await writer.read { db in
+            var contents: [String: String] = [:]
+            for state in states {
+                if let fact = try SyncStore.fact(db, namespace: namespace, uid: state.uid) {
+                    contents[state.uid] = fact.content
+                }
+            }
+            return contents
+        }
+        var vectors: [String: [Float]] = [:]
+        var missing: [SyncFact] = []
+        for state in states where known[state.uid] != state.content {
+            if let vector = state.decodedVector(dimension: embedder.identity.dimension) {
+                vectors[state.uid] = vector
+            } else {
+                missing.append(state)
+            }
+        }
+        let embedded = try await embed(missing.map(\.content)) ?? []
+        for (state, vector) in zip(missing, embedded) { vectors[state.uid] = vector }
+        return vectors
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+
+/// The server's half of sync: what `mnemo serve`'s sync routes and ``InProcessSyncTransport``
+/// call on the caller's namespace.
+extension KnowledgeBase {
+    /// Applies a device's operations in one transaction, in order, and answers each.
+    ///
+    /// The server decides: an add goes through its own duplicate rules (an exact duplicate counts
+    /// a mention of the stored fact, a near duplicate is merged into it, a contradiction is kept
+    /// as a conflict); an update changes only the fields the device changed, over whatever the
+    /// server holds (the later write wins, the earlier value stays in the fact's history); a
+    /// delete wins over an update or an add of the deleted fact; an operation on an erased fact
+    /// is answered ``SyncAnswer/Outcome/gone``. Each answer is remembered by the operation's id
+    /// in the same transaction, so a push replayed after a lost answer changes nothing and gets
+    /// the same answers.
+    /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first bad field (another
+    ///   namespace, a malformed operation): nothing is applied.
+    package func acceptSyncPush(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        try SyncValidation.check(request, namespace: namespace)
+        let needing = request.operations.indices.filter {
+            request.operations[$0].kind != .delete && request.operations[$0].kind != .erase
+        }
+        let vectors = try await embed(needing.map { request.operations[$0].fact!.content }) ?? []
+        var embeddings: [Int: [Float]] = [:]
+        for (position, index) in needing.enumerated() where position < vectors.count {
+            embeddings[index] = vectors[position]
+        }
+        let namespace = namespace
+        let vectorIndex = vectorIndex
+        let now = now
+        let embeddingsByOperation = embeddings
+        let response = try await writer.write { db in
+            var server = SyncServerWrite(
+                db: db, namespace: namespace, now: now,
+                matcher: try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: .init()) })
+            var answers: [SyncAnswer] = []
+            for (index, operation) in request.operations.enumerated() {
+                if let answer = try SyncStore.receipt(
+                    db, namespace: namespace, device: request.device, operation: operation.id)
+                {
+                    answers.append(answer)
+                    continue
+                }
+                let answer = try server.apply(operation, embedding: embeddingsByOperation[index])
+                try SyncStore.saveReceipt(db, namespace: namespace, device: request.device, answer: answer, now: now)
+                answers.append(answer)
+            }
+            return SyncPushResponse(answers: answers)
+        }
+        if response.answers.contains(where: { $0.outcome == .erased }) {
+            // The erased rows' pages are zeroed in the file; the log still holds them.
+            _ = await FactEraser.truncateLog(of: writer.base)
+        }
+        return response
+    }
+
+    /// The namespace's changes after a device's cursor, by uid.
+    /// - Parameters:
+    ///   - cursor: the text of the cursor the device pulled through.
+    ///   - server: the server identity the device got with that cursor.
+    ///   - model: the device's embedding model: pulled facts carry the server's vectors when it
+    ///     is the server's.
+    /// - Throws: ``MnemoError/cursorExpired(namespace:)`` when the feed no longer holds what
+    ///   follows the cursor (read ``syncSnapshot(model:)``); ``MnemoError/invalidInput(field:reason:)``
+    ///   (field `cursor`) for a malformed cursor, one of another namespace, or one of another server.
+    package func syncChanges(
+        after cursor: String, server: String, limit: Int = 500, model: EmbeddingModelIdentity? = nil
+    ) async throws -> SyncPullResponse {
+        let origin = try await syncOrigin()
+        guard server == origin else {
+            throw MnemoError.invalidInput(
+                field: "cursor",
+                reason: "the cursor was made by another server (\(server.prefix(64))), not this one (\(origin))")
+        }
+        let page = try await changes(after: try self.cursor(cursor), limit: limit)
+        let namespace = namespace
+        let dimension = shippedDimension(for: model)
+        return try await writer.read { db in
+            var changes: [SyncChange] = []
+            for event in page.events where !event.kind.concernsTopics {
+                var change = SyncChange(event: event.kind, transaction: event.transaction)
+                if let factID = event.factID { change.uid = try SyncStore.uid(db, factID: factID) }
+                if let fact = event.fact {
+                    change.fact = SyncFact(fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
+                }
+                if event.kind == .conflictFound, let older = event.relatedFactID, let newer = event.factID {
+                    change.relatedUid = try SyncStore.uid(db, factID: older)
+                    change.reason = try String.fetchOne(
+                        db,
+                        sql:
+                            "SELECT reason FROM fact_conflict WHERE older_fact_id = ? AND newer_fact_id = ? AND namespace = ?",
+                        arguments: [older, newer, namespace])
+                }
+                changes.append(change)
+            }
+            return SyncPullResponse(
+                server: origin, changes: changes, next: page.next.description, hasMore: page.hasMore)
+        }
+    }
+
+    /// The whole namespace for a device that starts (or starts again): every fact, every
+    /// conflict, the uids of the erased facts, and the cursor to follow from, read in one
+    /// transaction.
+    package func syncSnapshot(model: EmbeddingModelIdentity? = nil) async throws -> SyncSnapshotResponse {
+        let origin = try await syncOrigin()
+        let namespace = namespace
+        let dimension = shippedDimension(for: model)
+        return try await writer.read { db in
+            var facts: [SyncFact] = []
+            var vectors: [Int64: [Float]] = [:]
+            if let dimension {
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT e.fact_id, e.vector FROM fact_embedding e JOIN fact f ON f.id = e.fact_id
+                        WHERE f.namespace = ?
+                        """, arguments: [namespace])
+                while let row = try rows.next() {
+                    vectors[row[0]] = EmbeddingTable.decode(row[1], dimension: dimension)
+                }
+            }
+            try FactTable.forEach(db, namespace: namespace) { fact in
+                facts.append(SyncFact(fact, vector: vectors[fact.id]))
+            }
+            let conflicts = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.uid, n.uid, c.reason, c.similarity FROM fact_conflict c
+                    JOIN fact o ON o.id = c.older_fact_id JOIN fact n ON n.id = c.newer_fact_id
+                    WHERE c.namespace = ? ORDER BY c.id
+                    """, arguments: [namespace]
+            ).map { SyncConflict(olderUid: $0[0], newerUid: $0[1], reason: $0[2], similarity: $0[3]) }
+            return SyncSnapshotResponse(
+                server: origin, facts: facts, conflicts: conflicts,
+                erased: try SyncStore.erasedUIDs(db, namespace: namespace),
+                cursor: ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace).description)
+        }
+    }
+
+    /// The server's identity for this namespace, made by the first sync that asks.
+    private func syncOrigin() async throws -> String {
+        let namespace = namespace
+        if let origin = try await writer.read({ db in try SyncStore.existingOrigin(db, namespace: namespace) }) {
+            return origin
+        }
+        return try await writer.write { db in try SyncStore.origin(db, namespace: namespace) }
+    }
+
+    /// The dimension of the vectors to ship: the server's, when the device embeds with its model.
+    private func shippedDimension(for model: EmbeddingModelIdentity?) -> Int? {
+        guard let model, let identity = embedder?.identity, identity == model else { return nil }
+        return identity.dimension
+    }
+
+    private static func vector(_ db: Database, factID: Int64, dimension: Int?) throws -> [Float]? {
+        guard let dimension else { return nil }
+        return try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT vector FROM fact_embedding WHERE fact_id = ?"), arguments: [factID]
+        ).flatMap { EmbeddingTable.decode($0, dimension: dimension) }
+    }
+}
+
+/// One push's writes on the server, inside its transaction.
+struct SyncServerWrite {
+    let db: Database
+    let namespace: String
+    let now: Date
+    var matcher: NearDuplicateMatcher?
+
+    mutating func apply(_ operation: SyncOperation, embedding: [Float]?) throws -> SyncAnswer {
+        let uid = try SyncStore.resolvedUID(db, namespace: namespace, uid: operation.uid)
+        func answer(_ outcome: SyncAnswer.Outcome, _ uid: String = uid) -> SyncAnswer {
+            SyncAnswer(operation: operation.id, outcome: outcome, uid: uid)
+        }
+        if try SyncStore.isErased(db, namespace: namespace, uid: uid) { return answer(.gone) }
+        let stored = try SyncStore.fact(db, namespace: namespace, uid: uid)
+        let departed = stored == nil ? try SyncStore.departedID(db, namespace: namespace, uid: uid) : nil
+        switch operation.kind {
+        case .add:
+            if let stored {
+                try FactTable.recordMention(db, of: stored, sources: operation.fact?.sources ?? [], now: now)
+                return answer(.unchanged)
+            }
+            if departed != nil { return answer(.refused) }
+            return try add(operation, embedding: embedding)
+        case .restore:
+            if let stored {
+                try update(stored, operation.fact!, fields: SyncFact.fieldNames, embedding: embedding)
+                return answer(.updated)
+            }
+            let added = try add(operation, embedding: embedding)
+            return added.outcome == .added ? answer(.restored, added.uid) : added
+        case .update:
+            guard let stored else { return answer(departed == nil ? .unknown : .refused) }
+            try update(stored, operation.fact!, fields: operation.fields ?? [], embedding: embedding)
+            return answer(.updated)
+        case .delete:
+            guard let stored else { return answer(departed == nil ? .unknown : .deleted) }
+            try OperationLog.record(
+                db, namespace: namespace, kind: .deleteFact, summary: "deleted fact #\(stored.id) (synced)"
+            ) {
+                try FactTable.delete(db, stored, now: now)
+            }
+            matcher?.didRemove(stored.id)
+            return answer(.deleted)
+        case .erase:
+            guard let id = stored?.id ?? departed else { return answer(.unknown) }
+            _ = try FactEraser.erase(db, namespace: namespace, ids: [id], reason: .requested, now: now)
+            matcher?.didRemove(id)
+            return answer(.erased)
+        }
+    }
+
+    /// Adds the operation's fact through the server's duplicate rules.
+    private mutating func add(_ operation: SyncOperation, embedding: [Float]?) throws -> SyncAnswer {
+        let fact = try operation.fact!.validated(embedding: embedding)
+        let written = try FactWriter.store(db, batch: [(namespace, fact)], now: now, matcher: &matcher)
+        guard let outcome = written.outcomes.first ?? nil else {
+            throw MnemoError.storageFailure(
+                StorageFailure(resultCode: -1, extendedResultCode: -1, message: "sync add stored nothing"))
+        }
+        switch outcome {
+        case .added(let added):
+            return SyncAnswer(operation: operation.id, outcome: .added, uid: added.uid)
+        case .merged(let survivor):
+            try SyncStore.saveAlias(db, namespace: namespace, uid: operation.uid, into: survivor.uid)
+            return SyncAnswer(operation: operation.id, outcome: .merged, uid: survivor.uid)
+        case .unchanged(let existing):
+            try SyncStore.saveAlias(db, namespace: namespace, uid: operation.uid, into: existing.uid)
+            return SyncAnswer(operation: operation.id, outcome: .unchanged, uid: existing.uid)
+        }
+    }
+
+    /// Gives `stored` the pushed state's values of `fields`, recording each change in its history.
+    private mutating func update(_ stored: Fact, _ state: SyncFact, fields: some Sequence<String>, embedding: [Float]?)
+        throws
+    {
+        var (update, isActive) = try state.update(fields: fields)
+        var fact = stored
+        if let content = update.content,
+            let other = try FactTable.find(db, namespace: namespace, contentKey: TextNormalization.factKey(content)),
+            other.id != stored.id
+        {
+            // The new wording is already another fact: the other fields still apply, the
+            // content does not make two facts of one.
+            update.content = nil
+        }
+        if !update.isEmpty {
+            fact = try FactUpdater(db: db, fact: fact, now: now, embedding: embedding).apply(update)
+            if update.content != nil { matcher?.didRemove(stored.id) }
+        }
+        if let isActive { _ = try FactTable.setActive(db, fact, isActive, now: now) }
+    }
+}
