@@ -53,7 +53,8 @@ normalized_export() {  # db
     "$mnemo" export --all-namespaces --db "$1" | python3 -c '
 import json, sys
 for line in sys.stdin:
-    r = json.loads(line); r.pop("updated_at"); r.pop("mention_count"); print(json.dumps(r, sort_keys=True))'
+    r = json.loads(line); r.pop("updated_at"); r.pop("mention_count"); r.pop("uid")  # random where first written
+    print(json.dumps(r, sort_keys=True))'
 }
 
 echo "clean run: $facts records"

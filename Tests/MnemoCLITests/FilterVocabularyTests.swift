@@ -103,7 +103,7 @@ struct JSONVocabularyTests {
         let (_, fact) = try await fact()
         #expect(
             try keys(FactJSON(fact)) == [
-                "id", "content", "topic", "topic_id", "type", "importance", "confidence", "is_active", "sources",
+                "id", "uid", "content", "topic", "topic_id", "type", "importance", "confidence", "is_active", "sources",
                 "mention_count", "created_at", "updated_at",
             ])
     }
@@ -114,7 +114,7 @@ struct JSONVocabularyTests {
         let hitKeys = try keys(SearchHitJSON(hit))
         #expect(
             hitKeys.isSuperset(of: [
-                "id", "content", "topic", "type", "importance", "confidence", "is_active", "score",
+                "id", "uid", "content", "topic", "type", "importance", "confidence", "is_active", "score",
                 "text_score", "snippet", "conflicts_with", "topic_id", "created_at",
             ]))
         #expect(!hitKeys.contains("similarity"), "a text hit has no similarity")

@@ -87,8 +87,10 @@ struct ConflictTests {
     {
         let kb = try await Self.knowledgeBase(on: backend)
         let conflicts = try await kb.conflicts()
-        await #expect(throws: MnemoError.notFound(.conflict(conflicts[0].id))) {
-            try await kb.inNamespace("someone-else").dismissConflict(id: conflicts[0].id)
+        if backend == .sqlite { // a store's knowledge base holds one namespace: no other to try
+            await #expect(throws: MnemoError.notFound(.conflict(conflicts[0].id))) {
+                try await kb.inNamespace("someone-else").dismissConflict(id: conflicts[0].id)
+            }
         }
         try await kb.dismissConflict(id: conflicts[0].id)
         #expect(try await kb.conflicts().map(\.id) == [conflicts[1].id])

@@ -2,11 +2,8 @@ import Foundation
 
 /// A piece of HTML that is safe to send: built only from literal markup and from text that went
 /// through ``escape(_:)``. Every value a page shows (a fact is user text) is interpolated as a
-/// `String` and therefore escaped; markup is interpolated as `HTML` and kept as it is.
-///
-/// ```swift
-/// let row: HTML = "<td>\(fact.content)</td>"   // `<script>` becomes `&lt;script&gt;`
-/// ```
+/// `String` and therefore escaped; markup is interpolated as `HTML` and kept as it is: in the
+/// `HTML` literal `"<td>\(fact.content)</td>"`, a fact `<script>` becomes `&lt;script&gt;`.
 struct HTML: ExpressibleByStringInterpolation, Sendable, Equatable {
     private(set) var text: String
 
