@@ -47,10 +47,9 @@ struct SyncRoutes {
     }
 
     private func model(_ query: QueryFields) throws -> EmbeddingModelIdentity? {
-        guard let name = query.get("model") else { return nil }
-        guard let dimension = try query.integer("dimension", in: 1...65_536) else {
-            throw APIError.badRequest("invalid_dimension", "model needs its dimension")
-        }
+        // Only a whole identity can match the server's model: without one the device embeds.
+        let dimension = try query.integer("dimension", in: 1...65_536)
+        guard let name = query.get("model"), let dimension else { return nil }
         return EmbeddingModelIdentity(name: name, dimension: dimension)
     }
 }
