@@ -252,6 +252,40 @@ struct ChangeFeedTests {
             try await waiting.value(cancellingAfter: .seconds(30))?.events.map(\.kind) == [.topicCreated, .factAdded])
     }
 
+    /// Many followers are woken at most once per spacing: commits that land meanwhile come in
+    /// one page, so a fan-out to every follower is not paid at every commit.
+    @Test func manyFollowersGetTheCommitsOfASpacingTogether() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let start = try await kb.currentCursor()
+        let (count, commits) = (300, 40)
+        let followers = (0..<count).map { _ in ChangeFollower(knowledgeBase: kb, cursor: start) }
+        for follower in followers { _ = try await follower.position() }
+        let clock = ContinuousClock()
+        let began = clock.now
+        let pages = try await withThrowingTaskGroup(of: Int.self) { group in
+            for follower in followers {
+                group.addTask {
+                    var (pages, facts) = (0, 0)
+                    while facts < commits, let page = try await follower.nextPage(waitingUpTo: .seconds(30)) {
+                        pages += 1
+                        facts += page.events.filter { $0.kind == .factAdded }.count
+                    }
+                    return pages
+                }
+            }
+            for index in 0..<commits {
+                try await kb.addFact(NewFact(content: "Commit \(index)", topicPath: "Load"))
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let elapsed = clock.now - began
+        let spacing = FeedSignal.wakeSpacing(followers: count)
+        let mostWakes = Int(elapsed / spacing) + 2
+        #expect(pages.count == count)
+        #expect(pages.max()! <= mostWakes, "\(pages.max()!) pages in \(elapsed) at one wake per \(spacing)")
+    }
+
     @Test func followersAtOnePlaceShareOneReadUntilTheNextCommit() async throws {
         let kb = try TestKnowledgeBase.empty()
         let start = try await kb.currentCursor()

@@ -19,6 +19,16 @@ final class FeedSignal: Sendable {
     /// How soon another process's commit reaches the followers.
     static let pollInterval: Duration = .milliseconds(200)
 
+    /// The least time between two wake-ups of the followers, for `count` of them: a wake-up
+    /// costs each follower a write to its client (some 40 µs on a server), so a thousand
+    /// followers woken at every commit would take the writers' CPU. Commits that land within
+    /// the spacing reach the followers together, which keeps the fan-out under half a core up
+    /// to 1,000 followers at any rate of writes, at the price of up to 100 ms more delay with
+    /// 1,000 followers (none to speak of with a few: 100 µs per follower).
+    static func wakeSpacing(followers count: Int) -> Duration {
+        min(.microseconds(100) * count, .milliseconds(100))
+    }
+
     private struct Follower {
         var namespace: String
         var wake: AsyncStream<Void>.Continuation
@@ -111,22 +121,27 @@ final class FeedSignal: Sendable {
     /// Checks after each commit or poll interval, until nobody follows.
     private func check(from baseline: Int64) async {
         var last = baseline
+        var spacing = Duration.zero
         while true {
+            if spacing > .zero { try? await Task.sleep(for: spacing) }
             await doorbell.wait(upTo: Self.pollInterval)
             let seen = last
             let changed = try? await reader.read { db in try FeedTable.namespacesChanged(db, after: seen) }
-            let stops = state.withLock { state -> Bool in
+            let (stops, woken) = state.withLock { state -> (Bool, Int) in
+                var woken = 0
                 if let (namespaces, latest) = changed {
                     last = latest
                     if !namespaces.isEmpty { state.changed() }
                     for follower in state.followers.values where namespaces.contains(follower.namespace) {
                         follower.wake.yield()
+                        woken += 1
                     }
                 }
                 if state.followers.isEmpty { state.checking = false }
-                return !state.checking
+                return (!state.checking, woken)
             }
             if stops { return }
+            spacing = Self.wakeSpacing(followers: woken)
         }
     }
 }

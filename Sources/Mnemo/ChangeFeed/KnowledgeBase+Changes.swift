@@ -149,6 +149,11 @@ package final class ChangeFollower: @unchecked Sendable {
     private let knowledgeBase: KnowledgeBase
     private var cursor: ChangeCursor?
     private var subscription: FeedSubscription?
+    /// Whether the feed may hold events past the cursor that no wake-up will announce: at the
+    /// start, and after a page cut short by its limit. Otherwise the next read waits for a
+    /// wake-up, so that commits landing while the follower was busy come together in one page
+    /// (the feed's spacing of wake-ups) rather than one page each.
+    private var readsBeforeWaiting = true
 
     /// Follows from `cursor`, or from the next commit when it is `nil`.
     package init(knowledgeBase: KnowledgeBase, cursor: ChangeCursor?) {
@@ -169,13 +174,16 @@ package final class ChangeFollower: @unchecked Sendable {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         var position = start
         while true {
-            let page = try await knowledgeBase.sharedChanges(after: position, limit: limit)
-            position = page.next
-            cursor = position
-            if !page.events.isEmpty { return page }
+            if readsBeforeWaiting {
+                let page = try await knowledgeBase.sharedChanges(after: position, limit: limit)
+                position = page.next
+                cursor = position
+                readsBeforeWaiting = page.hasMore
+                if !page.events.isEmpty { return page }
+            }
             switch await wake(before: deadline) {
-            case .woken: continue
-            case .timedOut: return page
+            case .woken: readsBeforeWaiting = true
+            case .timedOut: return ChangePage(events: [], next: position, hasMore: false)
             case .cancelled: return nil
             }
         }
