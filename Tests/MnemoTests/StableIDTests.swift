@@ -1,0 +1,29 @@
+import Foundation
+import MnemoTestSupport
+import Testing
+
+@testable import Mnemo
+
+/// The ids facts and topics keep on every replica: well-formed, unique, and in the order they
+/// were made, so that the namespace's uid index grows at its end during an ingest.
+@Suite struct StableIDTests {
+    @Test func newFactsGetVersion7UUIDsInTheOrderTheyWereMade() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        var uids: [String] = []
+        for index in 0..<200 {
+            uids.append(try await kb.addFact(NewFact(content: "Fact number \(index)", topicPath: "Ids")).fact.uid)
+        }
+        #expect(Set(uids).count == uids.count)
+        for uid in uids {
+            #expect(UUID(uuidString: uid) != nil, "\(uid)")
+            #expect(uid == uid.lowercased())
+            #expect(Array(uid)[14] == "7", "version 7: \(uid)")
+            #expect("89ab".contains(Array(uid)[19]), "RFC 9562 variant: \(uid)")
+        }
+        // The first 48 bits are the milliseconds of the write: never decreasing.
+        let times = uids.map { UInt64($0.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16)! }
+        #expect(times == times.sorted())
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        #expect(times.allSatisfy { now - $0 < 60_000 })
+    }
+}
