@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The memory page's views of a 10,000-fact namespace under wrk over loopback: p50 and p99 per
 # view, next to the JSON route that reads the same data (the baseline of the same run).
-# Usage: Scripts/page-check/speed.sh [MNEMO_BINARY] [SECONDS]
+# Usage: Scripts/page-check/speed.sh [MNEMO_BINARY] [SECONDS] [CONNECTIONS]
+# One connection measures what a view costs to render; eight add the queueing of a busy server.
 # Hashing embedder (no model) so that the 10,000 facts ingest in seconds; the figures in
 # Sources/Mnemo/Mnemo.docc/MemoryPage.md come from it.
 set -euo pipefail
-mnemo="${1:-.build/release/mnemo}"; seconds="${2:-10}"
+mnemo="${1:-.build/release/mnemo}"; seconds="${2:-10}"; connections="${3:-8}"
 work="$(mktemp -d)"; server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 export MNEMO_MODEL="$work/no-model"
@@ -29,7 +30,7 @@ area="$(curl -s localhost:18097/api/topics | python3 -c 'import json,sys; print(
 echo "facts: $("$mnemo" stats --db "$work/kb.sqlite" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"])')"
 run() {
   echo "== $1"
-  wrk -t2 -c8 -d"${seconds}s" --latency -H "Cookie: $cookie" "http://127.0.0.1:18097$2" \
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency -H "Cookie: $cookie" "http://127.0.0.1:18097$2" \
     | grep -E 'Requests/sec| 50%| 99%|Non-2xx'
 }
 run "page: topic tree (/ui)" "/ui"
