@@ -92,7 +92,12 @@ struct ConflictTests {
                 try await kb.inNamespace("someone-else").dismissConflict(id: conflicts[0].id)
             }
         }
+        let before = try await kb.currentCursor()
         try await kb.dismissConflict(id: conflicts[0].id)
+        let events = try await kb.changes(after: before, limit: 10).events
+        #expect(events.map(\.kind) == [.conflictDismissed])
+        #expect(events.first?.factID == conflicts[0].newer.id)
+        #expect(events.first?.relatedFactID == conflicts[0].older.id)
         #expect(try await kb.conflicts().map(\.id) == [conflicts[1].id])
         #expect(try await kb.fact(id: conflicts[0].older.id)?.isActive == true)
         #expect(try await kb.fact(id: conflicts[0].newer.id)?.isActive == true)

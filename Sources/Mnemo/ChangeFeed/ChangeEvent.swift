@@ -35,6 +35,9 @@ public struct ChangeEvent: Hashable, Sendable {
         /// Two facts disagree: ``ChangeEvent/factID`` is the newer, ``ChangeEvent/relatedFactID``
         /// the older.
         case conflictFound = "conflict_found"
+        /// A conflict was settled keeping both facts: ``ChangeEvent/factID`` is the newer,
+        /// ``ChangeEvent/relatedFactID`` the older, and neither changed.
+        case conflictDismissed = "conflict_dismissed"
         /// The whole namespace was erased: a follower empties its copy.
         case namespaceErased = "namespace_erased"
 

@@ -104,16 +104,18 @@ enum FeedTable {
         ).execute(arguments: [tx, mark.conflict])
     }
 
-    /// Records an event that no history row announces (an undo's restoration, an erasure).
+    /// Records an event that no history row announces (an undo's restoration, an erasure, a
+    /// conflict settled keeping both facts).
     static func record(
         _ db: Database, namespace: String, kind: ChangeEvent.Kind, factID: Int64? = nil, topicID: Int64? = nil,
-        now: Date
+        relatedID: Int64? = nil, now: Date
     ) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO feed_event (namespace, tx, kind, fact_id, topic_id, created_at) VALUES (?, 0, ?, ?, ?, ?)
+                INSERT INTO feed_event (namespace, tx, kind, fact_id, topic_id, related_id, created_at)
+                VALUES (?, 0, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [namespace, kind.rawValue, factID, topicID, Timestamp.databaseText(now)])
+        ).execute(arguments: [namespace, kind.rawValue, factID, topicID, relatedID, Timestamp.databaseText(now)])
     }
 
     /// Forgets a namespace's events when its memory is erased, leaving one `namespace_erased`

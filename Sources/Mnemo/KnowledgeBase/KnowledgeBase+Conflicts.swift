@@ -24,7 +24,7 @@ extension KnowledgeBase {
     /// keep one instead, deactivate or delete the other.
     /// - Throws: ``MnemoError/notFound(_:)`` when the namespace has no conflict with this id.
     public func dismissConflict(id: Int64) async throws {
-        let namespace = namespace
+        let (namespace, now) = (namespace, now)
         try await writer.write { db in
             guard let conflict = try ConflictTable.find(db, namespace: namespace, id: id) else {
                 throw MnemoError.notFound(.conflict(id))
@@ -35,6 +35,10 @@ extension KnowledgeBase {
             ) {
                 try ConflictTable.remove(db, id: id)
             }
+            // Its own event: the facts did not change, but every view of the conflict did.
+            try FeedTable.record(
+                db, namespace: namespace, kind: .conflictDismissed, factID: conflict.newer, relatedID: conflict.older,
+                now: now)
         }
     }
 
