@@ -45,6 +45,7 @@ package enum FactEraser {
             sql: "DELETE FROM history WHERE namespace = ? AND fact_id IN (SELECT id FROM erasing)",
             arguments: [namespace])
         receipt.historyRows = db.changesCount
+        try FeedTable.historyRowsDeleted(db)
         try db.execute(
             sql:
                 "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing))",
@@ -79,6 +80,7 @@ package enum FactEraser {
         receipt.conflictLinks = db.changesCount
         try db.execute(sql: "DELETE FROM history WHERE namespace = ?", arguments: [namespace])
         receipt.historyRows = db.changesCount
+        try FeedTable.historyRowsDeleted(db)
         try db.execute(
             sql: "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ?)",
             arguments: [namespace])
