@@ -4,8 +4,8 @@ import Testing
 
 @testable import Mnemo
 
-/// Three devices and a server, each seed a different story of offline operations and syncs in
-/// random order, with syncs cut off before or after the server answered: after every device
+/// Three devices and a server, each seed a different story of offline operations (topic merges,
+/// renames and moves among them) and syncs in random order, with syncs cut off before or after the server answered: after every device
 /// syncs twice, every replica holds the same facts, none twice, and a sentence that was erased
 /// is in no file's bytes.
 ///
@@ -63,7 +63,7 @@ struct SyncConvergenceTests {
             let kb = world.devices[device]
             let facts = try await kb.snapshot().facts
             let fact = facts.isEmpty ? nil : facts[random.below(facts.count)]
-            let roll = random.below(20)
+            let roll = random.below(22)
             if trace {
                 print("TRACE d\(device) op \(roll) on \(fact.map { "\($0.uid.prefix(8)) \($0.content)" } ?? "-")")
             }
@@ -103,6 +103,21 @@ struct SyncConvergenceTests {
                 guard let fact, random.below(3) == 0 || fact.content == planted else { continue }
                 if fact.content == planted { plantedErased = true }
                 try await kb.eraseFacts(ids: [fact.id])
+            case 13:
+                // A topic that is not there (merged away already) is refused: nothing to sync.
+                let (source, target) = (random.below(3), random.below(3))
+                guard source != target else { continue }
+                _ = try? await kb.mergeTopics(
+                    [TopicPath(validSegments: ["T\(source)"])], into: TopicPath(validSegments: ["T\(target)"]))
+            case 14:
+                let (source, target) = (random.below(3), random.below(4))
+                guard source != target else { continue }
+                if random.below(2) == 0 {
+                    _ = try? await kb.renameTopic(TopicPath(validSegments: ["T\(source)"]), to: "T\(target)")
+                } else {
+                    _ = try? await kb.moveTopic(
+                        TopicPath(validSegments: ["T\(source)"]), under: TopicPath(validSegments: ["T\(target)"]))
+                }
             default:
                 // A sync, cut off now and then before or after the server answered.
                 do {
@@ -114,7 +129,10 @@ struct SyncConvergenceTests {
             }
         }
         for _ in 0..<2 {
-            for device in 0..<3 { try await world.sync(device) }
+            for device in 0..<3 {
+                if trace { print("TRACE final sync d\(device)") }
+                try await world.devices[device].sync(with: CutTransport(base: world.transport, seed: seed, cuts: false))
+            }
         }
         // A local edit that changed nothing at the server (a value set twice) leaves the
         // device's `updated_at`: sync times are not compared.
@@ -166,12 +184,17 @@ final class CutTransport: SyncTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var random: SplitMix
 
-    init(base: InProcessSyncTransport, seed: UInt64) {
+    /// Whether it cuts: a transport that does not only traces (with `MNEMO_SYNC_SEED`).
+    let cuts: Bool
+
+    init(base: InProcessSyncTransport, seed: UInt64, cuts: Bool = true) {
         self.base = base
+        self.cuts = cuts
         self.random = SplitMix(seed: seed ^ 0xC07)
     }
 
     private func roll() -> Int {
+        guard cuts else { return 1 }
         lock.lock()
         defer { lock.unlock() }
         return random.below(10)
