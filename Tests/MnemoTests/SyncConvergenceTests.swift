@@ -165,7 +165,6 @@ struct SyncConvergenceTests {
                     let found = traces.found([planted])
                     if !found.isEmpty {
                         problems.append("seed \(seed): the erased sentence is in replica \(index)'s file: \(found)")
-                        if trace { try? FileManager.default.copyItem(atPath: path, toPath: "/tmp/h36-found-\(index).sqlite") }
                     }
                 }
             }

@@ -226,6 +226,31 @@ struct SyncTests {
         #expect(states[2].first { $0.uid == kept.uid }?.mentionCount == 2, "the other device pulled the mention")
     }
 
+    @Test func aTopicMergeAndARenameReachEveryReplica() async throws {
+        let world = try World(devices: 2)
+        try await world.devices[0].addFact(NewFact(content: "I run on Sundays", topicPath: "Running"))
+        try await world.sync(0)
+        try await world.sync(1)
+        // Offline: the tablet adds to the topic the phone merges away, the phone renames another.
+        try await world.devices[1].addFact(NewFact(content: "I ran a marathon", topicPath: "Running"))
+        try await world.devices[0].addFact(NewFact(content: "I swim", topicPath: "Pool"))
+        try await world.devices[0].mergeTopics(["Running"], into: "Sport")
+        try await world.devices[0].renameTopic("Pool", to: "Swimming")
+        try await world.sync(1)
+        // The add carries its topic as it is now ("Swimming"): the rename then finds no "Pool".
+        let report = try await world.sync(0)
+        #expect(report.pushed == 2 && report.refused == 1)
+        try await world.sync(1)
+
+        let states = try await world.states()
+        #expect(states.allSatisfy { $0 == states[0] }, "every replica holds the same facts")
+        #expect(
+            Set(states[0].map { "\($0.topic): \($0.content)" }) == [
+                "Sport: I run on Sundays", "Sport: I ran a marathon", "Swimming: I swim",
+            ], "the tablet's fact, added offline to the merged topic, is merged too")
+        #expect(try await world.devices[1].topic(at: "Running") == nil, "the emptied topic is gone on the tablet")
+    }
+
     @Test func aDeviceWhoseCursorExpiredReadsTheSnapshotAndKeepsItsOwnOperations() async throws {
         let world = try World(devices: 2)
         let kept = try await world.devices[0].addFact(NewFact(content: "I speak Dutch", topicPath: "Languages")).fact

@@ -92,7 +92,8 @@ extension KnowledgeBase {
                     for fact in try Self.facts(db, namespace: namespace, under: move.to) {
                         var carried = SyncChange(event: event.kind, transaction: event.transaction)
                         carried.uid = fact.uid
-                        carried.fact = SyncFact(fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
+                        carried.fact = SyncFact(
+                            fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
                         changes.append(carried)
                     }
                     continue

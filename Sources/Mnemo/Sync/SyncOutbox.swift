@@ -22,7 +22,8 @@ enum SyncOutbox {
                 for (index, fact) in try SyncStore.facts(db, namespace: namespace, underTopic: row.uid).enumerated() {
                     operations.append(
                         SyncOperation(
-                            id: "\(id).\(index)", kind: .update, uid: fact.uid, fact: SyncFact(fact), fields: ["topic"]))
+                            id: "\(id).\(index)", kind: .update, uid: fact.uid, fact: SyncFact(fact), fields: ["topic"])
+                    )
                 }
                 continue
             }

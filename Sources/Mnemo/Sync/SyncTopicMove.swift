@@ -67,8 +67,10 @@ struct SyncTopicMove: Sendable {
         let parent = try to.parent.map { try TopicTable.ensure(db, namespace: namespace, path: $0, at: now) }
         try TopicTable.relocate(db, topic: source, newName: to.segments.last!, newParent: parent)
         try HistoryTable.record(
-            db, namespace: namespace, topicID: source.id, kind: from.parent?.key == to.parent?.key ? .topicRenamed : .topicMoved,
-            details: ["from": source.path, "to": (try TopicTable.find(db, id: source.id))?.path ?? to.description], at: now)
+            db, namespace: namespace, topicID: source.id,
+            kind: from.parent?.key == to.parent?.key ? .topicRenamed : .topicMoved,
+            details: ["from": source.path, "to": (try TopicTable.find(db, id: source.id))?.path ?? to.description],
+            at: now)
         return true
     }
 }
