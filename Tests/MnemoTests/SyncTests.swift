@@ -183,6 +183,74 @@ struct SyncTests {
         #expect(states[0].first?.uid == fact.uid)
     }
 
+    @Test func erasingAFactDeletedAndBroughtBackErasesEveryRowItHad() async throws {
+        let world = try World(devices: 2)
+        let fact = try await world.devices[0].addFact(NewFact(content: Self.secret, topicPath: "Codes")).fact
+        try await world.sync(0)
+        try await world.sync(1)
+        try await world.devices[0].deleteFact(id: fact.id)
+        try await world.sync(0)
+        try await world.sync(1)
+        // The undo brings the fact back on every replica as a new row under the same uid; the
+        // deleted row's history still holds the content.
+        try await world.devices[0].undo()
+        try await world.sync(0)
+        try await world.sync(1)
+        let onB = try #require(try await world.devices[1].snapshot().facts.first { $0.uid == fact.uid })
+        try await world.devices[1].eraseFacts(ids: [onB.id])
+        for device in [1, 0, 1] { try await world.sync(device) }
+
+        #expect(try await world.states().allSatisfy(\.isEmpty))
+        for (index, path) in ([world.serverPath] + world.devicePaths).enumerated() {
+            let found = try FileTraces(databaseAt: path).found([Self.secret])
+            #expect(found == [], "replica \(index) (0 is the server)")
+        }
+    }
+
+    @Test func aMentionPushedWithAnErasureReachesTheOtherDevices() async throws {
+        let world = try World(devices: 2)
+        let kept = try await world.devices[0].addFact(NewFact(content: "I keep bees", topicPath: "Hobbies")).fact
+        let erased = try await world.devices[0].addFact(NewFact(content: Self.secret, topicPath: "Codes")).fact
+        try await world.sync(0)
+        try await world.sync(1)
+        // One push: the erasure frees the server's newest history rows, then the mention is
+        // recorded in the same transaction.
+        try await world.devices[0].eraseFacts(ids: [erased.id])
+        try await world.devices[0].addFact(NewFact(content: "I keep bees", topicPath: "Hobbies", sources: ["hive"]))
+        try await world.sync(0)
+        try await world.sync(1)
+
+        let states = try await world.states()
+        #expect(states.allSatisfy { $0 == states[0] }, "every replica holds the same facts")
+        #expect(states[1].first { $0.uid == kept.uid }?.mentionCount == 2)
+        #expect(states[2].first { $0.uid == kept.uid }?.mentionCount == 2, "the other device pulled the mention")
+    }
+
+    @Test func aTopicMergeAndARenameReachEveryReplica() async throws {
+        let world = try World(devices: 2)
+        try await world.devices[0].addFact(NewFact(content: "I run on Sundays", topicPath: "Running"))
+        try await world.sync(0)
+        try await world.sync(1)
+        // Offline: the tablet adds to the topic the phone merges away, the phone renames another.
+        try await world.devices[1].addFact(NewFact(content: "I ran a marathon", topicPath: "Running"))
+        try await world.devices[0].addFact(NewFact(content: "I swim", topicPath: "Pool"))
+        try await world.devices[0].mergeTopics(["Running"], into: "Sport")
+        try await world.devices[0].renameTopic("Pool", to: "Swimming")
+        try await world.sync(1)
+        // The add carries its topic as it is now ("Swimming"): the rename then finds no "Pool".
+        let report = try await world.sync(0)
+        #expect(report.pushed == 2 && report.refused == 1)
+        try await world.sync(1)
+
+        let states = try await world.states()
+        #expect(states.allSatisfy { $0 == states[0] }, "every replica holds the same facts")
+        #expect(
+            Set(states[0].map { "\($0.topic): \($0.content)" }) == [
+                "Sport: I run on Sundays", "Sport: I ran a marathon", "Swimming: I swim",
+            ], "the tablet's fact, added offline to the merged topic, is merged too")
+        #expect(try await world.devices[1].topic(at: "Running") == nil, "the emptied topic is gone on the tablet")
+    }
+
     @Test func aDeviceWhoseCursorExpiredReadsTheSnapshotAndKeepsItsOwnOperations() async throws {
         let world = try World(devices: 2)
         let kept = try await world.devices[0].addFact(NewFact(content: "I speak Dutch", topicPath: "Languages")).fact

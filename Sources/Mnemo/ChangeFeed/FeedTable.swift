@@ -53,6 +53,9 @@ enum FeedTable {
     }
 
     static func mark(_ db: Database) throws -> Mark {
+        historyFloors.withLock { floors in
+            if !floors.isEmpty { floors[ObjectIdentifier(db)] = nil }
+        }
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
@@ -77,6 +80,8 @@ enum FeedTable {
     /// `topic_created`…) and one per conflict found.
     static func recordDerivedEvents(since mark: Mark, _ db: Database) throws {
         let tx = mark.sequence + 1
+        let floor = historyFloors.withLock { $0.removeValue(forKey: ObjectIdentifier(db)) }
+        let firstNew = min(mark.history, floor ?? mark.history)
         // The events a write recorded itself (``record``) are numbered now, while they are the
         // only events of the transaction: the range holds them alone, not the derived ones.
         try db.cachedStatement(sql: "UPDATE feed_event SET tx = ?1 WHERE seq >= ?1 AND tx = 0")
@@ -94,7 +99,7 @@ enum FeedTable {
                        id, created_at
                 FROM history WHERE id > ?2 ORDER BY id
                 """
-        ).execute(arguments: [tx, mark.history])
+        ).execute(arguments: [tx, firstNew])
         try db.cachedStatement(
             sql: """
                 INSERT INTO feed_event (namespace, tx, kind, fact_id, related_id, created_at)
@@ -102,6 +107,20 @@ enum FeedTable {
                 FROM fact_conflict WHERE id > ?2 ORDER BY id
                 """
         ).execute(arguments: [tx, mark.conflict])
+    }
+
+    /// The largest history number left after the running transaction of a connection deleted
+    /// history rows (an erasure), when it is below the transaction's ``Mark``: SQLite numbers
+    /// the next row after the largest one left, so the rows the transaction adds after the
+    /// deletion can have numbers at or below its mark, and are still its own.
+    private static let historyFloors = Locked<[ObjectIdentifier: Int64]>([:])
+
+    /// Notes that the running transaction deleted history rows (see ``historyFloors``).
+    static func historyRowsDeleted(_ db: Database) throws {
+        let largest = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM history") ?? 0
+        historyFloors.withLock { floors in
+            floors[ObjectIdentifier(db)] = min(floors[ObjectIdentifier(db)] ?? largest, largest)
+        }
     }
 
     /// Records an event that no history row announces (an undo's restoration, an erasure, a

@@ -41,7 +41,7 @@ struct TopicMerger {
             details: ["merged_from": source.path], at: now)
         try HistoryTable.record(
             db, namespace: namespace, topicID: source.id, kind: .topicMerged,
-            details: ["into": target.path], at: now)
+            details: ["into": target.path, "from": source.path], at: now)
         mergedTopics.append(source.path)
     }
 }

@@ -45,6 +45,7 @@ package enum FactEraser {
             sql: "DELETE FROM history WHERE namespace = ? AND fact_id IN (SELECT id FROM erasing)",
             arguments: [namespace])
         receipt.historyRows = db.changesCount
+        try FeedTable.historyRowsDeleted(db)
         try db.execute(
             sql:
                 "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ? AND id IN (SELECT id FROM erasing))",
@@ -79,6 +80,7 @@ package enum FactEraser {
         receipt.conflictLinks = db.changesCount
         try db.execute(sql: "DELETE FROM history WHERE namespace = ?", arguments: [namespace])
         receipt.historyRows = db.changesCount
+        try FeedTable.historyRowsDeleted(db)
         try db.execute(
             sql: "DELETE FROM fact_embedding WHERE fact_id IN (SELECT id FROM fact WHERE namespace = ?)",
             arguments: [namespace])
@@ -118,7 +120,8 @@ package enum FactEraser {
                 """, arguments: [id, namespace]) ?? false
     }
 
-    /// `ids` and every fact merged into them, directly or through another merged fact.
+    /// `ids`, every fact merged into them (directly or through another merged fact), and the
+    /// earlier rows of the same synced facts (by uid).
     private static func withAbsorbed(_ db: Database, namespace: String, _ ids: [Int64]) throws -> [Int64] {
         var all = Set(ids)
         var frontier = ids
@@ -133,6 +136,18 @@ package enum FactEraser {
                           AND fact_id IN (\(chunk.map(String.init).joined(separator: ",")))
                         """, arguments: [namespace, HistoryEvent.Kind.merged.rawValue])
                 next += absorbed.filter { all.insert($0).inserted }
+                // A synced fact deleted and brought back by its server took a new row under its
+                // uid: the rows it had before are the same fact, and their history holds it too.
+                let list = chunk.map(String.init).joined(separator: ",")
+                let incarnations = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT fact_id FROM fact_departed
+                        WHERE namespace = ?1 AND fact_id NOT IN (SELECT fact_id FROM fact_tombstone)
+                          AND uid IN (SELECT uid FROM fact WHERE namespace = ?1 AND id IN (\(list))
+                                      UNION SELECT uid FROM fact_departed WHERE fact_id IN (\(list)))
+                        """, arguments: [namespace])
+                next += incarnations.filter { all.insert($0).inserted }
             }
             frontier = next
         }

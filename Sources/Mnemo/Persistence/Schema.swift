@@ -18,6 +18,7 @@ enum Schema {
         migrator.registerMigration("v8: change feed", migrate: FeedTable.create)
         migrator.registerMigration("v9: stable ids of facts and topics", migrate: addStableIDs)
         migrator.registerMigration("v10: sync", migrate: SyncSchema.create)
+        migrator.registerMigration("v11: sync of topic moves", migrate: SyncSchema.queueTopicMoves)
         return migrator
     }
 

@@ -147,8 +147,10 @@ extension KnowledgeBase {
             var verdicts: [String: SyncApplier.Verdict] = [:]
             var order: [String] = []
             var namespaceErased = false
+            var moves: [SyncTopicMove] = []
             for change in page.changes {
                 if change.event == .namespaceErased { namespaceErased = true }
+                if let from = change.from, let to = change.to { moves.append(SyncTopicMove(from: from, to: to)) }
                 guard let uid = change.uid, change.event != .conflictFound else { continue }
                 if verdicts[uid] == nil { order.append(uid) }
                 if case .erased = verdicts[uid] { continue }
@@ -163,6 +165,7 @@ extension KnowledgeBase {
             let conflicts = page.changes.filter { $0.event == .conflictFound }
             let ordered = order.map { (uid: $0, verdict: verdicts[$0]!) }
             let erasesAll = namespaceErased
+            let topicMoves = moves
             let namespace = namespace
             let now = now
             let next = page.next
@@ -176,6 +179,7 @@ extension KnowledgeBase {
                     try applier.apply(all.map { ($0, .erased) })
                 }
                 try applier.apply(ordered)
+                for move in topicMoves { try move.dropIfEmpty(db, namespace: namespace) }
                 for change in conflicts {
                     guard let newer = change.uid, let older = change.relatedUid else { continue }
                     if try applier.link(

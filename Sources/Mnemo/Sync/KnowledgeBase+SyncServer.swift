@@ -19,7 +19,8 @@ extension KnowledgeBase {
     package func acceptSyncPush(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         try SyncValidation.check(request, namespace: namespace)
         let needing = request.operations.indices.filter {
-            request.operations[$0].kind != .delete && request.operations[$0].kind != .erase
+            request.operations[$0].fact != nil && request.operations[$0].kind != .delete
+                && request.operations[$0].kind != .erase
         }
         let vectors = try await embed(needing.map { request.operations[$0].fact!.content }) ?? []
         var embeddings: [Int: [Float]] = [:]
@@ -78,8 +79,25 @@ extension KnowledgeBase {
         let dimension = shippedDimension(for: model)
         return try await writer.read { db in
             var changes: [SyncChange] = []
-            for event in page.events where !event.kind.concernsTopics {
+            for event in page.events {
                 var change = SyncChange(event: event.kind, transaction: event.transaction)
+                if event.kind.concernsTopics {
+                    guard let move = try Self.topicMove(db, event: event) else { continue }
+                    (change.from, change.to) = (move.from, move.to)
+                    changes.append(change)
+                    // The facts the move carried are where its target is now, or a later
+                    // change carries them on: their states go with it, and the device stores
+                    // them as it stores any other (it does not replay the move on its own copy,
+                    // which may hold other facts at that path).
+                    for fact in try Self.facts(db, namespace: namespace, under: move.to) {
+                        var carried = SyncChange(event: event.kind, transaction: event.transaction)
+                        carried.uid = fact.uid
+                        carried.fact = SyncFact(
+                            fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
+                        changes.append(carried)
+                    }
+                    continue
+                }
                 if let factID = event.factID { change.uid = try SyncStore.uid(db, factID: factID) }
                 if let fact = event.fact {
                     change.fact = SyncFact(fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
@@ -153,6 +171,29 @@ extension KnowledgeBase {
         return identity.dimension
     }
 
+    /// The facts in the subtree of the topic at `path`, if there is one.
+    private static func facts(_ db: Database, namespace: String, under path: String) throws -> [Fact] {
+        guard let path = try? TopicPath(validating: path),
+            let root = try TopicTable.find(db, namespace: namespace, path: path)
+        else { return [] }
+        return try FactTable.facts(db, inTopics: try TopicTable.subtree(db, namespace: namespace, root: root).map(\.id))
+    }
+
+    /// The topic move an event of the feed records, if it is one (see ``SyncTopicMove``).
+    private static func topicMove(_ db: Database, event: ChangeEvent) throws -> SyncTopicMove? {
+        guard
+            let details = try String.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT h.details FROM feed_event e JOIN history h ON h.id = e.history_id AND h.namespace = e.namespace
+                        WHERE e.seq = ? AND h.topic_id IS e.topic_id
+                        """), arguments: [event.cursor.sequence])
+        else { return nil }
+        return SyncTopicMove(
+            kind: event.kind,
+            details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:])
+    }
+
     private static func vector(_ db: Database, factID: Int64, dimension: Int?) throws -> [Float]? {
         guard let dimension else { return nil }
         return try Data.fetchOne(
@@ -169,7 +210,16 @@ struct SyncServerWrite {
     var matcher: NearDuplicateMatcher?
 
     mutating func apply(_ operation: SyncOperation, embedding: [Float]?) throws -> SyncAnswer {
-        let uid = try SyncStore.resolvedUID(db, namespace: namespace, uid: operation.uid)
+        if operation.kind == .moveTopic {
+            // Validated: both paths are there.
+            let move = SyncTopicMove(from: operation.from ?? "", to: operation.to ?? "")
+            let moved = try move.apply(db, namespace: namespace, now: now)
+            return SyncAnswer(operation: operation.id, outcome: moved ? .updated : .unknown, uid: operation.uid)
+        }
+        // A uid merged away once may be a fact again (brought back by an undo): then it is itself.
+        let uid =
+            try SyncStore.fact(db, namespace: namespace, uid: operation.uid) != nil
+            ? operation.uid : try SyncStore.resolvedUID(db, namespace: namespace, uid: operation.uid)
         func answer(_ outcome: SyncAnswer.Outcome, _ uid: String = uid) -> SyncAnswer {
             SyncAnswer(operation: operation.id, outcome: outcome, uid: uid)
         }
@@ -209,6 +259,8 @@ struct SyncServerWrite {
             _ = try FactEraser.erase(db, namespace: namespace, ids: [id], reason: .requested, now: now)
             matcher?.didRemove(id)
             return answer(.erased)
+        case .moveTopic:
+            return answer(.unknown)
         }
     }
 

@@ -61,12 +61,15 @@ public struct SyncOperation: Codable, Hashable, Sendable {
         case restore
         case delete
         case erase
+        /// A topic renamed, moved or merged into another: everything at the path
+        /// ``SyncOperation/from`` goes to ``SyncOperation/to`` (merged into what is there).
+        case moveTopic = "move_topic"
     }
 
     /// The device's id of the operation: a replayed push is recognised by it.
     public var id: String
     public var kind: Kind
-    /// The fact's ``Fact/uid``.
+    /// The fact's ``Fact/uid`` (a topic's, for ``Kind/moveTopic``).
     public var uid: String
     /// The fact's state on the device when it was pushed (``Kind/add``, ``Kind/update``,
     /// ``Kind/restore``).
@@ -74,6 +77,10 @@ public struct SyncOperation: Codable, Hashable, Sendable {
     /// The fields an update changed: `content`, `type`, `importance`, `confidence`, `topic`,
     /// `is_active`, `expires_at`, `status`, `progress`, `target_date`.
     public var fields: [String]?
+    /// A topic move's path before (``Kind/moveTopic``).
+    public var from: String?
+    /// A topic move's path after.
+    public var to: String?
 }
 
 /// The operations a device pushes to its server, in the order it made them.
@@ -132,6 +139,10 @@ public struct SyncChange: Codable, Hashable, Sendable {
     public var relatedUid: String?
     /// A conflict's reason.
     public var reason: String?
+    /// A topic's rename, move or merge (`topic_renamed`, `topic_moved`, `topic_merged`): its
+    /// path before, which the device moves to ``to``.
+    public var from: String?
+    public var to: String?
 }
 
 /// A page of the server's changes after a device's cursor.

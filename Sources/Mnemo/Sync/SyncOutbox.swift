@@ -15,8 +15,32 @@ enum SyncOutbox {
         let rows = try SyncStore.outbox(db, namespace: namespace, limit: limit)
         var operations: [SyncOperation] = []
         for row in rows {
-            guard let uid = row.uid, let kind = ChangeEvent.Kind(rawValue: row.kind) else { continue }
             let id = "\(device)/\(row.sequence)"
+            guard let kind = ChangeEvent.Kind(rawValue: row.kind) else { continue }
+            if kind == .topicRestored {
+                // An undo moved the topic back: its facts' paths changed with no event of theirs.
+                for (index, fact) in try SyncStore.facts(db, namespace: namespace, underTopic: row.uid).enumerated() {
+                    operations.append(
+                        SyncOperation(
+                            id: "\(id).\(index)", kind: .update, uid: fact.uid, fact: SyncFact(fact), fields: ["topic"])
+                    )
+                }
+                continue
+            }
+            if kind.concernsTopics {
+                // The target side of a merge says nothing the merged side does not.
+                if let historyID = row.historyID,
+                    let move = SyncTopicMove(kind: kind, details: try SyncStore.details(db, historyID: historyID))
+                {
+                    operations.append(
+                        SyncOperation(
+                            id: id, kind: .moveTopic,
+                            uid: StableID.topic(namespace: namespace, pathKey: move.from),
+                            from: move.from, to: move.to))
+                }
+                continue
+            }
+            guard let uid = row.uid else { continue }
             let fact = try SyncStore.fact(db, namespace: namespace, uid: uid)
             let state = fact.map { SyncFact($0) }
             func operation(_ kind: SyncOperation.Kind, fields: [String]? = nil) -> SyncOperation {

@@ -83,4 +83,27 @@ enum SyncSchema {
                 );
                 """)
     }
+
+    /// Puts a topic's renames, moves and merges in the outbox too (their history row says from
+    /// where to where, see ``SyncTopicMove``): they change no fact's row, but every fact of the
+    /// topic's subtree changes its path. So does an undo that puts a topic back (the row names
+    /// the topic by uid): its facts are pushed where they are now.
+    static func queueTopicMoves(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DROP TRIGGER sync_outbox_after_feed_event;
+                CREATE TRIGGER sync_outbox_after_feed_event AFTER INSERT ON feed_event
+                WHEN (new.fact_id IS NOT NULL
+                      OR new.kind IN ('topic_renamed', 'topic_moved', 'topic_merged', 'topic_restored'))
+                    AND EXISTS (SELECT 1 FROM sync_link WHERE namespace = new.namespace AND pulled_tx IS NOT new.tx)
+                BEGIN
+                    INSERT INTO sync_outbox (namespace, kind, fact_uid, history_id, created_at)
+                    VALUES (new.namespace, new.kind,
+                            COALESCE((SELECT uid FROM fact WHERE id = new.fact_id),
+                                     (SELECT uid FROM fact_departed WHERE fact_id = new.fact_id),
+                                     (SELECT uid FROM topic WHERE id = new.topic_id)),
+                            new.history_id, new.created_at);
+                END;
+                """)
+    }
 }

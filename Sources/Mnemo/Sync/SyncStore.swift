@@ -200,4 +200,21 @@ enum SyncStore {
         else { return [] }
         return object.keys.sorted()
     }
+
+    /// The facts in the subtree of the namespace's topic with this uid (none when it is gone).
+    static func facts(_ db: Database, namespace: String, underTopic uid: String?) throws -> [Fact] {
+        guard let uid,
+            let root = try Row.fetchOne(
+                db, sql: "SELECT \(Topic.selection) FROM topic WHERE namespace = ? AND uid = ?",
+                arguments: [namespace, uid]
+            ).map(Topic.init(row:))
+        else { return [] }
+        return try FactTable.facts(db, inTopics: try TopicTable.subtree(db, namespace: namespace, root: root).map(\.id))
+    }
+
+    /// The text details of a history row (a topic's `from` and `to`).
+    static func details(_ db: Database, historyID: Int64) throws -> [String: String] {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT details FROM history WHERE id = ?"), arguments: [historyID])
+            .flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+    }
 }

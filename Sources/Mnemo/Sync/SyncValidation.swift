@@ -29,6 +29,13 @@ enum SyncValidation {
             switch operation.kind {
             case .delete, .erase:
                 continue
+            case .moveTopic:
+                guard let from = operation.from, let to = operation.to else {
+                    throw MnemoError.invalidInput(
+                        field: "\(field).\(operation.from == nil ? "from" : "to")",
+                        reason: "a move_topic names the topic's path before and after")
+                }
+                _ = try SyncTopicMove(from: from, to: to).validated(field: field)
             case .add, .update, .restore:
                 guard let fact = operation.fact else {
                     throw MnemoError.invalidInput(

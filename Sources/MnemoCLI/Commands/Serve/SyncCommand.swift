@@ -27,6 +27,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Say what waits to be pushed and when the last sync ran, without syncing.")
     var status = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Measure instead: this many times, change a fact of the file, sync it and sync --peer.",
+            valueName: "rounds"))
+    var measureLatency: Int?
+
+    @Option(help: ArgumentHelp("With --measure-latency: another device's file.", valueName: "file"))
+    var peer: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -66,6 +75,12 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let kb = try await global.openKnowledgeBase(embedding: true)
         let transport = URLSessionSyncTransport(server: url, user: kb.namespace, token: token)
+        if let measureLatency {
+            guard measureLatency > 0, let peer else {
+                throw CLIError("--measure-latency takes a number of rounds above 0 and --peer FILE")
+            }
+            return try await self.measureLatency(rounds: measureLatency, peerPath: peer, transport: transport, kb: kb)
+        }
         let line = StatusLine.forTerminal()
         let report = try await kb.sync(with: transport) { progress in
             line?.show("\(progress.phase.rawValue): \(progress.done.formatted())")
