@@ -227,14 +227,17 @@ extension KnowledgeBase {
     }
 
     /// Builds the graph index of this namespace's facts now (see ``VectorScan/approximate``), if
-    /// it holds at least the minimum for one, and returns once it is ready; searches otherwise
-    /// start the build in the background and scan exactly until it is done.
-    package func buildVectorGraph() async throws {
+    /// it holds at least the minimum for one, and returns once it is ready (true) or at once when
+    /// the namespace is too small for one (false); searches otherwise start the build in the
+    /// background and scan exactly until it is done.
+    @discardableResult
+    package func buildVectorGraph() async throws -> Bool {
         let store = try await vectorSnapshot()
         guard let vectorIndex, let code = store.namespaceCode(namespace),
             (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
-        else { return }
+        else { return false }
         vectorIndex.buildGraph(of: namespace)
+        return true
     }
 
     func vectorSnapshot() async throws -> VectorSnapshot {
