@@ -105,6 +105,9 @@ public enum SearchBenchmark {
         public var graphBuildTime: Duration?
         /// The recall@10 of each approximate variant against its exact counterpart, by name.
         public var approximateRecallAt10: [String: Double]
+        /// How the approximate variants' searches were answered (graph, exact scan of the rows
+        /// passing, …), by variant name then path.
+        public var approximatePaths: [String: [String: Int]]
         /// The database file's size after loading.
         public var databaseBytes: Int
         /// Latency per variant, in the configuration's order.
@@ -175,6 +178,7 @@ public enum SearchBenchmark {
         var latencies: [(Variant, LatencyStats)] = []
         var cpuPerQuery: [String: Duration] = [:]
         var rankings: [String: [[Int64]]] = [:]
+        var approximatePaths: [String: [String: Int]] = [:]
         for variant in configuration.variants {
             let filters = queries.indices.map { variant.filter(for: $0, in: corpus) }
             func search(_ query: (offset: Int, element: SyntheticCorpus.Query)) async throws -> [Int64] {
@@ -185,6 +189,7 @@ public enum SearchBenchmark {
                 ).map(\.fact.id)
             }
             for query in queries.enumerated().prefix(configuration.warmupQueries) { _ = try await search(query) }
+            let pathsBefore = kb.approximateSearchPaths
             var ids: [[Int64]] = []
             ids.reserveCapacity(queries.count)
             var done = 0
@@ -198,6 +203,11 @@ public enum SearchBenchmark {
             }
             cpuPerQuery[variant.name] = (ProcessCPUTime.now() - cpuStart) / max(1, queries.count)
             latencies.append((variant, stats))
+            if variant.vectorScan == .approximate {
+                approximatePaths[variant.name] = kb.approximateSearchPaths
+                    .map { ($0.key, $0.value - pathsBefore[$0.key, default: 0]) }
+                    .reduce(into: [:]) { $0[$1.0] = $1.1 > 0 ? $1.1 : nil }
+            }
             rankings[variant.name] = ids
         }
         // In WAL mode recent pages may still sit in the -wal file.
@@ -212,7 +222,7 @@ public enum SearchBenchmark {
                 uniqueKeysWithValues: configuration.variants.compactMap { variant in
                     variant.exactCounterpart.flatMap { recall(rankings[variant.name], against: rankings[$0]) }
                         .map { (variant.name, $0) }
-                }), databaseBytes: size, latencies: latencies,
+                }), approximatePaths: approximatePaths, databaseBytes: size, latencies: latencies,
             cpuPerQuery: cpuPerQuery,
             int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
             int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),

@@ -10,8 +10,8 @@ extension VectorIndex {
         case passingRows
         /// The graph's traversal found k passing facts.
         case graph
-        /// The traversal found fewer than k passing facts; the int8 scan of every passing row
-        /// gave the answer.
+        /// The traversal's beam did not fill with passing facts (it ran out of them, or of its
+        /// budget); the int8 scan of every passing row gave the answer.
         case graphThenScan
         /// The graph is being built: the int8 scan meanwhile.
         case buildingScan
@@ -22,8 +22,8 @@ extension VectorIndex {
     /// large enough: ``VectorScan/approximate``.
     ///
     /// k results come back whenever k rows pass: a filter estimated to let few rows through is
-    /// answered by scoring those rows exactly, and a traversal that finds fewer than k passing
-    /// nodes is replaced by the exact scan. Every node the graph returns is checked against
+    /// answered by scoring those rows exactly, and a traversal whose beam does not fill with
+    /// passing nodes is replaced by the exact scan. Every node the graph returns is checked against
     /// `store` (its row and attributes there) and rescored with its float vector there, so a
     /// graph that is ahead of the snapshot never returns what the snapshot does not hold.
     func approximateNearest(
@@ -47,11 +47,11 @@ extension VectorIndex {
             approximate.count(.buildingScan)
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
         }
+        let width = max(settings.searchWidth, k)
         let candidates = Self.alongside(work) {
             approximate.withGraph(namespace) { graph in
                 QuantizedQuery(query).withKernel { kernel in
                     let share = Double(passing) / Double(total)
-                    let width = max(settings.searchWidth, k)
                     // Enough visits to meet `width` passing nodes at the estimated share, several times over.
                     let budget = max(4 * width, Int(min(Double(graph.count), 16 * Double(width) / max(share, 1e-3))))
                     let traversal = graph.searchFiltered(
@@ -61,12 +61,15 @@ extension VectorIndex {
                             flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
                             createdTime: graph.createdTimes[Int(node)])
                     }
-                    return traversal.found.map { graph.ids[$0.row] }
+                    return (ids: traversal.found.map { graph.ids[$0.row] }, exhausted: traversal.exhaustedBudget)
                 }
             }
         }
-        let rows = (candidates ?? []).compactMap { id in store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil } }
-        guard rows.count >= k else {
+        let rows = (candidates?.ids ?? []).compactMap { id in store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil } }
+        // A beam that did not fill ran out of passing nodes it could reach: fewer than its width
+        // pass, or they lie apart in the graph. Either way the best may be among those it missed;
+        // so may they when the walk ran out of its budget of visits.
+        guard rows.count >= width, candidates?.exhausted == false else {
             approximate.count(.graphThenScan)
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
         }

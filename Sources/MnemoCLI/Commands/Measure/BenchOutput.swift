@@ -15,9 +15,12 @@ struct BenchOutput: Encodable {
         var cpuMs: Double?
         /// For the approximate variants: the share of the exact scan's top 10 (same filter) found.
         var recallAt10: Double?
+        /// For the approximate variants: how many queries each path answered (`graph`,
+        /// `passingRows`, `graphThenScan`, …).
+        var paths: [String: Int]?
 
         enum CodingKeys: String, CodingKey {
-            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs
+            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths
             case recallAt10 = "recall_at_10"
         }
 
@@ -86,6 +89,7 @@ struct BenchOutput: Encodable {
         latencies = report.latencies.map {
             var latency = Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name])
             latency.recallAt10 = report.approximateRecallAt10[$0.variant.name]
+            latency.paths = report.approximatePaths[$0.variant.name]
             return ($0.variant.name, latency)
         }
         int8RecallAt10 = report.int8RecallAt10
@@ -178,7 +182,10 @@ struct BenchOutput: Encodable {
         }
         for (name, latency) in latencies {
             guard let recall = latency.recallAt10 else { continue }
-            lines.append(String(format: "%@ recall@10 against the exact scan: %.4f", name, recall))
+            let paths = (latency.paths ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            lines.append(
+                String(format: "%@ recall@10 against the exact scan: %.4f", name, recall) + " (paths: "
+                    + paths.joined(separator: ", ") + ")")
         }
         if let int8RecallAt10 {
             var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)
