@@ -186,7 +186,9 @@ struct ApproximateIndexTests {
         let graph = NeighborGraph(dimension: 64)
         let attributes = VectorSnapshot.Attributes(
             namespace: "", topicID: 1, type: .fact, importance: .medium, isActive: true)
-        for index in 0..<200 { graph.upsert(id: Int64(index), vector: Array(Self.corpus.vector(ofFact: index)), attributes: attributes) }
+        for index in 0..<200 {
+            graph.upsert(id: Int64(index), vector: Array(Self.corpus.vector(ofFact: index)), attributes: attributes)
+        }
         graph.upsert(id: 7, vector: Array(Self.corpus.vector(ofFact: 7)), attributes: attributes)
         #expect(graph.count == 200 && graph.liveCount == 200)
         var inactive = attributes

@@ -243,7 +243,8 @@ extension KnowledgeBase {
     /// How many semantic and hybrid searches with ``VectorScan/approximate`` took each path
     /// (`exactScan`, `passingRows`, `graph`, `graphThenScan`, `buildingScan`), for benchmarks.
     package var approximateSearchPaths: [String: Int] {
-        Dictionary(uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
+        Dictionary(
+            uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
     }
 
     func vectorSnapshot() async throws -> VectorSnapshot {

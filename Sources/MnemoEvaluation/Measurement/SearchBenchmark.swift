@@ -32,11 +32,15 @@ public enum SearchBenchmark {
                 }
             } + [
                 Variant(name: "semantic_ann", mode: .semantic, vectorScan: .approximate, filtered: false),
-                Variant(name: "semantic_filtered_1pct", mode: .semantic, vectorScan: .exact, filtered: true, passingShare: 0.01),
+                Variant(
+                    name: "semantic_filtered_1pct", mode: .semantic, vectorScan: .exact, filtered: true,
+                    passingShare: 0.01),
                 Variant(
                     name: "semantic_ann_filtered_1pct", mode: .semantic, vectorScan: .approximate, filtered: true,
                     passingShare: 0.01),
-                Variant(name: "semantic_filtered_10pct", mode: .semantic, vectorScan: .exact, filtered: true, passingShare: 0.1),
+                Variant(
+                    name: "semantic_filtered_10pct", mode: .semantic, vectorScan: .exact, filtered: true,
+                    passingShare: 0.1),
                 Variant(
                     name: "semantic_ann_filtered_10pct", mode: .semantic, vectorScan: .approximate, filtered: true,
                     passingShare: 0.1),

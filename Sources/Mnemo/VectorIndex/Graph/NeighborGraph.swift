@@ -89,7 +89,8 @@ final class NeighborGraph: @unchecked Sendable {
         }
         if let node = nodeOfID[id] {
             let row = codes + Int(node) * dimension
-            if scales[Int(node)] == scale, quantized.withUnsafeBufferPointer({ memcmp($0.baseAddress!, row, dimension) == 0 })
+            if scales[Int(node)] == scale,
+                quantized.withUnsafeBufferPointer({ memcmp($0.baseAddress!, row, dimension) == 0 })
             {
                 setAttributes(Int(node), attributes)
                 return
@@ -120,7 +121,9 @@ final class NeighborGraph: @unchecked Sendable {
         let node = Int32(count)
         let index = count
         ids[index] = id
-        quantized.withUnsafeBufferPointer { (codes + index * dimension).update(from: $0.baseAddress!, count: dimension) }
+        quantized.withUnsafeBufferPointer {
+            (codes + index * dimension).update(from: $0.baseAddress!, count: dimension)
+        }
         scales[index] = scale
         setAttributes(index, attributes)
         isLive[index] = true
@@ -276,8 +279,9 @@ final class NeighborGraph: @unchecked Sendable {
     }
 
     /// Moves `current` to its best neighbour on `layer` until none is better.
-    func greedyStep(_ kernel: QuantizedQuery.Kernel, from current: inout Int32, score currentScore: inout Float, layer: Int)
-    {
+    func greedyStep(
+        _ kernel: QuantizedQuery.Kernel, from current: inout Int32, score currentScore: inout Float, layer: Int
+    ) {
         var improved = true
         while improved {
             improved = false

@@ -40,7 +40,9 @@ extension VectorIndex {
         let passing = store.estimatedPassingRows(filter)
         if passing <= settings.exactScanMaximum {
             approximate.count(.passingRows)
-            return Self.alongside(work) { store.nearest(to: query, k: k, among: store.passingRows(filter), floor: floor) }
+            return Self.alongside(work) {
+                store.nearest(to: query, k: k, among: store.passingRows(filter), floor: floor)
+            }
         }
         guard approximate.hasGraph(namespace) else {
             buildGraphInBackground(of: namespace)
@@ -52,8 +54,9 @@ extension VectorIndex {
             approximate.withGraph(namespace) { graph in
                 QuantizedQuery(query).withKernel { kernel in
                     let share = Double(passing) / Double(total)
-                    // Enough visits to meet `width` passing nodes at the estimated share, several times over.
-                    let budget = max(4 * width, Int(min(Double(graph.count), 16 * Double(width) / max(share, 1e-3))))
+                    // Twice the visits of an unfiltered walk (each beam step looks at a full
+                    // neighbour list), for the share of them that passes.
+                    let budget = Int(min(Double(graph.count), Double(2 * width * graph.baseDegree) / max(share, 1e-3)))
                     let traversal = graph.searchFiltered(
                         kernel, width: width, budget: budget, expandThroughFailing: share < 0.5
                     ) { node in
@@ -65,7 +68,9 @@ extension VectorIndex {
                 }
             }
         }
-        let rows = (candidates?.ids ?? []).compactMap { id in store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil } }
+        let rows = (candidates?.ids ?? []).compactMap { id in
+            store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil }
+        }
         // A beam that did not fill ran out of passing nodes it could reach: fewer than its width
         // pass, or they lie apart in the graph. Either way the best may be among those it missed;
         // so may they when the walk ran out of its budget of visits.
