@@ -79,7 +79,8 @@ extension NeighborGraph {
             withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { scores in
                 while let candidate = candidates.pop() {
                     if candidate.score < results.threshold { break }
-                    if visits >= budget {
+                    // Once every node is visited the walk is exact: the budget no longer matters.
+                    if visits >= budget && visits < count {
                         exhausted = true
                         break
                     }
