@@ -30,21 +30,14 @@ public enum SearchBenchmark {
                     if filtered { variant.name += "_filtered" }
                     return variant
                 }
-            } + [
-                Variant(name: "semantic_ann", mode: .semantic, vectorScan: .approximate, filtered: false),
-                Variant(
-                    name: "semantic_filtered_1pct", mode: .semantic, vectorScan: .exact, filtered: true,
-                    passingShare: 0.01),
-                Variant(
-                    name: "semantic_ann_filtered_1pct", mode: .semantic, vectorScan: .approximate, filtered: true,
-                    passingShare: 0.01),
-                Variant(
-                    name: "semantic_filtered_10pct", mode: .semantic, vectorScan: .exact, filtered: true,
-                    passingShare: 0.1),
-                Variant(
-                    name: "semantic_ann_filtered_10pct", mode: .semantic, vectorScan: .approximate, filtered: true,
-                    passingShare: 0.1),
-            ]
+            } + [Variant(name: "semantic_ann", mode: .semantic, vectorScan: .approximate, filtered: false)]
+            + [(1, 0.01), (10, 0.1)].flatMap { percent, share in
+                [("semantic", VectorScan.exact), ("semantic_ann", .approximate)].map { prefix, scan in
+                    Variant(
+                        name: "\(prefix)_filtered_\(percent)pct", mode: .semantic, vectorScan: scan, filtered: true,
+                        passingShare: share)
+                }
+            }
 
         /// The exact variant an approximate one's recall is measured against.
         public var exactCounterpart: String? {
