@@ -57,6 +57,25 @@ struct CLITests {
         #expect(text.status == 0, "\(text.stderr)")
     }
 
+    /// The graph index's keys are there beside the exact scan's; 300 facts are below the graph's
+    /// minimum, so the exact scan answers and its recall is 1.
+    @Test func benchReportsTheApproximateVariants() throws {
+        let result = try CLIRunner.run([
+            "bench", "--facts", "300", "--queries", "3", "--only", "semantic", "--only", "semantic_ann",
+            "--only", "semantic_filtered_1pct", "--only", "semantic_ann_filtered_1pct", "--no-numpy",
+            "--no-bandwidth", "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        for name in ["semantic_ann", "semantic_ann_filtered_1pct"] {
+            let variant = try #require(json[name] as? [String: Any], "no \(name)")
+            #expect(variant["p50_ms"] is Double && variant["p99_ms"] is Double)
+            #expect(variant["recall_at_10"] as? Double == 1)
+            #expect(variant["paths"] as? [String: Int] == ["exactScan": 3])
+        }
+        #expect((json["build"] as? [String: Any])?["ann_vectors_per_second"] == nil)
+    }
+
     @Test func ingestThenSearchPrintsTheDocumentedJSON() throws {
         let result = try CLIRunner.run(["--db", Self.database, "search", "swiftui", "--mode", "text", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -207,15 +207,44 @@ extension KnowledgeBase {
             return []
         }
         let filter = VectorFilter(query.filter, namespaceCode: namespaceCode, topicIDs: topicIDs)
-        let precision: VectorSnapshot.Precision = query.vectorScan == .exact ? .exact : .quantized(rescoreFactor: 10)
+        let precision: VectorSnapshot.Precision =
+            query.vectorScan == .quantized ? .quantized(rescoreFactor: 10) : .exact
         // Expired facts keep their vectors until a purge erases them: the scan asks for as many
         // more as there are, and drops them, so `count` others still come back. There are
         // usually none (one probe of a partial index).
         let expired = try readNow { db in try FactTable.expiredIDs(db, namespace: namespace, now: Date()) }
-        let matches = store.nearest(
-            to: vector, k: count + expired.count, filter: filter,
-            minSimilarity: query.minSimilarity.map(Float.init), precision: precision, alongside: work)
+        let matches: [VectorSnapshot.Match]
+        if query.vectorScan == .approximate, let vectorIndex {
+            matches = vectorIndex.approximateNearest(
+                in: store, namespace: namespace, query: vector, k: count + expired.count, filter: filter,
+                minSimilarity: query.minSimilarity.map(Float.init), alongside: work)
+        } else {
+            matches = store.nearest(
+                to: vector, k: count + expired.count, filter: filter,
+                minSimilarity: query.minSimilarity.map(Float.init), precision: precision, alongside: work)
+        }
         return expired.isEmpty ? matches : Array(matches.lazy.filter { !expired.contains($0.id) }.prefix(count))
+    }
+
+    /// Builds the graph index of this namespace's facts now (see ``VectorScan/approximate``), if
+    /// it holds at least the minimum for one, and returns once it is ready (true) or at once when
+    /// the namespace is too small for one (false); searches otherwise start the build in the
+    /// background and scan exactly until it is done.
+    @discardableResult
+    package func buildVectorGraph() async throws -> Bool {
+        let store = try await vectorSnapshot()
+        guard let vectorIndex, let code = store.namespaceCode(namespace),
+            (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
+        else { return false }
+        vectorIndex.buildGraph(of: namespace)
+        return true
+    }
+
+    /// How many semantic and hybrid searches with ``VectorScan/approximate`` took each path
+    /// (`exactScan`, `passingRows`, `graph`, `graphThenScan`, `buildingScan`), for benchmarks.
+    package var approximateSearchPaths: [String: Int] {
+        Dictionary(
+            uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
     }
 
     func vectorSnapshot() async throws -> VectorSnapshot {

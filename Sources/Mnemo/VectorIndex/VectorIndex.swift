@@ -30,9 +30,13 @@ final class VectorIndex: @unchecked Sendable {
     /// is then loaded once and never checked again.
     let followsChanges: Bool
 
+    /// The graph indexes of large namespaces, which every update installed here reaches.
+    let approximate: ApproximateIndex
+
     init(dimension: Int, followsChanges: Bool = true) {
         self.dimension = dimension
         self.followsChanges = followsChanges
+        self.approximate = ApproximateIndex(dimension: dimension)
     }
 
     var isLoaded: Bool { lock.withLock { state != nil } }
@@ -85,6 +89,15 @@ final class VectorIndex: @unchecked Sendable {
         lock.withLock { state = nil }
     }
 
+    /// Claims the build of `namespace`'s graph and returns the rows to build it from and their
+    /// change number; `nil` when the index is not loaded or the graph exists or is being built.
+    func claimGraphBuild(of namespace: String) -> (store: VectorSnapshot, sequence: Int64)? {
+        lock.withLock {
+            guard let state, approximate.claimBuild(of: namespace, at: state.sequence) else { return nil }
+            return state
+        }
+    }
+
     private func store(asOf sequence: Int64) -> VectorSnapshot? {
         lock.withLock { state.flatMap { $0.sequence >= sequence ? $0.store : nil } }
     }
@@ -102,6 +115,7 @@ final class VectorIndex: @unchecked Sendable {
                 if let state, state.sequence >= sequence { return state.store }
                 state = (store, sequence)
                 _statistics.fullLoads += 1
+                approximate.record(update)
                 return store
             case .delta(let base, let sequence, let changes):
                 guard var current = state, current.sequence >= base else { return nil }
@@ -111,6 +125,7 @@ final class VectorIndex: @unchecked Sendable {
                 current.sequence = sequence
                 state = current
                 _statistics.changedRows += changes.rows.count
+                approximate.record(update)
                 return current.store
             }
         }

@@ -180,9 +180,11 @@ extension VectorSnapshot {
         return members.withUnsafeBufferPointer { body($0, $0.count) }
     }
 
-    private func rescore(
+    /// The `k` best of `candidates` (rows; their scores are ignored) by float dot product with
+    /// `query`, at or above `floor`.
+    func rescore(
         _ candidates: [TopK.Entry], query: [Float], k: Int, floor: Float,
-        instructionSet: KernelInstructionSet
+        instructionSet: KernelInstructionSet = .preferred
     ) -> [Match] {
         var best = TopK(capacity: k)
         vectors.withUnsafeBufferPointer { vectors in

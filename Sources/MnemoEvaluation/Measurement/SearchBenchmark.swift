@@ -11,19 +11,51 @@ public enum SearchBenchmark {
         public var mode: SearchMode
         public var vectorScan: VectorScan
         public var filtered: Bool
+        /// When set, the filter is instead a window of statement times that this share of the
+        /// facts falls in (at a different place for each query), so that the share passing is known.
+        public var passingShare: Double? = nil
 
-        /// Every variant `mnemo bench` runs, in order.
-        public static let all: [Variant] = [false, true].flatMap { filtered in
-            [
-                Variant(name: "text", mode: .text, vectorScan: .exact, filtered: filtered),
-                Variant(name: "semantic", mode: .semantic, vectorScan: .exact, filtered: filtered),
-                Variant(name: "semantic_int8", mode: .semantic, vectorScan: .quantized, filtered: filtered),
-                Variant(name: "hybrid", mode: .hybrid, vectorScan: .exact, filtered: filtered),
-            ].map { variant in
-                var variant = variant
-                if filtered { variant.name += "_filtered" }
-                return variant
+        /// Every variant `mnemo bench` runs, in order: today's, then the graph index
+        /// (``VectorScan/approximate``) unfiltered and with 1 % and 10 % of the facts passing,
+        /// each beside the exact scan under the same filter, which its recall is measured against.
+        public static let all: [Variant] =
+            [false, true].flatMap { filtered in
+                [
+                    Variant(name: "text", mode: .text, vectorScan: .exact, filtered: filtered),
+                    Variant(name: "semantic", mode: .semantic, vectorScan: .exact, filtered: filtered),
+                    Variant(name: "semantic_int8", mode: .semantic, vectorScan: .quantized, filtered: filtered),
+                    Variant(name: "hybrid", mode: .hybrid, vectorScan: .exact, filtered: filtered),
+                ].map { variant in
+                    var variant = variant
+                    if filtered { variant.name += "_filtered" }
+                    return variant
+                }
+            } + [Variant(name: "semantic_ann", mode: .semantic, vectorScan: .approximate, filtered: false)]
+            + [(1, 0.01), (10, 0.1)].flatMap { percent, share in
+                [("semantic", VectorScan.exact), ("semantic_ann", .approximate)].map { prefix, scan in
+                    Variant(
+                        name: "\(prefix)_filtered_\(percent)pct", mode: .semantic, vectorScan: scan, filtered: true,
+                        passingShare: share)
+                }
             }
+
+        /// The exact variant an approximate one's recall is measured against.
+        public var exactCounterpart: String? {
+            guard vectorScan == .approximate else { return nil }
+            return name.replacingOccurrences(of: "_ann", with: "")
+        }
+
+        /// The filter of the `index`-th query of `corpus`.
+        public func filter(for index: Int, in corpus: SyntheticCorpus) -> FactFilter {
+            guard filtered else { return FactFilter() }
+            guard let passingShare, !corpus.facts.isEmpty else { return corpus.queries[index].filter }
+            let width = max(1, Int((passingShare * Double(corpus.facts.count)).rounded()))
+            let first = index &* 7_919 % (corpus.facts.count - min(width, corpus.facts.count) + 1)
+            let last = min(corpus.facts.count, first + width) - 1
+            guard let since = corpus.facts[first].createdAt, let until = corpus.facts[last].createdAt else {
+                return corpus.queries[index].filter
+            }
+            return FactFilter(since: since, until: until.addingTimeInterval(1))
         }
     }
 
@@ -65,6 +97,14 @@ public enum SearchBenchmark {
         public var loadTime: Duration
         /// The time the first semantic search took to read every vector into the index.
         public var indexLoadTime: Duration
+        /// The time to build the graph index, when an approximate variant ran on a corpus large
+        /// enough to have one.
+        public var graphBuildTime: Duration?
+        /// The recall@10 of each approximate variant against its exact counterpart, by name.
+        public var approximateRecallAt10: [String: Double]
+        /// How the approximate variants' searches were answered (graph, exact scan of the rows
+        /// passing, …), by variant name then path.
+        public var approximatePaths: [String: [String: Int]]
         /// The database file's size after loading.
         public var databaseBytes: Int
         /// Latency per variant, in the configuration's order.
@@ -125,24 +165,33 @@ public enum SearchBenchmark {
         let indexStart = clock.now
         if let first = queries.first { _ = try await kb.search(SearchQuery(first.text, mode: .semantic, limit: 1)) }
         let indexLoadTime = clock.now - indexStart
+        var graphBuildTime: Duration?
+        if configuration.variants.contains(where: { $0.vectorScan == .approximate }) {
+            progress?(Progress(phase: "building the graph index", done: 0, total: 1))
+            let start = clock.now
+            if try await kb.buildVectorGraph() { graphBuildTime = clock.now - start }
+        }
 
         var latencies: [(Variant, LatencyStats)] = []
         var cpuPerQuery: [String: Duration] = [:]
         var rankings: [String: [[Int64]]] = [:]
+        var approximatePaths: [String: [String: Int]] = [:]
         for variant in configuration.variants {
-            func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
+            let filters = queries.indices.map { variant.filter(for: $0, in: corpus) }
+            func search(_ query: (offset: Int, element: SyntheticCorpus.Query)) async throws -> [Int64] {
                 try await kb.search(
                     SearchQuery(
-                        query.text, mode: variant.mode, filter: variant.filtered ? query.filter : FactFilter(),
+                        query.element.text, mode: variant.mode, filter: filters[query.offset],
                         limit: configuration.limit, vectorScan: variant.vectorScan)
                 ).map(\.fact.id)
             }
-            for query in queries.prefix(configuration.warmupQueries) { _ = try await search(query) }
+            for query in queries.enumerated().prefix(configuration.warmupQueries) { _ = try await search(query) }
+            let pathsBefore = kb.approximateSearchPaths
             var ids: [[Int64]] = []
             ids.reserveCapacity(queries.count)
             var done = 0
             let cpuStart = ProcessCPUTime.now()
-            let stats = try await LatencyStats.measure(queries) { query in
+            let stats = try await LatencyStats.measure(Array(queries.enumerated())) { query in
                 ids.append(try await search(query))
                 done += 1
                 if done % 50 == 0 || done == queries.count {
@@ -151,6 +200,11 @@ public enum SearchBenchmark {
             }
             cpuPerQuery[variant.name] = (ProcessCPUTime.now() - cpuStart) / max(1, queries.count)
             latencies.append((variant, stats))
+            if variant.vectorScan == .approximate {
+                approximatePaths[variant.name] = kb.approximateSearchPaths
+                    .map { ($0.key, $0.value - pathsBefore[$0.key, default: 0]) }
+                    .reduce(into: [:]) { $0[$1.0] = $1.1 > 0 ? $1.1 : nil }
+            }
             rankings[variant.name] = ids
         }
         // In WAL mode recent pages may still sit in the -wal file.
@@ -160,7 +214,12 @@ public enum SearchBenchmark {
         }
         return Report(
             facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
-            loadTime: loadTime, indexLoadTime: indexLoadTime, databaseBytes: size, latencies: latencies,
+            loadTime: loadTime, indexLoadTime: indexLoadTime, graphBuildTime: graphBuildTime,
+            approximateRecallAt10: Dictionary(
+                uniqueKeysWithValues: configuration.variants.compactMap { variant in
+                    variant.exactCounterpart.flatMap { recall(rankings[variant.name], against: rankings[$0]) }
+                        .map { (variant.name, $0) }
+                }), approximatePaths: approximatePaths, databaseBytes: size, latencies: latencies,
             cpuPerQuery: cpuPerQuery,
             int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
             int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),

@@ -13,7 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
             loads it into a scratch database (deleted afterwards unless --db is given), and times \
             each search mode with and without filters: p50, p95 and p99 in milliseconds. It also \
             measures the recall of the int8 scan, the memory bandwidth that bounds the vector \
-            scan, and, when python3 has numpy, a numpy brute-force scan of the same vectors.
+            scan, and, when python3 has numpy, a numpy brute-force scan of the same vectors. \
+            The semantic_ann variants build the graph index first (from 20,000 facts) and time it \
+            beside the exact scan, unfiltered and with 1 % and 10 % of the facts passing, with \
+            their recall@10 against it.
 
             With --encoder it times the installed sentence encoder instead: texts per second \
             encoding the lines of --texts FILE (default: the facts of Fixtures/knowledge.jsonl) in \
@@ -46,7 +49,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("only"),
         help: ArgumentHelp(
-            "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered); repeat for several.",
+            "Time only this variant (text, semantic, semantic_int8, hybrid, each also with _filtered; semantic_ann, "
+                + "semantic[_ann]_filtered_1pct, semantic[_ann]_filtered_10pct); repeat for several.",
             valueName: "variant"))
     var variants: [String] = []
 

@@ -13,6 +13,16 @@ struct BenchOutput: Encodable {
         var maxMs: Double
         /// CPU time of all threads per query.
         var cpuMs: Double?
+        /// For the approximate variants: the share of the exact scan's top 10 (same filter) found.
+        var recallAt10: Double?
+        /// For the approximate variants: how many queries each path answered (`graph`,
+        /// `passingRows`, `graphThenScan`, …).
+        var paths: [String: Int]?
+
+        enum CodingKeys: String, CodingKey {
+            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths
+            case recallAt10 = "recall_at_10"
+        }
 
         init(_ stats: LatencyStats, cpu: Duration?) {
             p50Ms = stats.p50.milliseconds
@@ -30,6 +40,9 @@ struct BenchOutput: Encodable {
         var factsPerSecond: Double
         var indexLoadMs: Double
         var databaseBytes: Int
+        /// The graph index's build: facts inserted per second (one thread), when it was built.
+        var annVectorsPerSecond: Double?
+        var annBuildSeconds: Double?
     }
 
     /// The memory bandwidth and what it implies for the vector scans.
@@ -74,14 +87,19 @@ struct BenchOutput: Encodable {
         queries = report.queries
         self.seed = seed
         latencies = report.latencies.map {
-            ($0.variant.name, Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name]))
+            var latency = Latency($0.stats, cpu: report.cpuPerQuery[$0.variant.name])
+            latency.recallAt10 = report.approximateRecallAt10[$0.variant.name]
+            latency.paths = report.approximatePaths[$0.variant.name]
+            return ($0.variant.name, latency)
         }
         int8RecallAt10 = report.int8RecallAt10
         int8RecallAt10Filtered = report.int8RecallAt10Filtered
         build = Build(
             generateSeconds: generationTime.seconds, loadSeconds: report.loadTime.seconds,
             factsPerSecond: report.loadRate, indexLoadMs: report.indexLoadTime.milliseconds,
-            databaseBytes: report.databaseBytes)
+            databaseBytes: report.databaseBytes,
+            annVectorsPerSecond: report.graphBuildTime.map { Double(report.facts) / max($0.seconds, 1e-9) },
+            annBuildSeconds: report.graphBuildTime?.seconds)
     }
 
     func latency(_ name: String) -> Latency? {
@@ -159,6 +177,16 @@ struct BenchOutput: Encodable {
                         }
                 }))
         lines.append("")
+        if let seconds = build.annBuildSeconds, let rate = build.annVectorsPerSecond {
+            lines.append(String(format: "graph index built in %.1f s (%.0f vectors/s)", seconds, rate))
+        }
+        for (name, latency) in latencies {
+            guard let recall = latency.recallAt10 else { continue }
+            let paths = (latency.paths ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            lines.append(
+                String(format: "%@ recall@10 against the exact scan: %.4f", name, recall) + " (paths: "
+                    + paths.joined(separator: ", ") + ")")
+        }
         if let int8RecallAt10 {
             var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)
             if let int8RecallAt10Filtered { line += String(format: " (filtered %.4f)", int8RecallAt10Filtered) }

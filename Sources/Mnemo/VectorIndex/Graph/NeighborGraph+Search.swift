@@ -1,0 +1,188 @@
+extension NeighborGraph {
+    /// What a filtered traversal of layer 0 found.
+    struct Traversal {
+        /// The best passing nodes, best first (`row` is the node), at most the beam width.
+        var found: [TopK.Entry]
+        /// Whether the traversal stopped at its budget of visited nodes, so that passing nodes
+        /// it did not reach may be better than what it found.
+        var exhaustedBudget: Bool
+    }
+
+    /// The beam search of one layer without a filter, as insertions use it: the `width` nodes
+    /// nearest the query that the search reaches from `entries`, best first.
+    func searchLayer(_ kernel: QuantizedQuery.Kernel, from entries: [TopK.Entry], width: Int, layer: Int)
+        -> [TopK.Entry]
+    {
+        var visited = VisitedNodes(count: count)
+        var candidates = CandidateQueue()
+        var results = TopK(capacity: width)
+        for entry in entries {
+            visited.insert(Int32(entry.row))
+            candidates.push(score: entry.score, node: Int32(entry.row))
+            results.insert(score: entry.score, row: entry.row)
+        }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: baseDegree) { pending in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: baseDegree) { scores in
+                while let candidate = candidates.pop() {
+                    if candidate.score < results.threshold { break }
+                    var fresh = 0
+                    withNeighbors(of: candidate.node, layer: layer) { neighbors in
+                        for neighbor in neighbors where visited.insert(neighbor) {
+                            pending[fresh] = neighbor
+                            fresh += 1
+                        }
+                    }
+                    scoreNodes(kernel, pending.baseAddress!, count: fresh, into: scores.baseAddress!)
+                    for index in 0..<fresh where scores[index] > results.threshold {
+                        candidates.push(score: scores[index], node: pending[index])
+                        results.insert(score: scores[index], row: Int(pending[index]))
+                    }
+                }
+            }
+        }
+        return results.sorted()
+    }
+
+    /// The best nodes for the query that are live and pass `accepts`, searched with a beam of
+    /// `width` on layer 0 after a greedy descent of the upper layers.
+    ///
+    /// A node that fails the filter is not a result, but the walk must go on through it or a
+    /// selective filter strands the search in a region where nothing passes. With
+    /// `expandThroughFailing` (for filters that most nodes fail), a failing neighbour is not
+    /// scored at all: its own neighbours are looked at instead, and only passing nodes are scored
+    /// and followed: ACORN-1's two-hop expansion (Patel et al. 2024), as Lucene and Weaviate
+    /// filter their graphs. Otherwise (most nodes pass) failing nodes are scored and followed
+    /// like the others, as hnswlib does. The walk stops after visiting `budget` nodes.
+    func searchFiltered(
+        _ kernel: QuantizedQuery.Kernel, width: Int, budget: Int, expandThroughFailing: Bool,
+        accepts: (Int32) -> Bool
+    ) -> Traversal {
+        guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false) }
+        var current = entry
+        var currentScore = score(kernel, entry)
+        var layer = topLevel
+        while layer > 0 {
+            greedyStep(kernel, from: &current, score: &currentScore, layer: layer)
+            layer -= 1
+        }
+        var visited = VisitedNodes(count: count)
+        var candidates = CandidateQueue()
+        var results = TopK(capacity: width)
+        var visits = 1
+        visited.insert(current)
+        candidates.push(score: currentScore, node: current)
+        @inline(__always) func passes(_ node: Int32) -> Bool { isLive[Int(node)] && accepts(node) }
+        if passes(current) { results.insert(score: currentScore, row: Int(current)) }
+        let capacity = expandThroughFailing ? baseDegree * baseDegree : baseDegree
+        var exhausted = false
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pending in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { scores in
+                while let candidate = candidates.pop() {
+                    if candidate.score < results.threshold { break }
+                    // Once every node is visited the walk is exact: the budget no longer matters.
+                    if visits >= budget && visits < count {
+                        exhausted = true
+                        break
+                    }
+                    var fresh = 0
+                    withNeighbors(of: candidate.node, layer: 0) { neighbors in
+                        for neighbor in neighbors where visited.insert(neighbor) {
+                            visits += 1
+                            if !expandThroughFailing || passes(neighbor) {
+                                pending[fresh] = neighbor
+                                fresh += 1
+                                continue
+                            }
+                            withNeighbors(of: neighbor, layer: 0) { second in
+                                for node in second where !visited.contains(node) && passes(node) {
+                                    visited.insert(node)
+                                    visits += 1
+                                    pending[fresh] = node
+                                    fresh += 1
+                                }
+                            }
+                        }
+                    }
+                    scoreNodes(kernel, pending.baseAddress!, count: fresh, into: scores.baseAddress!)
+                    for index in 0..<fresh where scores[index] > results.threshold {
+                        let node = pending[index]
+                        candidates.push(score: scores[index], node: node)
+                        if !expandThroughFailing && !passes(node) { continue }
+                        results.insert(score: scores[index], row: Int(node))
+                    }
+                }
+            }
+        }
+        return Traversal(found: results.sorted(), exhaustedBudget: exhausted)
+    }
+
+    /// Scores `count` nodes listed at `nodes` with one kernel call (which prefetches the rows ahead).
+    @inline(__always)
+    private func scoreNodes(
+        _ kernel: QuantizedQuery.Kernel, _ nodes: UnsafePointer<Int32>, count: Int,
+        into scores: UnsafeMutablePointer<Float>
+    ) {
+        guard count > 0 else { return }
+        kernel.scores(ScanBlock(rows: nodes, first: 0, count: count), codes: codes, scales: scales, into: scores)
+    }
+}
+
+/// The nodes a search has reached: one bit per node.
+struct VisitedNodes {
+    private var words: [UInt64]
+
+    init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    @inline(__always)
+    func contains(_ node: Int32) -> Bool {
+        words[Int(node) >> 6] & (1 << UInt64(node & 63)) != 0
+    }
+
+    /// Marks `node`; true when it was not marked before.
+    @inline(__always)
+    @discardableResult
+    mutating func insert(_ node: Int32) -> Bool {
+        let bit: UInt64 = 1 << UInt64(node & 63)
+        let word = Int(node) >> 6
+        guard words[word] & bit == 0 else { return false }
+        words[word] |= bit
+        return true
+    }
+}
+
+/// The frontier of a beam search: a max-heap of scored nodes.
+struct CandidateQueue {
+    private var entries: [(score: Float, node: Int32)] = []
+
+    mutating func push(score: Float, node: Int32) {
+        entries.append((score, node))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].score > entries[parent].score else { return }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// The best entry, removed; `nil` when empty.
+    mutating func pop() -> (score: Float, node: Int32)? {
+        guard let top = entries.first else { return nil }
+        let last = entries.removeLast()
+        guard !entries.isEmpty else { return top }
+        entries[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var largest = parent
+            if left < entries.count, entries[left].score > entries[largest].score { largest = left }
+            if right < entries.count, entries[right].score > entries[largest].score { largest = right }
+            guard largest != parent else { return top }
+            entries.swapAt(parent, largest)
+            parent = largest
+        }
+    }
+}

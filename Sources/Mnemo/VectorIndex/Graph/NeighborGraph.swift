@@ -1,0 +1,299 @@
+import Foundation
+internal import MnemoKernels
+
+/// A hierarchical navigable small-world graph (HNSW, Malkov and Yashunin 2016) over the int8
+/// codes of one namespace's vectors: the approximate index behind ``VectorScan/approximate``.
+///
+/// Every node sits on layer 0, where it keeps up to `2 × M` neighbours; a node drawn to level
+/// `l` (with probability `M^-l`) also keeps up to `M` neighbours on each layer up to `l`. A
+/// search descends greedily from the top layer's entry point and then widens to a beam of `ef`
+/// candidates on layer 0 (see `NeighborGraph+Search.swift`).
+///
+/// The graph stores what its traversal reads, one column per attribute in memory it manages
+/// itself (so the hot loops read raw pointers, without bounds or exclusivity checks): the
+/// nodes' int8 codes and scales, and the filter attributes (``VectorSnapshot/Attributes`` as
+/// flags, topic and statement time), so that a filter is tested during the traversal without
+/// a lookup in the snapshot. Float vectors stay in the ``VectorSnapshot``, which rescoring reads.
+///
+/// Nodes are never moved or removed: a deleted, deactivated-and-changed or erased fact's node is
+/// a tombstone (``isLive`` false), still traversed, never returned. An update whose vector is
+/// unchanged rewrites the node's attributes in place; a new vector tombstones the old node and
+/// inserts a new one. Not thread-safe: ``ApproximateIndex`` serialises writers against searches.
+final class NeighborGraph: @unchecked Sendable {
+    struct Parameters: Sendable, Equatable {
+        /// `M`: neighbours per node on the upper layers; twice as many on layer 0.
+        var neighbors = 16
+        /// The beam width of an insertion's search.
+        var constructionWidth = 100
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    }
+
+    let dimension: Int
+    let parameters: Parameters
+    /// Neighbours per node on layer 0.
+    let baseDegree: Int
+    private(set) var count = 0
+    private(set) var liveCount = 0
+    private var capacity = 0
+    /// The node at the top of the graph, where every search starts; -1 while empty.
+    private(set) var entry: Int32 = -1
+    private(set) var topLevel = 0
+    private var random: UInt64
+    private(set) var nodeOfID: [Int64: Int32] = [:]
+
+    private(set) var ids = UnsafeMutablePointer<Int64>.allocate(capacity: 0)
+    private(set) var codes = UnsafeMutablePointer<Int8>.allocate(capacity: 0)
+    private(set) var scales = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// ``VectorSnapshot/flag(_:)`` of each node's attributes.
+    private(set) var flags = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    private(set) var topicIDs = UnsafeMutablePointer<Int64>.allocate(capacity: 0)
+    private(set) var createdTimes = UnsafeMutablePointer<Double>.allocate(capacity: 0)
+    private(set) var isLive = UnsafeMutablePointer<Bool>.allocate(capacity: 0)
+    /// Layer-0 neighbours: ``baseDegree`` slots per node, the first `baseCounts[node]` used.
+    private(set) var base = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+    private(set) var baseCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    /// The neighbours on layers 1… of the few nodes drawn above layer 0: `upper[node][layer - 1]`.
+    private var upper: [Int32: [[Int32]]] = [:]
+
+    init(dimension: Int, parameters: Parameters = Parameters()) {
+        precondition(parameters.neighbors >= 2 && parameters.neighbors <= 127, "M must be in 2…127")
+        self.dimension = dimension
+        self.parameters = parameters
+        self.baseDegree = 2 * parameters.neighbors
+        self.random = parameters.seed
+    }
+
+    deinit {
+        ids.deallocate()
+        codes.deallocate()
+        scales.deallocate()
+        flags.deallocate()
+        topicIDs.deallocate()
+        createdTimes.deallocate()
+        isLive.deallocate()
+        base.deallocate()
+        baseCounts.deallocate()
+    }
+
+    /// The share of nodes that are tombstones.
+    var tombstoneShare: Double { count == 0 ? 0 : Double(count - liveCount) / Double(count) }
+
+    /// Adds fact `id`, or brings its node up to date: attributes are rewritten in place when the
+    /// vector's codes are unchanged; otherwise the old node becomes a tombstone and a new one is
+    /// inserted. Applying the same state twice changes nothing.
+    func upsert(id: Int64, vector: [Float], attributes: VectorSnapshot.Attributes) {
+        precondition(vector.count == dimension, "vector has \(vector.count) components, graph has \(dimension)")
+        var quantized = [Int8](repeating: 0, count: dimension)
+        let scale = vector.withUnsafeBufferPointer { source in
+            quantized.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
+        }
+        if let node = nodeOfID[id] {
+            let row = codes + Int(node) * dimension
+            if scales[Int(node)] == scale,
+                quantized.withUnsafeBufferPointer({ memcmp($0.baseAddress!, row, dimension) == 0 })
+            {
+                setAttributes(Int(node), attributes)
+                return
+            }
+            remove(id: id)
+        }
+        insert(id: id, codes: quantized, scale: scale, vector: vector, attributes: attributes)
+    }
+
+    /// Makes fact `id`'s node a tombstone; nothing when it has none.
+    func remove(id: Int64) {
+        guard let node = nodeOfID.removeValue(forKey: id) else { return }
+        isLive[Int(node)] = false
+        liveCount -= 1
+    }
+
+    private func setAttributes(_ node: Int, _ attributes: VectorSnapshot.Attributes) {
+        flags[node] = VectorSnapshot.flag(attributes)
+        topicIDs[node] = attributes.topicID
+        createdTimes[node] = attributes.createdAt.timeIntervalSince1970
+    }
+
+    /// Appends a node and links it into every layer up to its level.
+    private func insert(
+        id: Int64, codes quantized: [Int8], scale: Float, vector: [Float], attributes: VectorSnapshot.Attributes
+    ) {
+        if count == capacity { grow(to: max(1_024, 2 * capacity)) }
+        let node = Int32(count)
+        let index = count
+        ids[index] = id
+        quantized.withUnsafeBufferPointer {
+            (codes + index * dimension).update(from: $0.baseAddress!, count: dimension)
+        }
+        scales[index] = scale
+        setAttributes(index, attributes)
+        isLive[index] = true
+        baseCounts[index] = 0
+        count += 1
+        liveCount += 1
+        nodeOfID[id] = node
+        let level = drawLevel()
+        if level > 0 { upper[node] = Array(repeating: [], count: level) }
+        guard entry >= 0 else {
+            entry = node
+            topLevel = level
+            return
+        }
+        QuantizedQuery(vector).withKernel { kernel in
+            var current = entry
+            var currentScore = score(kernel, entry)
+            var layer = topLevel
+            while layer > level {
+                greedyStep(kernel, from: &current, score: &currentScore, layer: layer)
+                layer -= 1
+            }
+            var entries = [TopK.Entry(score: currentScore, row: Int(current))]
+            while layer >= 0 {
+                let found = searchLayer(kernel, from: entries, width: parameters.constructionWidth, layer: layer)
+                let limit = layer == 0 ? baseDegree : parameters.neighbors
+                let chosen = selectNeighbors(of: node, among: found.lazy.map { Int32($0.row) }, limit: limit)
+                setNeighbors(of: node, layer: layer, chosen)
+                for neighbor in chosen { connect(neighbor, to: node, layer: layer) }
+                entries = found
+                layer -= 1
+            }
+        }
+        if level > topLevel {
+            entry = node
+            topLevel = level
+        }
+    }
+
+    /// A level drawn with probability `M^-level`, as HNSW's paper sets it (`mL = 1 / ln M`).
+    private func drawLevel() -> Int {
+        random &+= 0x9E37_79B9_7F4A_7C15
+        var z = random
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let uniform = (Double(z >> 11) + 1) / Double(1 << 53)
+        return min(16, Int(-log(uniform) / log(Double(parameters.neighbors))))
+    }
+
+    private func grow(to newCapacity: Int) {
+        func moved<T>(_ old: UnsafeMutablePointer<T>, _ width: Int) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: newCapacity * width)
+            new.moveInitialize(from: old, count: count * width)
+            old.deallocate()
+            return new
+        }
+        ids = moved(ids, 1)
+        codes = moved(codes, dimension)
+        scales = moved(scales, 1)
+        flags = moved(flags, 1)
+        topicIDs = moved(topicIDs, 1)
+        createdTimes = moved(createdTimes, 1)
+        isLive = moved(isLive, 1)
+        base = moved(base, baseDegree)
+        baseCounts = moved(baseCounts, 1)
+        capacity = newCapacity
+    }
+
+    // MARK: Neighbour lists
+
+    /// Calls `body` with the neighbours of `node` on `layer`.
+    @inline(__always)
+    func withNeighbors<Result>(of node: Int32, layer: Int, _ body: (UnsafeBufferPointer<Int32>) -> Result) -> Result {
+        if layer == 0 {
+            return body(UnsafeBufferPointer(start: base + Int(node) * baseDegree, count: Int(baseCounts[Int(node)])))
+        }
+        return upper[node]![layer - 1].withUnsafeBufferPointer(body)
+    }
+
+    private func setNeighbors(of node: Int32, layer: Int, _ neighbors: [Int32]) {
+        if layer == 0 {
+            let slots = base + Int(node) * baseDegree
+            for (index, neighbor) in neighbors.prefix(baseDegree).enumerated() { slots[index] = neighbor }
+            baseCounts[Int(node)] = UInt8(min(neighbors.count, baseDegree))
+        } else {
+            upper[node]![layer - 1] = neighbors
+        }
+    }
+
+    /// Adds `node` to `neighbor`'s list on `layer`; a full list is pruned again with the
+    /// selection heuristic, so it keeps the neighbours that lead in different directions.
+    private func connect(_ neighbor: Int32, to node: Int32, layer: Int) {
+        let limit = layer == 0 ? baseDegree : parameters.neighbors
+        var current = withNeighbors(of: neighbor, layer: layer) { Array($0) }
+        if current.contains(node) { return }
+        if current.count < limit {
+            current.append(node)
+            setNeighbors(of: neighbor, layer: layer, current)
+            return
+        }
+        current.append(node)
+        let ranked = current.map { (node: $0, similarity: pairSimilarity(neighbor, $0)) }
+            .sorted { $0.similarity > $1.similarity }
+        setNeighbors(of: neighbor, layer: layer, selectNeighbors(of: neighbor, among: ranked.map(\.node), limit: limit))
+    }
+
+    /// HNSW's neighbour heuristic: walking the candidates from the most similar to `node`, keep
+    /// one only when it is more similar to `node` than to every neighbour kept so far, so the
+    /// links spread out instead of all pointing into the nearest cluster. Places left are filled
+    /// with the best of the pruned candidates (hnswlib's `keepPrunedConnections`), which keeps
+    /// layer 0 well connected on clustered data. Tombstones are never chosen.
+    private func selectNeighbors(of node: Int32, among candidates: some Sequence<Int32>, limit: Int) -> [Int32] {
+        var kept: [Int32] = []
+        var pruned: [Int32] = []
+        kept.reserveCapacity(limit)
+        for candidate in candidates where candidate != node && isLive[Int(candidate)] {
+            guard kept.count < limit else { break }
+            let similarity = pairSimilarity(node, candidate)
+            if kept.allSatisfy({ pairSimilarity($0, candidate) < similarity }) {
+                kept.append(candidate)
+            } else {
+                pruned.append(candidate)
+            }
+        }
+        for candidate in pruned where kept.count < limit { kept.append(candidate) }
+        return kept
+    }
+
+    /// The cosine similarity of two nodes, from their codes.
+    @inline(__always)
+    func pairSimilarity(_ a: Int32, _ b: Int32) -> Float {
+        let x = codes + Int(a) * dimension
+        let y = codes + Int(b) * dimension
+        var dot: Int32 = 0
+        #if arch(x86_64)
+            if KernelInstructionSet.preferred.scansWithAVX2 {
+                dot = mnemo_avx2_dot_i8_pair(x, y, dimension)
+            } else {
+                for index in 0..<dimension { dot &+= Int32(x[index]) &* Int32(y[index]) }
+            }
+        #else
+            for index in 0..<dimension { dot &+= Int32(x[index]) &* Int32(y[index]) }
+        #endif
+        return Float(dot) * scales[Int(a)] * scales[Int(b)]
+    }
+
+    /// The similarity of `node` to the query of `kernel`, in the query's code units (the same
+    /// for every node of one search, so rankings are right; rescoring gives the cosine).
+    @inline(__always)
+    func score(_ kernel: QuantizedQuery.Kernel, _ node: Int32) -> Float {
+        Float(kernel.dot(codes + Int(node) * dimension)) * scales[Int(node)]
+    }
+
+    /// Moves `current` to its best neighbour on `layer` until none is better.
+    func greedyStep(
+        _ kernel: QuantizedQuery.Kernel, from current: inout Int32, score currentScore: inout Float, layer: Int
+    ) {
+        var improved = true
+        while improved {
+            improved = false
+            let neighbors = withNeighbors(of: current, layer: layer) { Array($0) }
+            for neighbor in neighbors {
+                let candidate = score(kernel, neighbor)
+                if candidate > currentScore {
+                    currentScore = candidate
+                    current = neighbor
+                    improved = true
+                }
+            }
+        }
+    }
+}

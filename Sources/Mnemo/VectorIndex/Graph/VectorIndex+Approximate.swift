@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+
+extension VectorIndex {
+    /// How an approximate search found its matches.
+    enum ApproximatePath: String, Sendable, CaseIterable {
+        /// The namespace is below ``ApproximateIndex/Settings/minimumRows``: the exact float scan.
+        case exactScan
+        /// Few rows pass the filter: they were listed and scored exactly (int8 + rescoring).
+        case passingRows
+        /// The graph's traversal found k passing facts.
+        case graph
+        /// The traversal's beam did not fill with passing facts (it ran out of them, or of its
+        /// budget); the int8 scan of every passing row gave the answer.
+        case graphThenScan
+        /// The graph is being built: the int8 scan meanwhile.
+        case buildingScan
+    }
+
+    /// The `k` best rows of `store` (the namespace's, which `filter` names) passing `filter`, by
+    /// cosine similarity to the unit vector `query`, through the namespace's graph when it is
+    /// large enough: ``VectorScan/approximate``.
+    ///
+    /// k results come back whenever k rows pass: a filter estimated to let few rows through is
+    /// answered by scoring those rows exactly, and a traversal whose beam does not fill with
+    /// passing nodes is replaced by the exact scan. Every node the graph returns is checked against
+    /// `store` (its row and attributes there) and rescored with its float vector there, so a
+    /// graph that is ahead of the snapshot never returns what the snapshot does not hold.
+    func approximateNearest(
+        in store: VectorSnapshot, namespace: String, query: [Float], k: Int, filter: VectorFilter,
+        minSimilarity: Float?, alongside work: (@Sendable () -> Void)? = nil
+    ) -> [VectorSnapshot.Match] {
+        let settings = approximate.settings
+        let floor = minSimilarity ?? -.infinity
+        let total = store.rows(ofNamespace: filter.namespaceCode)?.count ?? store.count
+        guard k > 0, total >= settings.minimumRows else {
+            approximate.count(.exactScan)
+            return store.nearest(to: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
+        }
+        let passing = store.estimatedPassingRows(filter)
+        if passing <= settings.exactScanMaximum {
+            approximate.count(.passingRows)
+            return Self.alongside(work) {
+                store.nearest(to: query, k: k, among: store.passingRows(filter), floor: floor)
+            }
+        }
+        guard approximate.hasGraph(namespace) else {
+            buildGraphInBackground(of: namespace)
+            approximate.count(.buildingScan)
+            return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
+        }
+        let width = max(settings.searchWidth, k)
+        let candidates = Self.alongside(work) {
+            approximate.withGraph(namespace) { graph in
+                QuantizedQuery(query).withKernel { kernel in
+                    let share = Double(passing) / Double(total)
+                    // Twice the visits of an unfiltered walk (each beam step looks at a full
+                    // neighbour list), for the share of them that passes.
+                    let budget = Int(min(Double(graph.count), Double(2 * width * graph.baseDegree) / max(share, 1e-3)))
+                    let traversal = graph.searchFiltered(
+                        kernel, width: width, budget: budget, expandThroughFailing: share < 0.5
+                    ) { node in
+                        filter.accepts(
+                            flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
+                            createdTime: graph.createdTimes[Int(node)])
+                    }
+                    return (ids: traversal.found.map { graph.ids[$0.row] }, exhausted: traversal.exhaustedBudget)
+                }
+            }
+        }
+        let rows = (candidates?.ids ?? []).compactMap { id in
+            store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil }
+        }
+        // A beam that did not fill ran out of passing nodes it could reach: fewer than its width
+        // pass, or they lie apart in the graph. Either way the best may be among those it missed;
+        // so may they when the walk ran out of its budget of visits.
+        guard rows.count >= width, candidates?.exhausted == false else {
+            approximate.count(.graphThenScan)
+            return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
+        }
+        approximate.count(.graph)
+        return store.rescore(rows.map { TopK.Entry(score: 0, row: $0) }, query: query, k: k, floor: floor)
+    }
+
+    /// The int8 scan of every row passing `filter`, with float rescoring.
+    private func scan(
+        _ store: VectorSnapshot, query: [Float], k: Int, filter: VectorFilter, minSimilarity: Float?,
+        alongside work: (@Sendable () -> Void)?
+    ) -> [VectorSnapshot.Match] {
+        store.nearest(
+            to: query, k: k, filter: filter, minSimilarity: minSimilarity, precision: .quantized(rescoreFactor: 10),
+            alongside: work)
+    }
+
+    /// Runs `work`, when given, on another core while `body` runs on this one.
+    private static func alongside<Result>(_ work: (@Sendable () -> Void)?, _ body: () -> Result) -> Result {
+        guard let work else { return body() }
+        var result: Result?
+        withoutActuallyEscaping(body) { body in
+            let lanes = UnsafeLanes(body: body)
+            DispatchQueue.concurrentPerform(iterations: 2) { lane in
+                if lane == 0 { work() } else { lanes.run() }
+            }
+            result = lanes.result
+        }
+        return result!
+    }
+
+    /// Builds `namespace`'s graph on a background thread, unless it exists or is being built.
+    func buildGraphInBackground(of namespace: String) {
+        guard let (store, sequence) = claimGraphBuild(of: namespace) else { return }
+        let approximate = approximate
+        Thread.detachNewThread {
+            approximate.build(namespace: namespace, from: store, sequence: sequence)
+        }
+    }
+
+    /// Builds `namespace`'s graph now, from the index as loaded, and returns once it exists (when
+    /// a background build is under way, once that one is done).
+    func buildGraph(of namespace: String) {
+        if let (store, sequence) = claimGraphBuild(of: namespace) {
+            approximate.build(namespace: namespace, from: store, sequence: sequence)
+        }
+        while !approximate.hasGraph(namespace) && approximate.isBuilding(namespace) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+}
+
+/// Carries a non-sendable closure and its result across the two lanes of ``VectorIndex``'s
+/// `alongside`: only lane 1 calls and writes, and the caller reads after both lanes are done.
+private final class UnsafeLanes<Result>: @unchecked Sendable {
+    let body: () -> Result
+    var result: Result?
+
+    init(body: @escaping () -> Result) { self.body = body }
+
+    func run() { result = body() }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import MnemoEvaluation
+import MnemoTestSupport
+import Testing
+
+@testable import Mnemo
+
+/// The graph index behind ``VectorScan/approximate``, on corpora small enough for the suite: the
+/// thresholds that keep it off below 20,000 facts are lowered so the graph answers.
+@Suite("Approximate vector index")
+struct ApproximateIndexTests {
+    static let corpus = SyntheticCorpus(.init(facts: 3_000, queries: 40, dimension: 64, seed: 37))
+
+    /// A knowledge base holding ``corpus`` with its graph built, whose searches always take the
+    /// graph (no exact scan of few passing rows) unless `exactScanMaximum` says otherwise.
+    static func corpusKnowledgeBase(exactScanMaximum: Int = 0) async throws -> KnowledgeBase {
+        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath(), embedder: corpus.embedder())
+        kb.vectorIndex!.approximate.settings.minimumRows = 1_000
+        kb.vectorIndex!.approximate.settings.exactScanMaximum = exactScanMaximum
+        _ = try await kb.addFacts(corpus.facts, nearDuplicates: nil)
+        try await kb.buildVectorGraph()
+        #expect(kb.vectorIndex!.approximate.hasGraph(kb.namespace))
+        return kb
+    }
+
+    static func ids(
+        _ kb: KnowledgeBase, _ text: String, _ scan: VectorScan, filter: FactFilter = FactFilter(), limit: Int = 10
+    ) async throws -> [Int64] {
+        try await kb.search(
+            SearchQuery(
+                text, mode: .semantic, filter: filter, limit: limit, vectorScan: scan, relativeScoreFloor: nil)
+        ).map(\.fact.id)
+    }
+
+    static func recall(_ found: [Int64], _ exact: [Int64]) -> Double {
+        exact.isEmpty ? 1 : Double(Set(found).intersection(exact).count) / Double(exact.count)
+    }
+
+    @Test func recallAt10AgainstTheExactScan() async throws {
+        let kb = try await Self.corpusKnowledgeBase()
+        var total = 0.0
+        for query in Self.corpus.queries {
+            let exact = try await Self.ids(kb, query.text, .exact)
+            let approximate = try await Self.ids(kb, query.text, .approximate)
+            #expect(approximate.count == exact.count)
+            total += Self.recall(approximate, exact)
+        }
+        let recall = total / Double(Self.corpus.queries.count)
+        #expect(recall >= 0.95, "recall@10 \(recall)")
+        #expect(kb.vectorIndex!.approximate.pathCounts[.graph] == Self.corpus.queries.count)
+    }
+
+    /// One filter of each kind. Each is narrowed to a window of statement times when few must pass.
+    static func filters(window: (since: Date, until: Date)?) -> [FactFilter] {
+        let topic = corpus.facts[0].topicPath
+        var filters = [
+            FactFilter(types: [.goal]),
+            FactFilter(importances: [.negligible, .high]),
+            FactFilter(minimumImportance: .high),
+            FactFilter(topicPath: try! TopicPath(String(topic.description.split(separator: "/")[0]))),
+            FactFilter(activity: .inactiveOnly),
+            FactFilter(activity: .all),
+            FactFilter(types: [.preference, .experience], minimumImportance: .medium, topicPath: topic),
+            FactFilter(),
+        ]
+        if let window {
+            for index in filters.indices {
+                filters[index].since = window.since
+                filters[index].until = window.until
+            }
+        }
+        return filters
+    }
+
+    /// The corpus's facts are stated a minute apart from its first: the window of `count` facts from `first`.
+    static func window(first: Int, count: Int) -> (since: Date, until: Date) {
+        let start = corpus.facts[0].createdAt!
+        return (start.addingTimeInterval(Double(first) * 60), start.addingTimeInterval(Double(first + count) * 60))
+    }
+
+    @Test func filtersThatFewFactsPassReturnWhatTheExactScanReturns() async throws {
+        let kb = try await Self.corpusKnowledgeBase(exactScanMaximum: 10_000)
+        for filter in Self.filters(window: Self.window(first: 1_200, count: 90)) {
+            for query in Self.corpus.queries.prefix(10) {
+                let exact = try await Self.ids(kb, query.text, .exact, filter: filter)
+                let approximate = try await Self.ids(kb, query.text, .approximate, filter: filter)
+                #expect(approximate == exact, "\(filter)")
+            }
+        }
+        #expect(kb.vectorIndex!.approximate.pathCounts[.passingRows] == 80)
+    }
+
+    @Test func filteredTraversalsKeepRecallAndReturnKResults() async throws {
+        let kb = try await Self.corpusKnowledgeBase()
+        for filter in Self.filters(window: nil) {
+            var total = 0.0
+            for query in Self.corpus.queries.prefix(20) {
+                let exact = try await Self.ids(kb, query.text, .exact, filter: filter)
+                let approximate = try await Self.ids(kb, query.text, .approximate, filter: filter)
+                #expect(approximate.count == exact.count, "\(filter)")
+                total += Self.recall(approximate, exact)
+            }
+            #expect(total / 20 >= 0.9, "recall@10 \(total / 20) with \(filter)")
+        }
+        #expect(kb.vectorIndex!.approximate.pathCounts[.graph, default: 0] > 0)
+    }
+
+    /// A filter 12 facts pass gives 10 results, one that 5 pass gives 5, through the graph or the
+    /// scan it falls back to.
+    @Test(arguments: [12, 5])
+    func kResultsWhenKFactsPass(passing: Int) async throws {
+        let kb = try await Self.corpusKnowledgeBase()
+        let window = Self.window(first: 2_000, count: passing)
+        let filter = FactFilter(activity: .all, since: window.since, until: window.until)
+        for query in Self.corpus.queries.prefix(10) {
+            let exact = try await Self.ids(kb, query.text, .exact, filter: filter)
+            let approximate = try await Self.ids(kb, query.text, .approximate, filter: filter)
+            #expect(exact.count == min(10, passing))
+            #expect(approximate == exact)
+        }
+    }
+
+    /// Deletes, updates, deactivations, erasures, inserts and another process's commits are in
+    /// the next search through the graph.
+    @Test func writesAreInTheNextSearch() async throws {
+        let path = try TestKnowledgeBase.temporaryPath()
+        let kb = try KnowledgeBase(path: path, embedder: HashingEmbedder(dimension: 64))
+        kb.vectorIndex!.approximate.settings.minimumRows = 500
+        kb.vectorIndex!.approximate.settings.exactScanMaximum = 0
+        let facts = Self.corpus.facts.prefix(1_500).map {
+            NewFact(content: $0.content, topicPath: $0.topicPath, type: $0.type, importance: $0.importance)
+        }
+        _ = try await kb.addFacts(Array(facts), nearDuplicates: nil)
+        try await kb.buildVectorGraph()
+        let text = Self.corpus.queries[0].text
+        func search() async throws -> [SearchHit] {
+            let hits = try await kb.search(
+                SearchQuery(text, mode: .semantic, limit: 10, relativeScoreFloor: nil))
+            let exact = try await Self.ids(kb, text, .exact)
+            #expect(Self.recall(hits.map(\.fact.id), exact) >= 0.8)
+            return hits
+        }
+        let before = try await search()
+        try await kb.deleteFact(id: before[0].fact.id)
+        #expect(try await !search().map(\.fact.id).contains(before[0].fact.id))
+
+        _ = try await kb.updateFact(id: before[5].fact.id, FactUpdate(content: text))
+        let updated = try await search()
+        #expect(updated.first?.fact.id == before[5].fact.id)
+        #expect((updated.first?.similarity ?? 0) > 0.999)
+
+        _ = try await kb.deactivateFact(id: before[5].fact.id)
+        #expect(try await !search().map(\.fact.id).contains(before[5].fact.id))
+
+        let added = try await kb.addFacts(
+            [NewFact(content: text + " Again.", topicPath: facts[0].topicPath)], nearDuplicates: nil)[0].fact.id
+        #expect(try await search().first?.fact.id == added)
+        _ = try await kb.eraseFacts(ids: [added])
+        #expect(try await !search().map(\.fact.id).contains(added))
+
+        let other = try KnowledgeBase(path: path, embedder: HashingEmbedder(dimension: 64))
+        let theirs = try await other.addFacts(
+            [NewFact(content: text + " Once more.", topicPath: facts[1].topicPath)], nearDuplicates: nil)[0].fact.id
+        #expect(try await search().first?.fact.id == theirs)
+        try await other.deleteFact(id: theirs)
+        #expect(try await !search().map(\.fact.id).contains(theirs))
+
+        let paths = kb.vectorIndex!.approximate.pathCounts
+        #expect(paths[.graph] == 8 && paths[.graphThenScan] == nil, "\(paths)")
+    }
+
+    /// Below the minimum the default search is the exact float scan, result for result.
+    @Test func smallNamespacesAreScannedExactly() async throws {
+        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath(), embedder: Self.corpus.embedder())
+        _ = try await kb.addFacts(Array(Self.corpus.facts.prefix(500)), nearDuplicates: nil)
+        for query in Self.corpus.queries.prefix(5) {
+            let exact = try await Self.ids(kb, query.text, .exact)
+            #expect(try await Self.ids(kb, query.text, .approximate) == exact)
+        }
+        #expect(kb.vectorIndex!.approximate.pathCounts == [.exactScan: 5])
+        #expect(!kb.vectorIndex!.approximate.hasGraph(kb.namespace))
+    }
+
+    /// Applying the same state twice leaves the graph as it was; a new vector leaves a tombstone.
+    @Test func graphUpdatesAreIdempotent() {
+        let graph = NeighborGraph(dimension: 64)
+        let attributes = VectorSnapshot.Attributes(
+            namespace: "", topicID: 1, type: .fact, importance: .medium, isActive: true)
+        for index in 0..<200 {
+            graph.upsert(id: Int64(index), vector: Array(Self.corpus.vector(ofFact: index)), attributes: attributes)
+        }
+        graph.upsert(id: 7, vector: Array(Self.corpus.vector(ofFact: 7)), attributes: attributes)
+        #expect(graph.count == 200 && graph.liveCount == 200)
+        var inactive = attributes
+        inactive.isActive = false
+        graph.upsert(id: 7, vector: Array(Self.corpus.vector(ofFact: 7)), attributes: inactive)
+        #expect(graph.count == 200 && graph.flags[Int(graph.nodeOfID[7]!)] & 0x80 == 0)
+        graph.upsert(id: 7, vector: Array(Self.corpus.vector(ofFact: 8)), attributes: attributes)
+        #expect(graph.count == 201 && graph.liveCount == 200)
+        graph.remove(id: 7)
+        graph.remove(id: 7)
+        #expect(graph.count == 201 && graph.liveCount == 199 && graph.nodeOfID[7] == nil)
+    }
+}
