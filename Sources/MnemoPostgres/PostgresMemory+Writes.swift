@@ -30,11 +30,11 @@ extension PostgresMemory {
                         try await base.writeWithoutTransaction { db in
                             try db.execute(sql: "BEGIN IMMEDIATE")
                             do {
-                                try ReplicatedTables.prepareCapture(db)
+                                try RowCapture.prepare(db)
                                 try RowIDs.setFloors(head.idFloors, db)
                                 let value = try updates(db)
-                                let changes = try ReplicatedTables.capturedChanges(db)
-                                try ReplicatedTables.clearCapture(db)
+                                let changes = try RowCapture.captured(db)
+                                try RowCapture.clear(db)
                                 guard !changes.isEmpty else { return (value, Recorded(changes: [], largestIDs: [])) }
                                 try NamespaceCopy.setState(.init(store: storeID, version: next), db)
                                 return (value, Recorded(changes: changes, largestIDs: try RowIDs.largest(db)))
@@ -164,7 +164,7 @@ extension PostgresMemory {
 
     /// What a write records in the store: the copy's row changes and its largest ids after them.
     struct Recorded: Sendable {
-        var changes: [ReplicatedChange]
+        var changes: [RowChange]
         var largestIDs: [Int64]
     }
 
@@ -212,7 +212,7 @@ extension PostgresMemory {
         if local.version > 0, local.version < head.version, local.version >= head.floor,
             try await replayCostsLess(namespace, after: local.version, upTo: head.version, connection)
         {
-            var changes: [(version: Int64, change: ReplicatedChange)] = []
+            var changes: [(version: Int64, change: RowChange)] = []
             let rows = try await connection.query(
                 """
                 SELECT version, table_name, kind, row_id, new_row_id, row_values FROM mnemo_change
@@ -226,7 +226,7 @@ extension PostgresMemory {
                 changes.append(
                     (
                         version,
-                        ReplicatedChange(
+                        RowChange(
                             table: table, kind: .init(rawValue: kind) ?? .update, rowID: rowID, newRowID: newRowID,
                             values: values)
                     ))
@@ -243,9 +243,9 @@ extension PostgresMemory {
                         // Foreign keys are checked at commit, as where the changes were made (an
                         // undo restores a fact's rows in any order).
                         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                        try ReplicatedTables.prepareCapture(db)
-                        try ReplicatedTables.apply(changes, db)
-                        try ReplicatedTables.clearCapture(db)
+                        try RowCapture.prepare(db)
+                        try RowCapture.apply(changes, db)
+                        try RowCapture.clear(db)
                         // Scrubbed as an erase on a single file is (see `FactEraser`).
                         if erases { try FactEraser.rewriteFullTextIndex(db) }
                         try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
@@ -299,21 +299,21 @@ extension PostgresMemory {
             let head = try await self.head(of: namespace, connection)
             // From here a failure abandons the load, however far it got (see `abandonLoad`).
             copyOpen = true
-            try await Deadline.excluding { try await base.writeWithoutTransaction(ReplicatedTables.beginLoad) }
+            try await Deadline.excluding { try await base.writeWithoutTransaction(RowLoad.begin) }
             let rows = try await connection.query(
                 "SELECT table_name, row_values FROM mnemo_row WHERE namespace = \(namespace) ORDER BY table_name, row_id",
                 logger: logger)
-            var batch = ReplicatedTables.LoadBatch()
+            var batch = RowLoad.Batch()
             for try await (table, values) in rows.decode((String, String).self) {
                 Deadline.progressed()
                 // Only the tables this version shares are loaded; a row of another table stays out.
-                guard ReplicatedTables.key(of: table) != nil else { continue }
+                guard RowCapture.key(of: table) != nil else { continue }
                 if !batch.accepts(table: table, values: values) {
                     let full = batch
                     try await Deadline.excluding {
                         try await base.writeWithoutTransaction { db in try full.insert(db) }
                     }
-                    batch = ReplicatedTables.LoadBatch()
+                    batch = RowLoad.Batch()
                 }
                 batch.append(table: table, values: values)
             }
@@ -322,14 +322,14 @@ extension PostgresMemory {
             try await Deadline.excluding {
                 try await base.writeWithoutTransaction { db in
                     try last.insert(db)
-                    try ReplicatedTables.commitLoad(state, db)
+                    try RowLoad.commit(db) { db in try NamespaceCopy.setState(state, db) }
                 }
             }
             copyOpen = false
             if !locked { try await connection.query("COMMIT", logger: logger) }
         } catch {
             if !locked { _ = try? await connection.query("ROLLBACK", logger: logger) }
-            if copyOpen { await Self.finish(base, ReplicatedTables.abandonLoad) }
+            if copyOpen { await Self.finish(base, RowLoad.abandon) }
             throw error
         }
     }
@@ -341,7 +341,7 @@ extension PostgresMemory {
     ) async throws {
         let changes = recorded.changes
         let positions = changes.indices.map { Int32($0) }
-        let (current, removed) = Self.finalRows(changes)
+        let (current, removed) = RowChange.finalRows(changes)
         // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
         // load the namespace afresh. Otherwise the log keeps its last thousand versions.
         let erased = changes.contains(where: \.isErasure)
@@ -382,43 +382,6 @@ extension PostgresMemory {
             SELECT pg_notify('mnemo_change', \(payload)) FROM head
             UNION ALL SELECT pg_notify('mnemo_change', \(erasure)) FROM head WHERE \(erased)
             """, logger: logger)
-    }
-
-    /// Each touched row's state after the changes: its values, or removed.
-    static func finalRows(_ changes: [ReplicatedChange]) -> (
-        current: [(table: String, row: Int64, values: String)], removed: [(table: String, row: Int64)]
-    ) {
-        struct Key: Hashable {
-            var table: String
-            var row: Int64
-        }
-        var state: [Key: String?] = [:]
-        var order: [Key] = []
-        func set(_ key: Key, _ values: String?) {
-            if state[key] == nil { order.append(key) }
-            state[key] = .some(values)
-        }
-        for change in changes {
-            switch change.kind {
-            case .insert:
-                set(Key(table: change.table, row: change.newRowID), change.values)
-            case .update:
-                if change.rowID != change.newRowID { set(Key(table: change.table, row: change.rowID), nil) }
-                set(Key(table: change.table, row: change.newRowID), change.values)
-            case .delete:
-                set(Key(table: change.table, row: change.rowID), nil)
-            }
-        }
-        var current: [(String, Int64, String)] = []
-        var removed: [(String, Int64)] = []
-        for key in order {
-            if let values = state[key] ?? nil {
-                current.append((key.table, key.row, values))
-            } else {
-                removed.append((key.table, key.row))
-            }
-        }
-        return (current.map { (table: $0.0, row: $0.1, values: $0.2) }, removed.map { (table: $0.0, row: $0.1) })
     }
 
     /// Closes a namespace's copy and deletes its files: it is loaded afresh on its next use.

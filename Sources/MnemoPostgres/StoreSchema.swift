@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// The store's tables in PostgreSQL.
 ///
-/// - `mnemo_meta`: the store's schema version, the Mnemo schema its copies are made with, and
+/// - `mnemo_meta`: the store's schema version, the Mnemo schema its copies are made with, the
+///   version of the change format its rows and changes are written in (`RowChange.format`), and
 ///   an id that tells a node's copies of this store from those of another.
 /// - `mnemo_namespace`: one row per namespace: its version (one more per acknowledged write)
 ///   and the lowest version from which the change log is complete (`log_floor`).
@@ -101,6 +102,7 @@ enum StoreSchema {
                         "the store has schema version \(stored), this mnemo knows version \(version); use the mnemo that made it"
                 )
             }
+            try await checkChangeFormat(meta["change_format"], connection, logger: logger)
             if let earlier = meta["engine"], earlier != engine, KnowledgeBase.earlierSchemaIdentities.contains(earlier)
             {
                 // The copies are made anew by every node from the store's rows; the tables a later
@@ -125,7 +127,8 @@ enum StoreSchema {
             let schema = String(version)
             try await connection.query(
                 """
-                INSERT INTO mnemo_meta (key, value) VALUES ('schema', \(schema)), ('engine', \(engine)), ('store', \(store))
+                INSERT INTO mnemo_meta (key, value) VALUES ('schema', \(schema)), ('engine', \(engine)), ('store', \(store)),
+                    ('change_format', \(String(RowChange.format)))
                 """, logger: logger)
             try await connection.query("COMMIT", logger: logger)
         } catch {
@@ -133,6 +136,28 @@ enum StoreSchema {
             throw error
         }
         return store
+    }
+
+    /// Refuses a store whose rows are in a change format this Mnemo does not read; a store made
+    /// before the format was recorded is in the first one, which is noted.
+    private static func checkChangeFormat(_ stored: String?, _ connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        if stored == nil {
+            try await connection.query(
+                "INSERT INTO mnemo_meta (key, value) VALUES ('change_format', '1') ON CONFLICT (key) DO NOTHING",
+                logger: logger)
+        }
+        let format = stored ?? "1"
+        guard format == String(RowChange.format) else { throw changeFormatRefused(format) }
+    }
+
+    private static func changeFormatRefused(_ stored: String) -> MnemoError {
+        MnemoError.databaseUnusable(
+            path: "PostgreSQL",
+            reason:
+                "the store's rows are in change format \(stored), this mnemo reads format \(RowChange.format); use the mnemo that made it"
+        )
     }
 
     /// Version 2 adds `mnemo_id_max`, filled from the rows' ids (a fact's largest id is its

@@ -72,6 +72,39 @@ struct StoreSetupTests {
         }
     }
 
+    @Test func aStoreOfAnotherChangeFormatIsRefused() async throws {
+        let location = try await TestStore.freshDatabase()
+        try await TestStore.node(location: location).close()
+        try await TestStore.withConnection(location) { connection in
+            try await connection.query(
+                "UPDATE mnemo_meta SET value = '2' WHERE key = 'change_format'", logger: TestStore.logger)
+        }
+        await #expect {
+            try await TestStore.node(location: location)
+        } throws: { error in
+            "\(error)".contains("change format 2, this mnemo reads format 1") && !"\(error)".contains("\n")
+        }
+    }
+
+    @Test func aStoreFromBeforeTheChangeFormatWasRecordedIsInTheFirst() async throws {
+        let location = try await TestStore.freshDatabase()
+        try await TestStore.node(location: location).close()
+        try await TestStore.withConnection(location) { connection in
+            try await connection.query("DELETE FROM mnemo_meta WHERE key = 'change_format'", logger: TestStore.logger)
+        }
+        try await TestStore.node(location: location).close()
+        let format = try await TestStore.withConnection(location) { connection in
+            var values: [String] = []
+            for try await value in try await connection.query(
+                "SELECT value FROM mnemo_meta WHERE key = 'change_format'", logger: TestStore.logger
+            ).decode(String.self) {
+                values.append(value)
+            }
+            return values
+        }
+        #expect(format == ["1"])
+    }
+
     @Test func nothingListensOnThePort() async throws {
         var location = try TestStore.location
         location.port = 1
