@@ -26,4 +26,16 @@ import Testing
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         #expect(times.allSatisfy { now - $0 < 60_000 })
     }
+
+    /// A topic's id derives from its path, so every version must make the same one: these were
+    /// made by the version that introduced them (a device and a server of different versions
+    /// would otherwise name one topic twice).
+    @Test func derivedIdsAreTheSameInEveryVersion() {
+        #expect(StableID.topic(namespace: "default", pathKey: "health") == "7a40a365-0c5d-8a81-954e-49f9744eb4b0")
+        #expect(
+            StableID.topic(namespace: "default", pathKey: "health/running") == "5cc55bb3-e3b5-82f9-85e6-c45bfea3c72c")
+        #expect(
+            StableID.formatted(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
+                == "01234567-89ab-cdef-fedc-ba9876543210")
+    }
 }
