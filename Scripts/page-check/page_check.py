@@ -4,7 +4,8 @@
 Every view is opened by its URL and checked against the JSON API; every action is done through
 the page and checked through the API; the same flows run again with JavaScript disabled; a
 hostile fact must render as text; another user's fact id must be a 404; a read-only server
-must refuse a forged POST. With JavaScript on, the page must follow the change feed: a fact
+must refuse a forged POST. Every view has its landmarks and a name on every control, and is
+used by keyboard alone. With JavaScript on, the page must follow the change feed: a fact
 added by another client appears without a reload.
 
 Usage: page_check.py MNEMO_BINARY [--screenshot PNG]
@@ -27,6 +28,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -246,6 +248,53 @@ def check_hostile_and_foreign(driver, server):
     check(status == 404, f"another user's fact id is a 404, not {status}")
 
 
+def check_accessible(driver, server):
+    """Landmarks and a name for every control on every view, and the views used by keyboard alone."""
+    _, tree = server.api("GET", "/api/topics")
+    facts = by_content(server)
+    views = ["/ui", f"/ui/topics/{tree[0]['id']}", "/ui/search?q=tea", f"/ui/facts/{facts['Sister lives in Porto']['id']}",
+             "/ui/conflicts", "/ui/stats", "/ui/undo", "/ui/merge", "/ui/erase"]
+    for view in views:
+        driver.get(server.base + view)
+        for landmark in ["header", "nav", "main"]:
+            check(len(driver.find_elements(By.TAG_NAME, landmark)) == 1, f"{view} has one <{landmark}>")
+        controls = driver.find_elements(By.CSS_SELECTOR, "input:not([type=hidden]), select, textarea, button, a[href]")
+        unnamed = [control.get_attribute("outerHTML")[:80] for control in controls
+                   if not control.accessible_name.strip()]
+        check(controls and not unnamed, f"{view}: every control has an accessible name: {unnamed}")
+
+    # By keyboard alone: Tab to the first topic of the tree and open it with Enter; Tab to the
+    # search view, type in its box and press Enter.
+    driver.get(server.base + "/ui")
+    first = f"/ui/topics/{tree[0]['id']}"
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)
+    for _ in range(40):
+        if (driver.switch_to.active_element.get_attribute("href") or "").endswith(first):
+            break
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+    focused = driver.switch_to.active_element
+    check((focused.get_attribute("href") or "").endswith(first), "Tab reaches the first topic of the tree")
+    page = driver.find_element(By.TAG_NAME, "html")
+    focused.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 10).until(staleness_of(page))
+    check(driver.current_url.endswith(first), f"Enter opens the focused topic: {driver.current_url}")
+    for _ in range(40):
+        if (driver.switch_to.active_element.get_attribute("href") or "").endswith("/ui/search"):
+            break
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 10).until(staleness_of(page))
+    box = driver.switch_to.active_element
+    check(box.get_attribute("id") == "q", "the search view opened by keyboard has its box focused")
+    page = driver.find_element(By.TAG_NAME, "html")
+    box.send_keys("sourdough", Keys.ENTER)
+    WebDriverWait(driver, 10).until(staleness_of(page))
+    check("Bakes sourdough bread on weekends" in driver.find_element(By.TAG_NAME, "main").text,
+          "a search typed and sent by keyboard finds the fact")
+
+
 def check_actions(driver, server, javascript, downloads, mnemo, db):
     label = "with JavaScript" if javascript else "without JavaScript"
     facts = by_content(server)
@@ -385,6 +434,8 @@ def main():
                 check_views(driver, server, mnemo, db)
                 phase("views")
                 check_hostile_and_foreign(driver, server)
+                check_accessible(driver, server)
+                phase("accessibility")
                 if javascript:
                     check_live(driver, server)
                     phase("live")
