@@ -1,0 +1,37 @@
+import Foundation
+import Mnemo
+import MnemoTestSupport
+import Testing
+
+@testable import MnemoServer
+
+/// `GET /api/events` against a client that stops reading: the stream is closed once a write has
+/// waited longer than the stall limit, over a real socket.
+@Suite struct EventStreamStallTests {
+    @Test func aClientThatReadsNothingIsDisconnected() async throws {
+        let fixture = try await ServerFixture(eventStreamStallLimit: .milliseconds(500))
+        try await fixture.test(.live) { client in
+            let port = try #require(client.port)
+            let stalled = EventStreamClient(
+                port: port, path: "/api/events", headers: ["Authorization": "Bearer \(ServerFixture.aliceToken)"],
+                stallsFor: 4)
+            let reading = ThreadJob { try stalled.read(count: .max, timeout: 20) }
+            try await Task.sleep(for: .milliseconds(500))
+            // More events than the socket's and the server's buffers hold: each carries its fact.
+            let padding = String(repeating: "and a long description of it ", count: 10)
+            let facts = (0..<4_000).map {
+                NewFact(content: "Stalled stream fact number \($0) \(padding)", topicPath: "Stall")
+            }
+            let kb = try fixture.knowledgeBase.inNamespace("alice")
+            for batch in stride(from: 0, to: facts.count, by: 500) {
+                _ = try await kb.addFacts(Array(facts[batch..<batch + 500]), nearDuplicates: nil)
+            }
+            let read = try await reading.value
+            #expect(read.status == 200)
+            #expect(read.closedByServer)
+            let factEvents = read.messages.filter { $0.event == "factsUpdated" }.count
+            #expect(
+                factEvents > 0 && factEvents < facts.count, "\(factEvents) of \(facts.count) events before the close")
+        }
+    }
+}
