@@ -54,12 +54,14 @@ extension KnowledgeBase {
     }
 
     /// Checkpoints the write-ahead log into the database file and truncates it to zero bytes,
-    /// so that the erased rows' old pages are nowhere but in the (zeroed) file. It runs even when
+    /// so that the erased rows' old pages are nowhere but in the (zeroed) file, and rewrites the
+    /// namespace's saved graph index without the erased facts' codes. It runs even when
     /// nothing was left to erase: a rerun after a crash between the commit and the checkpoint
     /// finishes the job.
     func scrubbingFiles(after receipt: ErasureReceipt) async -> ErasureReceipt {
         var receipt = receipt
         receipt.walTruncated = await FactEraser.truncateLog(of: writer.base)
+        scrubSavedVectorGraph()
         return receipt
     }
 }
