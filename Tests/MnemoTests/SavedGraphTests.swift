@@ -163,6 +163,16 @@ struct SavedGraphTests {
         }
     }
 
+    /// An erasure in a namespace that never had a graph leaves no directory beside the database.
+    @Test func erasingWhereNoGraphWasSavedCreatesNothing() async throws {
+        let path = try TestKnowledgeBase.temporaryPath()
+        let kb = try Self.open(path)
+        let ids = try await kb.addFacts(Array(Self.corpus.facts.prefix(20)), nearDuplicates: nil).map(\.id)
+        _ = try await kb.eraseFacts(ids: [ids[0]])
+        let directory = ApproximateIndex.Storage.directory(besideDatabaseAt: path)
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
     /// The bytes of fact `id`'s int8 codes in the graph of `kb`.
     static func codes(of id: Int64, in kb: KnowledgeBase) -> Data {
         kb.vectorIndex!.approximate.withGraph(kb.namespace) { graph in

@@ -300,7 +300,9 @@ final class ApproximateIndex: @unchecked Sendable {
     /// without codes or ids) or, when this process holds no graph of the namespace or the
     /// database moved on meanwhile, removed; the next build then starts afresh.
     func scrubSavedGraph(of namespace: String) {
-        guard let storage else { return }
+        // No directory: nothing was ever saved, and a save starting now creates it before it
+        // checks (under the lock) that its graph holds the latest change, which this erasure is.
+        guard let storage, FileManager.default.fileExists(atPath: storage.directory.path) else { return }
         catchUp()
         if save(namespace) { return }
         let url = storage.url(of: namespace)
