@@ -15,7 +15,8 @@ extension KnowledgeBase {
     /// database file, nothing erased is left in the file, its `-wal` or its `-shm`: the
     /// connections zero freed pages (`PRAGMA secure_delete`), the full-text index is rewritten
     /// without the terms only the erased facts had, and the write-ahead log is checkpointed and
-    /// truncated (see ``ErasureReceipt/walTruncated``). A file last written by a version of
+    /// truncated (see ``ErasureReceipt/walTruncated``). The namespace's saved graph index (see
+    /// <doc:ApproximateSearch>) is rewritten without the erased facts' vectors, or removed. A file last written by a version of
     /// Mnemo before erasure existed may hold older traces in its free pages; `VACUUM` rewrites it.
     ///
     /// Erasing an id that this namespace already erased does nothing, so an erase interrupted
