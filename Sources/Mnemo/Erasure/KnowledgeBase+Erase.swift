@@ -15,7 +15,8 @@ extension KnowledgeBase {
     /// database file, nothing erased is left in the file, its `-wal` or its `-shm`: the
     /// connections zero freed pages (`PRAGMA secure_delete`), the full-text index is rewritten
     /// without the terms only the erased facts had, and the write-ahead log is checkpointed and
-    /// truncated (see ``ErasureReceipt/walTruncated``). A file last written by a version of
+    /// truncated (see ``ErasureReceipt/walTruncated``). The namespace's saved graph index (see
+    /// <doc:ApproximateSearch>) is rewritten without the erased facts' vectors, or removed. A file last written by a version of
     /// Mnemo before erasure existed may hold older traces in its free pages; `VACUUM` rewrites it.
     ///
     /// Erasing an id that this namespace already erased does nothing, so an erase interrupted
@@ -54,12 +55,14 @@ extension KnowledgeBase {
     }
 
     /// Checkpoints the write-ahead log into the database file and truncates it to zero bytes,
-    /// so that the erased rows' old pages are nowhere but in the (zeroed) file. It runs even when
+    /// so that the erased rows' old pages are nowhere but in the (zeroed) file, and rewrites the
+    /// namespace's saved graph index without the erased facts' codes. It runs even when
     /// nothing was left to erase: a rerun after a crash between the commit and the checkpoint
     /// finishes the job.
     func scrubbingFiles(after receipt: ErasureReceipt) async -> ErasureReceipt {
         var receipt = receipt
         receipt.walTruncated = await FactEraser.truncateLog(of: writer.base)
+        scrubSavedVectorGraph()
         return receipt
     }
 }

@@ -189,7 +189,9 @@ public final class KnowledgeBase: Sendable {
             } else if !configuration.acceptsOtherEmbedder {
                 try self.writer.write { db in try EmbeddingTable.adopt(db, identity: embedder.identity) }
             }
-            let index = VectorIndex(dimension: embedder.identity.dimension, followsChanges: followsChanges)
+            let index = VectorIndex(
+                dimension: embedder.identity.dimension, followsChanges: followsChanges,
+                graphStorage: readOnly ? nil : Self.graphStorage(of: writer, model: embedder.identity.name))
             if !readOnly {
                 writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
             }

@@ -247,6 +247,13 @@ extension KnowledgeBase {
             uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
     }
 
+    /// How many graph indexes this knowledge base's vector index built from the vectors and how
+    /// many it read from their saved files, for benchmarks.
+    package var vectorGraphOrigins: (builds: Int, loads: Int) {
+        let statistics = vectorIndex?.approximate.statistics
+        return (statistics?.builds ?? 0, statistics?.loads ?? 0)
+    }
+
     func vectorSnapshot() async throws -> VectorSnapshot {
         guard let vectorIndex else {
             throw MnemoError.invalidInput(

@@ -50,8 +50,9 @@ extension KnowledgeBase {
             return SyncPushResponse(answers: answers)
         }
         if response.answers.contains(where: { $0.outcome == .erased }) {
-            // The erased rows' pages are zeroed in the file; the log still holds them.
+            // The erased rows' pages are zeroed in the file; the log and the saved graph still hold them.
             _ = await FactEraser.truncateLog(of: writer.base)
+            scrubSavedVectorGraph()
         }
         return response
     }

@@ -33,10 +33,11 @@ final class VectorIndex: @unchecked Sendable {
     /// The graph indexes of large namespaces, which every update installed here reaches.
     let approximate: ApproximateIndex
 
-    init(dimension: Int, followsChanges: Bool = true) {
+    /// - Parameter graphStorage: where the graph indexes are saved; `nil` keeps them in memory.
+    init(dimension: Int, followsChanges: Bool = true, graphStorage: ApproximateIndex.Storage? = nil) {
         self.dimension = dimension
         self.followsChanges = followsChanges
-        self.approximate = ApproximateIndex(dimension: dimension)
+        self.approximate = ApproximateIndex(dimension: dimension, storage: graphStorage)
     }
 
     var isLoaded: Bool { lock.withLock { state != nil } }

@@ -100,6 +100,12 @@ public enum SearchBenchmark {
         /// The time to build the graph index, when an approximate variant ran on a corpus large
         /// enough to have one.
         public var graphBuildTime: Duration?
+        /// In a second knowledge base opened on the same file, once its vectors are loaded: the
+        /// time to read the saved graph, check it against them and install it; `nil` when no
+        /// graph was built, or when the second one rebuilt it instead (which would be a bug).
+        public var graphOpenTime: Duration?
+        /// The first approximate search of that second knowledge base, right after.
+        public var firstQueryAfterGraphOpen: Duration?
         /// The recall@10 of each approximate variant against its exact counterpart, by name.
         public var approximateRecallAt10: [String: Double]
         /// How the approximate variants' searches were answered (graph, exact scan of the rows
@@ -171,6 +177,22 @@ public enum SearchBenchmark {
             let start = clock.now
             if try await kb.buildVectorGraph() { graphBuildTime = clock.now - start }
         }
+        var graphOpenTime: Duration?
+        var firstQueryAfterGraphOpen: Duration?
+        if graphBuildTime != nil, let first = queries.first {
+            progress?(Progress(phase: "reopening the graph index", done: 0, total: 1))
+            let reopened = try KnowledgeBase(path: path, embedder: corpus.embedder())
+            _ = try await reopened.search(SearchQuery(first.text, mode: .semantic, limit: 1, vectorScan: .exact))
+            let start = clock.now
+            try await reopened.buildVectorGraph()
+            let opened = clock.now
+            _ = try await reopened.search(
+                SearchQuery(first.text, mode: .semantic, limit: configuration.limit, vectorScan: .approximate))
+            if reopened.vectorGraphOrigins == (builds: 0, loads: 1) {
+                graphOpenTime = opened - start
+                firstQueryAfterGraphOpen = clock.now - opened
+            }
+        }
 
         var latencies: [(Variant, LatencyStats)] = []
         var cpuPerQuery: [String: Duration] = [:]
@@ -215,6 +237,7 @@ public enum SearchBenchmark {
         return Report(
             facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
             loadTime: loadTime, indexLoadTime: indexLoadTime, graphBuildTime: graphBuildTime,
+            graphOpenTime: graphOpenTime, firstQueryAfterGraphOpen: firstQueryAfterGraphOpen,
             approximateRecallAt10: Dictionary(
                 uniqueKeysWithValues: configuration.variants.compactMap { variant in
                     variant.exactCounterpart.flatMap { recall(rankings[variant.name], against: rankings[$0]) }

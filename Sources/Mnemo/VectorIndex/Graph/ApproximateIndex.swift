@@ -13,6 +13,11 @@ import Foundation
 /// then the log's updates since that snapshot are applied to it and it is installed: the
 /// updates are idempotent (``NeighborGraph/upsert(id:vector:attributes:)``), so one applied
 /// twice changes nothing.
+///
+/// With ``Storage``, graphs are saved beside the database (``GraphFile``) after a build and
+/// after every ``Settings/saveInterval`` changes, and a build first tries the saved graph: read,
+/// checked, and brought to the snapshot's state by repairing the facts that differ (see
+/// ``restore(_:matching:)``).
 final class ApproximateIndex: @unchecked Sendable {
     /// When the graph is used and how it is searched.
     struct Settings: Sendable, Equatable {
@@ -28,6 +33,58 @@ final class ApproximateIndex: @unchecked Sendable {
         /// The beam width of a search (HNSW's `ef`), at least k.
         var searchWidth = 96
         var parameters = NeighborGraph.Parameters()
+        /// A saved graph is saved again once this many changes (or 1 % of its nodes, if more)
+        /// reached it since: a reopened graph repairs each fact changed since its save (an
+        /// insertion, about 0.4 ms), so this bounds that work to about a second at 1,000.
+        var saveInterval = 1_000
+    }
+
+    /// Where the graphs of a database file are saved: a directory beside it, one file per
+    /// namespace (named by a hash of the namespace, which the file also holds and is checked).
+    struct Storage: Sendable {
+        var directory: URL
+        /// The embedder's model name, which a saved graph must have been made with.
+        var model: String
+        /// The number of the database's latest change. A graph is saved only when it holds that
+        /// change, so that a save racing an erasure never puts an erased fact back on disk.
+        var latestSequence: @Sendable () throws -> Int64
+
+        /// The directory beside the database file at `path`.
+        static func directory(besideDatabaseAt path: String) -> URL {
+            URL(fileURLWithPath: path + "-graphs", isDirectory: true)
+        }
+
+        func url(of namespace: String) -> URL {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in namespace.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let name = String(hash, radix: 16)
+            return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".hnsw")
+        }
+
+        /// Runs `body` holding the directory's lock file, which orders saves against the erasure
+        /// path's removal across processes.
+        func locked<Result>(_ body: () throws -> Result) throws -> Result {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let descriptor = open(directory.appendingPathComponent("lock").path, O_CREAT | O_RDWR, 0o644)
+            guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX) == 0 else { throw CocoaError(.fileLocking) }
+            return try body()
+        }
+    }
+
+    /// How graphs came to be, for tests and benchmarks.
+    struct Statistics: Sendable, Equatable {
+        /// Graphs built from the vectors.
+        var builds = 0
+        /// Graphs read from a saved file.
+        var loads = 0
+        /// Facts a loaded graph was repaired for (changed since its save).
+        var repairs = 0
+        /// Saved files that were not used, and why.
+        var rejected: [String] = []
+        /// Files written.
+        var saves = 0
     }
 
     private enum Update {
@@ -42,6 +99,7 @@ final class ApproximateIndex: @unchecked Sendable {
     }
 
     let dimension: Int
+    let storage: Storage?
     private let stateLock = NSLock()
     private let graphLock = ReadWriteLock()
     private var _settings = Settings()
@@ -54,10 +112,18 @@ final class ApproximateIndex: @unchecked Sendable {
     /// Whether any graph exists or is being built, so that updates must be logged.
     private var isTracking = false
     private var _pathCounts: [VectorIndex.ApproximatePath: Int] = [:]
+    private var _statistics = Statistics()
+    /// Changes applied to each namespace's graph since it was last saved (guarded by `stateLock`).
+    private var changesSinceSave: [String: Int] = [:]
+    /// The namespaces whose graph a background thread is saving (guarded by `stateLock`).
+    private var saving: Set<String> = []
 
-    init(dimension: Int) {
+    init(dimension: Int, storage: Storage? = nil) {
         self.dimension = dimension
+        self.storage = storage
     }
+
+    var statistics: Statistics { stateLock.withLock { _statistics } }
 
     var settings: Settings {
         get { stateLock.withLock { _settings } }
@@ -107,22 +173,140 @@ final class ApproximateIndex: @unchecked Sendable {
 
     /// Builds the graph of `namespace` from `store` (the index's state at `sequence`, claimed
     /// with ``claimBuild(of:at:)``), brings it up to date with the log and installs it.
+    /// The saved graph is used when sound and close enough to `store` (see ``restore(_:matching:)``).
     func build(namespace: String, from store: VectorSnapshot, sequence: Int64) {
-        let graph = NeighborGraph(dimension: dimension, parameters: settings.parameters)
-        if let code = store.namespaceCode(namespace) {
-            let rows = store.rows(ofNamespace: code) ?? (0..<Int32(store.count)).map { $0 }
-            for row in rows { store.insertRow(Int(row), into: graph) }
+        let restored = restore(namespace, matching: store)
+        let graph = restored?.graph ?? NeighborGraph(dimension: dimension, parameters: settings.parameters)
+        if restored == nil {
+            for row in store.namespaceRows(namespace) { store.insertRow(Int(row), into: graph) }
+            stateLock.withLock { _statistics.builds += 1 }
         }
         graphLock.writing {
             var installed = Installed(graph: graph, sequence: sequence)
             for (sequence, update) in pendingLog(after: sequence) {
-                Self.apply(update, to: graph, namespace: namespace)
+                _ = Self.apply(update, to: graph, namespace: namespace)
                 installed.sequence = sequence
             }
             graphs[namespace] = installed
-            stateLock.withLock { _ = builds.removeValue(forKey: namespace) }
+            stateLock.withLock {
+                _ = builds.removeValue(forKey: namespace)
+                changesSinceSave[namespace] = 0
+            }
         }
         trimLog()
+        if (restored?.repairs ?? 1) > 0 { _ = save(namespace) }
+    }
+
+    /// The graph saved for `namespace`, brought to `store`'s state; `nil` when there is none or
+    /// it cannot be trusted (the reason is counted in ``statistics``).
+    ///
+    /// The snapshot is what the graph is checked against, not a marker of when it was saved:
+    /// every fact of the namespace must have a live node with its codes, scale and attributes,
+    /// and every live node a fact. So whatever happened since the save (writes by any process,
+    /// a restored backup, another database copied over this one) shows as facts that differ.
+    /// Few differ: they are repaired (upserted or removed). More than a quarter: rebuilding is
+    /// cheaper than repairing and leaves no tombstones, so the file is rejected as stale.
+    private func restore(_ namespace: String, matching store: VectorSnapshot) -> (graph: NeighborGraph, repairs: Int)? {
+        guard let storage else { return nil }
+        let url = storage.url(of: namespace)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            let graph = try GraphFile.read(from: url, identity: identity(of: namespace))
+            let repairs = try Self.repair(graph, toMatch: store, namespace: namespace)
+            stateLock.withLock {
+                _statistics.loads += 1
+                _statistics.repairs += repairs
+            }
+            return (graph, repairs)
+        } catch {
+            stateLock.withLock { _statistics.rejected.append("\(error)") }
+            return nil
+        }
+    }
+
+    /// Upserts the facts of `namespace` in `store` that `graph` lacks or holds otherwise, and
+    /// removes its live nodes that `store` no longer holds there; returns how many.
+    /// - Throws: ``GraphFile/Defect/stale(differing:of:)`` when more than a quarter differ.
+    private static func repair(_ graph: NeighborGraph, toMatch store: VectorSnapshot, namespace: String) throws -> Int {
+        let rows = store.namespaceRows(namespace)
+        var differing: [Int] = []
+        var held = 0
+        for row in rows.lazy.map(Int.init) {
+            guard let node = graph.nodeOfID[store.ids[row]] else {
+                differing.append(row)
+                continue
+            }
+            held += 1
+            if !graph.matches(node, row: row, of: store) { differing.append(row) }
+        }
+        let code = store.namespaceCode(namespace)
+        let gone =
+            held == graph.liveCount
+            ? []
+            : graph.nodeOfID.keys.filter { id in
+                store.row(of: id).map { store.namespaceCodes[$0] != code } ?? true
+            }
+        guard differing.count + gone.count <= max(rows.count, graph.liveCount) / 4 else {
+            throw GraphFile.Defect.stale(differing: differing.count + gone.count, of: rows.count)
+        }
+        for id in gone { graph.remove(id: id) }
+        for row in differing { store.insertRow(row, into: graph) }
+        return differing.count + gone.count
+    }
+
+    private func identity(of namespace: String) -> GraphFile.Identity {
+        GraphFile.Identity(
+            model: storage?.model ?? "", dimension: dimension, namespace: namespace, parameters: settings.parameters)
+    }
+
+    /// Writes `namespace`'s graph to its file, if it has one and it holds the database's latest
+    /// change, checked under the directory's lock right before the file is renamed into place.
+    /// Writers wait while the graph is written out (it is read under the read lock, so the file
+    /// is one state); searches do not.
+    /// - Returns: whether the file now holds the graph. When not, the next catch-up saves again.
+    func save(_ namespace: String) -> Bool {
+        guard let storage else { return false }
+        let url = storage.url(of: namespace)
+        let written = graphLock.reading { () -> (file: URL, sequence: Int64)? in
+            guard let installed = graphs[namespace],
+                let file = try? GraphFile.writeTemporary(
+                    installed.graph, identity: identity(of: namespace), beside: url)
+            else { return nil }
+            return (file, installed.sequence)
+        }
+        let saved =
+            written.map { written in
+                (try? storage.locked {
+                    guard try storage.latestSequence() == written.sequence else { return false }
+                    try GraphFile.install(written.file, at: url)
+                    return true
+                }) == true
+            } ?? false
+        if !saved, let written { try? FileManager.default.removeItem(at: written.file) }
+        stateLock.withLock {
+            saving.remove(namespace)
+            if saved {
+                _statistics.saves += 1
+                changesSinceSave[namespace] = 0
+            } else {
+                changesSinceSave[namespace] = .max / 2
+            }
+        }
+        return saved
+    }
+
+    /// After an erasure committed here: the saved file of `namespace` may hold the erased facts'
+    /// codes. It is rewritten from the graph once the erasure is in it (tombstones are saved
+    /// without codes or ids) or, when this process holds no graph of the namespace or the
+    /// database moved on meanwhile, removed; the next build then starts afresh.
+    func scrubSavedGraph(of namespace: String) {
+        // No directory: nothing was ever saved, and a save starting now creates it before it
+        // checks (under the lock) that its graph holds the latest change, which this erasure is.
+        guard let storage, FileManager.default.fileExists(atPath: storage.directory.path) else { return }
+        catchUp()
+        if save(namespace) { return }
+        let url = storage.url(of: namespace)
+        _ = try? storage.locked { try? FileManager.default.removeItem(at: url) }
     }
 
     /// Calls `body` with `namespace`'s graph once every logged update is in it; `nil` when the
@@ -136,17 +320,31 @@ final class ApproximateIndex: @unchecked Sendable {
     private func catchUp() {
         let latest = stateLock.withLock { log.last?.sequence }
         guard let latest, graphLock.reading({ graphs.values.contains { $0.sequence < latest } }) else { return }
+        var due: [String] = []
         graphLock.writing {
             for (namespace, installed) in graphs where installed.sequence < latest {
                 var sequence = installed.sequence
+                var changes = 0
                 for (entrySequence, update) in pendingLog(after: installed.sequence) {
-                    Self.apply(update, to: installed.graph, namespace: namespace)
+                    changes += Self.apply(update, to: installed.graph, namespace: namespace)
                     sequence = entrySequence
                 }
                 graphs[namespace]?.sequence = sequence
+                let interval = max(settings.saveInterval, installed.graph.count / 100)
+                stateLock.withLock {
+                    changesSinceSave[namespace, default: 0] += changes
+                    if storage != nil, changesSinceSave[namespace]! >= interval,
+                        saving.insert(namespace).inserted
+                    {
+                        due.append(namespace)
+                    }
+                }
             }
         }
         trimLog()
+        for namespace in due {
+            Thread.detachNewThread { [self] in _ = save(namespace) }
+        }
     }
 
     private func pendingLog(after sequence: Int64) -> [(sequence: Int64, update: Update)] {
@@ -162,7 +360,8 @@ final class ApproximateIndex: @unchecked Sendable {
         }
     }
 
-    private static func apply(_ update: Update, to graph: NeighborGraph, namespace: String) {
+    /// Applies `update` to `namespace`'s graph; returns how many facts it named.
+    private static func apply(_ update: Update, to graph: NeighborGraph, namespace: String) -> Int {
         switch update {
         case .changes(let changes):
             for (id, row) in changes.rows {
@@ -172,17 +371,16 @@ final class ApproximateIndex: @unchecked Sendable {
                     graph.remove(id: id)
                 }
             }
+            return changes.rows.count
         case .full(let store):
             let code = store.namespaceCode(namespace)
             for id in Array(graph.nodeOfID.keys) {
                 if let code, let row = store.row(of: id), store.namespaceCodes[row] == code { continue }
                 graph.remove(id: id)
             }
-            if let code {
-                for row in store.rows(ofNamespace: code) ?? (0..<Int32(store.count)).map({ $0 }) {
-                    store.insertRow(Int(row), into: graph)
-                }
-            }
+            let rows = store.namespaceRows(namespace)
+            for row in rows { store.insertRow(Int(row), into: graph) }
+            return rows.count
         }
     }
 }
@@ -190,6 +388,12 @@ final class ApproximateIndex: @unchecked Sendable {
 extension VectorSnapshot {
     /// The row of fact `id`, if it has one.
     func row(of id: Int64) -> Int? { rowOfID[id] }
+
+    /// The rows of `namespace`.
+    func namespaceRows(_ namespace: String) -> [Int32] {
+        guard let code = namespaceCode(namespace) else { return [] }
+        return rows(ofNamespace: code) ?? Array(0..<Int32(count))
+    }
 
     /// The attributes of `row` that filters test, as ``upsert(id:vector:attributes:)`` was given
     /// them; the namespace is left empty (a graph holds one namespace).

@@ -38,7 +38,8 @@ final class NeighborGraph: @unchecked Sendable {
     /// The node at the top of the graph, where every search starts; -1 while empty.
     private(set) var entry: Int32 = -1
     private(set) var topLevel = 0
-    private var random: UInt64
+    /// The state of the generator that draws the levels of new nodes.
+    private(set) var random: UInt64
     private(set) var nodeOfID: [Int64: Int32] = [:]
 
     private(set) var ids = UnsafeMutablePointer<Int64>.allocate(capacity: 0)
@@ -53,7 +54,7 @@ final class NeighborGraph: @unchecked Sendable {
     private(set) var base = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     private(set) var baseCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     /// The neighbours on layers 1… of the few nodes drawn above layer 0: `upper[node][layer - 1]`.
-    private var upper: [Int32: [[Int32]]] = [:]
+    private(set) var upper: [Int32: [[Int32]]] = [:]
 
     init(dimension: Int, parameters: Parameters = Parameters()) {
         precondition(parameters.neighbors >= 2 && parameters.neighbors <= 127, "M must be in 2…127")
@@ -61,6 +62,30 @@ final class NeighborGraph: @unchecked Sendable {
         self.parameters = parameters
         self.baseDegree = 2 * parameters.neighbors
         self.random = parameters.seed
+    }
+
+    /// A graph of `count` nodes as it was saved (see ``GraphFile``): `fill` writes every column
+    /// of every node through the column pointers; the ids of the live nodes are then indexed.
+    /// - Throws: what `fill` throws, and ``GraphFile/Defect`` when two live nodes share an id.
+    convenience init(
+        dimension: Int, parameters: Parameters, restoringCount count: Int, entry: Int32, topLevel: Int,
+        random: UInt64, upper: [Int32: [[Int32]]], fill: (NeighborGraph) throws -> Void
+    ) throws {
+        self.init(dimension: dimension, parameters: parameters)
+        grow(to: max(1_024, count))
+        try fill(self)
+        self.count = count
+        self.entry = entry
+        self.topLevel = topLevel
+        self.random = random
+        self.upper = upper
+        nodeOfID.reserveCapacity(count)
+        for node in 0..<count where isLive[node] {
+            guard nodeOfID.updateValue(Int32(node), forKey: ids[node]) == nil else {
+                throw GraphFile.Defect.malformed("two live nodes hold fact \(ids[node])")
+            }
+        }
+        liveCount = nodeOfID.count
     }
 
     deinit {
@@ -105,6 +130,17 @@ final class NeighborGraph: @unchecked Sendable {
         guard let node = nodeOfID.removeValue(forKey: id) else { return }
         isLive[Int(node)] = false
         liveCount -= 1
+    }
+
+    /// Whether `node` holds `row` of `store`: the same codes, scale and filter attributes.
+    func matches(_ node: Int32, row: Int, of store: VectorSnapshot) -> Bool {
+        let node = Int(node)
+        guard scales[node] == store.scales[row], flags[node] == store.flags[row],
+            topicIDs[node] == store.topicIDs[row], createdTimes[node] == store.createdTimes[row]
+        else { return false }
+        return store.codes.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + row * dimension, codes + node * dimension, dimension) == 0
+        }
     }
 
     private func setAttributes(_ node: Int, _ attributes: VectorSnapshot.Attributes) {

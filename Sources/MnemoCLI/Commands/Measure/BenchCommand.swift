@@ -16,7 +16,8 @@ struct BenchCommand: AsyncParsableCommand {
             scan, and, when python3 has numpy, a numpy brute-force scan of the same vectors. \
             The semantic_ann variants build the graph index first (from 20,000 facts) and time it \
             beside the exact scan, unfiltered and with 1 % and 10 % of the facts passing, with \
-            their recall@10 against it.
+            their recall@10 against it; a second knowledge base on the same file then reopens \
+            the saved graph (build.ann_open_ms, build.ann_first_query_ms).
 
             With --encoder it times the installed sentence encoder instead: texts per second \
             encoding the lines of --texts FILE (default: the facts of Fixtures/knowledge.jsonl) in \
