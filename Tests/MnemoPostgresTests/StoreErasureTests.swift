@@ -62,6 +62,26 @@ struct StoreErasureTests {
         await node.close()
     }
 
+    /// `VACUUM FULL` copies the row versions a running snapshot may see: here another session's
+    /// (as another node's catch-up holds one), taken before the erasure and ended after it began.
+    @Test func anErasureWaitsForTheSnapshotsTakenBeforeIt() async throws {
+        let files = DatabaseFiles(location: try await TestStore.freshDatabase())
+        let node = try await TestStore.node(embedder: Self.embedder, location: files.location)
+        let kb = try await node.knowledgeBase(namespace: "alice")
+        let secret = Self.secret()
+        let id = try await kb.addFact(NewFact(content: secret, topicPath: "Health")).fact.id
+        try await TestStore.withConnection(files.location) { reader in
+            try await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: TestStore.logger)
+            try await reader.query("SELECT count(*) FROM mnemo_namespace", logger: TestStore.logger)
+            let erasure = Task { try await kb.eraseFacts(ids: [id]) }
+            try await Task.sleep(for: .milliseconds(500))
+            try await reader.query("COMMIT", logger: TestStore.logger)
+            _ = try await erasure.value
+        }
+        #expect(try await files.holding(secret) == [])
+        await node.close()
+    }
+
     @Test func anErasedNamespaceLeavesNoRowVersionInTheTableFiles() async throws {
         let files = DatabaseFiles(location: try await TestStore.freshDatabase())
         let node = try await TestStore.node(embedder: Self.embedder, location: files.location)
