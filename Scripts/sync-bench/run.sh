@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures sync over loopback with real processes: the first sync of a new device from a
-# server namespace of N facts with vectors (the server ships its vectors: same model), the bytes
-# per fact of that snapshot with and without vectors, and one change pushed by a device and
+# server namespace of N facts, with the server's vectors shipped (same model) and embedded on the
+# device (`--embed-locally`); the bytes per fact of the first sync and of an incremental pull
+# (new facts, importance edits), with and without vectors; and one change pushed by a device and
 # pulled by another (each a `mnemo sync` process, so process start and model load included).
 # Usage: Scripts/sync-bench/run.sh [MNEMO_BINARY] [FACTS] [ROUNDS]
 set -euo pipefail
@@ -28,16 +29,46 @@ echo "tok bench" > "$work/tokens.txt"; echo tok > "$work/token"
     > "$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
-sync() { "$mnemo" sync --server "http://127.0.0.1:$port" --token-file "$work/token" --namespace bench --db "$1" >/dev/null; }
+sync() {
+    "$mnemo" sync --server "http://127.0.0.1:$port" --token-file "$work/token" --namespace bench --db "$1" "${@:2}" \
+        >/dev/null
+}
 start=$(date +%s.%N)
 sync "$work/phone.sqlite"
 echo "first sync of a new device ($facts facts, vectors shipped): $(echo "$(date +%s.%N) - $start" | bc) s"
+start=$(date +%s.%N)
+sync "$work/laptop.sqlite" --embed-locally
+echo "first sync of a new device ($facts facts, embedded on the device): $(echo "$(date +%s.%N) - $start" | bc) s"
 sync "$work/tablet.sqlite"
-plain=$(curl -s "http://127.0.0.1:$port/v1/users/bench/sync/snapshot" -H "Authorization: Bearer tok" | wc -c)
-model=$("$mnemo" stats --db "$work/server.sqlite" --namespace bench --json >/dev/null; echo "sentence-transformers/all-MiniLM-L6-v2")
-vectors=$(curl -s "http://127.0.0.1:$port/v1/users/bench/sync/snapshot?model=$model&dimension=384" \
-    -H "Authorization: Bearer tok" | wc -c)
-echo "snapshot bytes per fact: $((plain / facts)) without vectors, $((vectors / facts)) with vectors"
+get() { curl -s "http://127.0.0.1:$port/v1/users/bench/sync/$1" -H "Authorization: Bearer tok"; }
+model="model=sentence-transformers/all-MiniLM-L6-v2&dimension=384"
+plain=$(get snapshot | wc -c)
+vectors=$(get "snapshot?$model" | wc -c)
+echo "first sync, bytes per fact: $((plain / facts)) without vectors, $((vectors / facts)) with vectors"
+# An incremental pull: the tablet's cursor, then 100 new facts and 100 importance edits on the phone.
+link=$(python3 -c 'import sqlite3, sys; print("since=%s&server=%s" % sqlite3.connect(sys.argv[1]).execute(
+    "SELECT cursor, server FROM sync_link").fetchone())' "$work/tablet.sqlite")
+for i in $(seq 100); do echo "{\"topic\": \"New\", \"content\": \"Later note $i about item $((i * 31))\"}"; done \
+    > "$work/new.jsonl"
+"$mnemo" ingest "$work/new.jsonl" --db "$work/phone.sqlite" --namespace bench >/dev/null
+sync "$work/phone.sqlite"
+added=$(get "changes?$link&limit=1000" | wc -c)
+added_vectors=$(get "changes?$link&limit=1000&$model" | wc -c)
+echo "incremental pull, bytes per new fact: $((added / 100)) without vectors, $((added_vectors / 100)) with vectors"
+link=$(python3 -c 'import json, sys; print("since=%s&server=%s" % (json.load(sys.stdin)["next"], sys.argv[1]))' \
+    "$(echo "$link" | sed 's/.*server=//')" < <(get "changes?$link&limit=1000"))
+for id in $(seq 1 100); do
+    "$mnemo" fact update "$id" --importance high --db "$work/phone.sqlite" --namespace bench >/dev/null
+done
+sync "$work/phone.sqlite"
+edited=$(get "changes?$link&limit=1000" | wc -c)
+edited_vectors=$(get "changes?$link&limit=1000&$model" | wc -c)
+echo "incremental pull, bytes per importance edit: $((edited / 100)) without vectors, $((edited_vectors / 100)) with vectors"
+for device in tablet laptop; do
+    start=$(date +%s.%N)
+    sync "$work/$device.sqlite" $([ "$device" = laptop ] && echo --embed-locally)
+    echo "incremental pull of 100 new facts and 100 edits, $device ($([ "$device" = laptop ] && echo embedded || echo shipped)): $(echo "$(date +%s.%N) - $start" | bc) s"
+done
 times=()
 for round in $(seq "$rounds"); do
     "$mnemo" fact update $(( (round % facts) + 1 )) --importance "$([ $((round % 2)) = 0 ] && echo high || echo low)" \

@@ -68,19 +68,50 @@ extension PostgresMemory {
     /// space without overwriting it, so both tables are copied afresh (`VACUUM FULL`, which
     /// truncates the old files at its commit) before the erasure returns.
     ///
-    /// The change log goes first: it waits for the statements reading it that began before the
-    /// erasure, whose snapshots would otherwise keep the erased versions in the rows' copy. Both
-    /// are locked while they are copied, so the writes of every namespace wait meanwhile (a
-    /// rewrite's cost is measured in the Several servers article). Erasure takes what it takes:
-    /// the storage timeout does not apply.
+    /// `VACUUM FULL` copies a row version that a transaction still running may see (one whose
+    /// snapshot predates the erasure, such as another node's catch-up or write), so the rewrite
+    /// waits first for every transaction of the database that began before the erasure
+    /// committed. The change log goes first: it waits for the statements reading it that began
+    /// before the erasure. Both are locked while they are copied, so the writes of every
+    /// namespace wait meanwhile (a rewrite's cost is measured in the Several servers article).
+    /// Erasure takes what it takes: the storage timeout does not apply.
     func rewriteTablesHoldingContent() async throws {
         do {
             try await client.withConnection { connection in
+                try await self.waitForEarlierTransactions(connection)
                 try await connection.query("VACUUM (FULL) mnemo_change", logger: self.logger)
                 try await connection.query("VACUUM (FULL) mnemo_row", logger: self.logger)
             }
         } catch {
             throw StoreErrors.mapped(error, location: location)
+        }
+    }
+
+    /// Waits until no transaction from before now runs anywhere on the server (a snapshot taken
+    /// after that cannot see the erased rows) and no other session of the database holds an
+    /// older snapshot. The sessions of other roles show no snapshot (without `pg_read_all_stats`)
+    /// and are not waited for; 32-bit transaction ids are compared by age (they wrap around).
+    func waitForEarlierTransactions(_ connection: PostgresConnection) async throws {
+        var bound = ""
+        for try await text in try await connection.query(
+            "SELECT pg_snapshot_xmax(pg_current_snapshot())::text", logger: logger
+        ).decode(String.self) {
+            bound = text
+        }
+        while true {
+            var clear = false
+            for try await done in try await connection.query(
+                """
+                SELECT pg_snapshot_xmin(pg_current_snapshot()) >= \(bound)::text::xid8 AND NOT EXISTS (
+                    SELECT 1 FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid()
+                        AND age(backend_xmin) > age((\(bound)::text::bigint % 4294967296)::text::xid))
+                """, logger: logger
+            ).decode(Bool.self) {
+                clear = done
+            }
+            if clear { return }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

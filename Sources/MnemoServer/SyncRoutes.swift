@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Mnemo
 
-/// Sync for the caller's namespace (see the library's `KnowledgeBase.sync(with:progress:)`):
+/// Sync for the caller's namespace (see the library's `KnowledgeBase.sync(with:options:progress:)`):
 /// a device pushes its operations, pulls the changes after its cursor, and reads the whole
 /// namespace on its first sync or when its cursor expired.
 struct SyncRoutes {

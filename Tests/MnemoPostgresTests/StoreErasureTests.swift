@@ -44,12 +44,25 @@ struct StoreErasureTests {
 
     static func secret() -> String { "Diagnosed with condition \(UUID().uuidString)" }
 
+    /// A node of a fresh database, whose namespace `alice` holds a secret.
+    struct SecretStored {
+        let files: DatabaseFiles
+        let node: PostgresMemory
+        let kb: KnowledgeBase
+        let secret = StoreErasureTests.secret()
+        let id: Int64
+
+        init() async throws {
+            files = DatabaseFiles(location: try await TestStore.freshDatabase())
+            node = try await TestStore.node(embedder: StoreErasureTests.embedder, location: files.location)
+            kb = try await node.knowledgeBase(namespace: "alice")
+            id = try await kb.addFact(NewFact(content: secret, topicPath: "Health")).fact.id
+        }
+    }
+
     @Test func anErasedFactLeavesNoRowVersionInTheTableFiles() async throws {
-        let files = DatabaseFiles(location: try await TestStore.freshDatabase())
-        let node = try await TestStore.node(embedder: Self.embedder, location: files.location)
-        let kb = try await node.knowledgeBase(namespace: "alice")
-        let secret = Self.secret()
-        let id = try await kb.addFact(NewFact(content: secret, topicPath: "Health")).fact.id
+        let stored = try await SecretStored()
+        let (files, node, kb, secret, id) = (stored.files, stored.node, stored.kb, stored.secret, stored.id)
         try await kb.addFact(NewFact(content: "Walks the dog daily", topicPath: "Health"))
         // Each update leaves one more dead version of the row behind.
         try await kb.updateFact(id: id, FactUpdate(importance: .high))
@@ -60,6 +73,23 @@ struct StoreErasureTests {
         #expect(try await files.holding(secret) == [])
         #expect(try await kb.facts().map(\.content) == ["Walks the dog daily"])
         await node.close()
+    }
+
+    /// `VACUUM FULL` copies the row versions a running snapshot may see: here another session's
+    /// (as another node's catch-up holds one), taken before the erasure and ended after it began.
+    @Test func anErasureWaitsForTheSnapshotsTakenBeforeIt() async throws {
+        let stored = try await SecretStored()
+        let (files, kb, id) = (stored.files, stored.kb, stored.id)
+        try await TestStore.withConnection(files.location) { reader in
+            try await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: TestStore.logger)
+            try await reader.query("SELECT count(*) FROM mnemo_namespace", logger: TestStore.logger)
+            let erasure = Task { try await kb.eraseFacts(ids: [id]) }
+            try await Task.sleep(for: .milliseconds(500))
+            try await reader.query("COMMIT", logger: TestStore.logger)
+            _ = try await erasure.value
+        }
+        #expect(try await files.holding(stored.secret) == [])
+        await stored.node.close()
     }
 
     @Test func anErasedNamespaceLeavesNoRowVersionInTheTableFiles() async throws {

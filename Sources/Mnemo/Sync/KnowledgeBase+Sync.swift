@@ -17,15 +17,19 @@ extension KnowledgeBase {
     /// by operation id and a page is applied entirely or not at all.
     /// - Parameters:
     ///   - transport: how to reach the server (``URLSessionSyncTransport``, ``InProcessSyncTransport``).
+    ///   - options: whether pulled facts are embedded here rather than given the server's vectors.
     ///   - progress: called as operations are pushed and changes pulled.
     /// - Returns: what was pushed, pulled, merged, refused and erased.
     /// - Throws: what the transport throws (such as ``MnemoError/storageUnavailable(reason:)``
     ///   when the server cannot be reached); what was done before stays done.
     @discardableResult
     public func sync(
-        with transport: some SyncTransport, progress: (@Sendable (SyncProgress) -> Void)? = nil
+        with transport: some SyncTransport, options: SyncOptions = SyncOptions(),
+        progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) async throws -> SyncReport {
         let namespace = namespace
+        // Without a model named, the server ships no vectors and the pulled facts are embedded here.
+        let model = options.embedsLocally ? nil : embedder?.identity
         let now = now
         var link = try await writer.write { db in
             try SyncStore.link(db, namespace: namespace) ?? SyncStore.createLink(db, namespace: namespace, now: now)
@@ -35,12 +39,13 @@ extension KnowledgeBase {
         if let cursor = link.cursor, !link.server.isEmpty {
             do {
                 link.cursor = try await pullChanges(
-                    transport, after: cursor, server: link.server, report: &report, progress: progress)
+                    transport, after: cursor, server: link.server, model: model, report: &report, progress: progress)
             } catch MnemoError.cursorExpired {
-                link.cursor = try await replaceFromSnapshot(transport, report: &report, progress: progress)
+                link.cursor = try await replaceFromSnapshot(
+                    transport, model: model, report: &report, progress: progress)
             }
         } else {
-            link.cursor = try await replaceFromSnapshot(transport, report: &report, progress: progress)
+            link.cursor = try await replaceFromSnapshot(transport, model: model, report: &report, progress: progress)
         }
         report.cursor = link.cursor ?? ""
         if report.erased > 0 {
@@ -139,12 +144,13 @@ extension KnowledgeBase {
     }
 
     private func pullChanges(
-        _ transport: some SyncTransport, after start: String, server: String, report: inout SyncReport,
+        _ transport: some SyncTransport, after start: String, server: String, model: EmbeddingModelIdentity?,
+        report: inout SyncReport,
         progress: (@Sendable (SyncProgress) -> Void)?
     ) async throws -> String {
         var cursor = start
         while true {
-            let page = try await transport.pull(after: cursor, server: server, limit: 500, model: embedder?.identity)
+            let page = try await transport.pull(after: cursor, server: server, limit: 500, model: model)
             var verdicts: [String: SyncApplier.Verdict] = [:]
             var order: [String] = []
             var namespaceErased = false
@@ -155,8 +161,12 @@ extension KnowledgeBase {
                 guard let uid = change.uid, change.event != .conflictFound else { continue }
                 if verdicts[uid] == nil { order.append(uid) }
                 if case .erased = verdicts[uid] { continue }
-                verdicts[uid] =
-                    change.event == .factErased ? .erased : change.fact.map { .present($0) } ?? .deleted
+                var state = change.fact
+                if state?.vector == nil, case .present(let earlier) = verdicts[uid], earlier.content == state?.content {
+                    // The server ships a vector with the change that brought the wording only.
+                    state?.vector = earlier.vector
+                }
+                verdicts[uid] = change.event == .factErased ? .erased : state.map { .present($0) } ?? .deleted
             }
             let vectors = try await vectorsForNew(
                 order.compactMap { uid in
@@ -205,9 +215,10 @@ extension KnowledgeBase {
     }
 
     private func replaceFromSnapshot(
-        _ transport: some SyncTransport, report: inout SyncReport, progress: (@Sendable (SyncProgress) -> Void)?
+        _ transport: some SyncTransport, model: EmbeddingModelIdentity?, report: inout SyncReport,
+        progress: (@Sendable (SyncProgress) -> Void)?
     ) async throws -> String {
-        let snapshot = try await transport.snapshot(model: embedder?.identity)
+        let snapshot = try await transport.snapshot(model: model)
         progress?(SyncProgress(phase: .snapshot, done: snapshot.facts.count))
         let vectors = try await vectorsForNew(snapshot.facts)
         let namespace = namespace

@@ -93,15 +93,17 @@ extension KnowledgeBase {
                     for fact in try Self.facts(db, namespace: namespace, under: move.to) {
                         var carried = SyncChange(event: event.kind, transaction: event.transaction)
                         carried.uid = fact.uid
-                        carried.fact = SyncFact(
-                            fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
+                        carried.fact = SyncFact(fact)
                         changes.append(carried)
                     }
                     continue
                 }
                 if let factID = event.factID { change.uid = try SyncStore.uid(db, factID: factID) }
                 if let fact = event.fact {
-                    change.fact = SyncFact(fact, vector: try Self.vector(db, factID: fact.id, dimension: dimension))
+                    change.fact = SyncFact(
+                        fact,
+                        vector: Self.mayBringNewWording(event)
+                            ? try Self.vector(db, factID: fact.id, dimension: dimension) : nil)
                 }
                 if event.kind == .conflictFound, let older = event.relatedFactID, let newer = event.factID {
                     change.relatedUid = try SyncStore.uid(db, factID: older)
@@ -193,6 +195,18 @@ extension KnowledgeBase {
         return SyncTopicMove(
             kind: event.kind,
             details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:])
+    }
+
+    /// Whether a change may give a device a wording it has no vector for: only these carry the
+    /// server's vector (a device embeds what comes without one). The other changes of a fact
+    /// (a mention, an edit of its importance or topic, a move) come after one of these, so the
+    /// device has the vector already: shipping it again cost about 2 KB per change for nothing.
+    private static func mayBringNewWording(_ event: ChangeEvent) -> Bool {
+        switch event.kind {
+        case .factAdded, .factRestored, .factMerged: true
+        case .factUpdated: event.fields.contains("content")
+        default: false
+        }
     }
 
     private static func vector(_ db: Database, factID: Int64, dimension: Int?) throws -> [Float]? {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one ``KnowledgeBase/sync(with:progress:)`` did.
+/// What one ``KnowledgeBase/sync(with:options:progress:)`` did.
 public struct SyncReport: Hashable, Sendable, Codable {
     /// Operations of this device the server took.
     public var pushed = 0
