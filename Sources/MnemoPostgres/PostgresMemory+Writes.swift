@@ -282,14 +282,20 @@ extension PostgresMemory {
                         try NamespaceCopy.setState(.init(store: storeID, version: head.version), db)
                     }
                 }
-                if erases { _ = await FactEraser.truncateLog(of: base) }
+                if erases {
+                    _ = await FactEraser.truncateLog(of: base)
+                    KnowledgeBase.removeSavedVectorGraphs(ofDatabaseAt: base.path)
+                }
                 return
             }
         }
         try await reload(namespace, base, connection, locked: locked)
         // A copy that held rows loads afresh after an erasure (it raises the log's floor past
         // every copy behind): none of its old pages may stay in the log. (A first load held none.)
-        if local.version > 0 { _ = await FactEraser.truncateLog(of: base) }
+        if local.version > 0 {
+            _ = await FactEraser.truncateLog(of: base)
+            KnowledgeBase.removeSavedVectorGraphs(ofDatabaseAt: base.path)
+        }
     }
 
     /// Whether applying the log's changes after `version` costs less than loading the

@@ -28,4 +28,14 @@ extension KnowledgeBase {
     func scrubSavedVectorGraph() {
         vectorIndex?.approximate.scrubSavedGraph(of: namespace)
     }
+
+    /// Removes the graphs saved beside the database at `path`, for a copy that took in an
+    /// erasure made elsewhere (a node of a shared store applying another node's changes): the
+    /// saved codes of the erased facts go with them, and the next large search rebuilds or the
+    /// next save writes them anew. A save that began before the erasure does not put them back:
+    /// it installs only a graph that holds the database's latest change.
+    package static func removeSavedVectorGraphs(ofDatabaseAt path: String) {
+        guard !path.isEmpty else { return }
+        try? FileManager.default.removeItem(at: ApproximateIndex.Storage.directory(besideDatabaseAt: path))
+    }
 }
