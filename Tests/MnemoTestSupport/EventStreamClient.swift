@@ -37,15 +37,17 @@ package struct EventStreamClient {
     package let port: Int
     package let path: String
     package var headers: [String: String] = [:]
-    /// How long the client reads nothing after sending its request, as a client that stopped
-    /// reading does; its socket's receive buffer is then as small as the system allows.
-    package var stallsFor: TimeInterval = 0
+    /// A client that stops reading once the stream has begun (after its `ready` event), as long
+    /// as this returns `true`; its socket's receive buffer is then as small as the system allows.
+    package var stallsWhile: (@Sendable () -> Bool)?
 
-    package init(port: Int, path: String, headers: [String: String] = [:], stallsFor: TimeInterval = 0) {
+    package init(
+        port: Int, path: String, headers: [String: String] = [:], stallsWhile: (@Sendable () -> Bool)? = nil
+    ) {
         self.port = port
         self.path = path
         self.headers = headers
-        self.stallsFor = stallsFor
+        self.stallsWhile = stallsWhile
     }
 
     /// Reads until `count` messages that are not `ready` came, the server closed, or `timeout`.
@@ -56,7 +58,6 @@ package struct EventStreamClient {
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         _ = request.withCString { send(socket, $0, strlen($0), 0) }
-        if stallsFor > 0 { Thread.sleep(forTimeInterval: stallsFor) }
 
         var reading = Reading(status: 0, messages: [], comments: 0, closedByServer: false)
         var buffer = [UInt8]()
@@ -91,6 +92,9 @@ package struct EventStreamClient {
                 if !line.isEmpty, line.allSatisfy(\.isHexDigit), !line.contains(":") { continue }
                 if line.isEmpty {
                     if !pending.data.isEmpty || pending.event != nil {
+                        if pending.event == "ready", let stallsWhile {
+                            while stallsWhile() { Thread.sleep(forTimeInterval: 0.05) }
+                        }
                         reading.messages.append(pending)
                         if pending.event != "ready" { changes += 1 }
                         if changes >= count { break }
@@ -119,7 +123,7 @@ package struct EventStreamClient {
         guard handle >= 0 else { throw ServerFailure("no socket") }
         var wait = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        if stallsFor > 0 {
+        if stallsWhile != nil {
             // Set before connecting, so that the window the server is offered is small too.
             var smallest: Int32 = 1
             setsockopt(handle, SOL_SOCKET, SO_RCVBUF, &smallest, socklen_t(MemoryLayout<Int32>.size))
