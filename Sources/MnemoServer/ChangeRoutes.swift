@@ -7,9 +7,6 @@ import Mnemo
 /// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
 struct ChangeRoutes {
     let tenancy: Tenancy
-    /// How long a write of an event stream may wait for a client that reads nothing before the
-    /// stream is closed (``ServerConfiguration/eventStreamStallLimit``).
-    let stallLimit: Duration
     /// The event stream's text of the pages its followers share: encoded once, not per client.
     private let encodedPages = SharedEncodings()
 
@@ -29,8 +26,7 @@ struct ChangeRoutes {
     /// `?since=`) when given, else from now. Each event's `id` is its cursor; fact events are
     /// named `factsUpdated` and topic events `topicsUpdated`, the names MindChat listens for. A
     /// `ready` event carries the starting cursor, a comment comes every 15 s of quiet, and a
-    /// `reset` event ends a stream whose cursor fell out of the feed's window. A client that reads
-    /// nothing for ``stallLimit`` while events wait is disconnected.
+    /// `reset` event ends a stream whose cursor fell out of the feed's window.
     @Sendable func events(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let kb = try await tenancy.knowledgeBase(context)
         let resumeFrom = request.headers[.lastEventID] ?? QueryFields(request).get("since")
@@ -46,24 +42,23 @@ struct ChangeRoutes {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .mnemoCursor: start.description],
             body: ResponseBody { writer in
-                try await StallLimitedStream.run(writer: writer, limit: stallLimit) { write in
-                    try await write("retry: 3000\n\n" + ServerSentEvent.ready(start))
-                    while true {
-                        let page: ChangePage?
-                        do {
-                            page = try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval)
-                        } catch let error as MnemoError {
-                            try await write(ServerSentEvent.reset(error))
-                            return
-                        }
-                        guard let page else { return }
-                        try await write(
-                            page.events.isEmpty
-                                ? ": keep-alive\n\n"
-                                : try encodedPages.text(of: page) {
-                                    try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
-                                })
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + ServerSentEvent.ready(start)))
+                while true {
+                    let page: ChangePage?
+                    do {
+                        page = try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval)
+                    } catch let error as MnemoError {
+                        try await writer.write(ByteBuffer(string: ServerSentEvent.reset(error)))
+                        break
                     }
+                    guard let page else { break }
+                    let text =
+                        page.events.isEmpty
+                        ? ": keep-alive\n\n"
+                        : try encodedPages.text(of: page) {
+                            try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
+                        }
+                    try await writer.write(ByteBuffer(string: text))
                 }
                 try await writer.finish(nil)
             })

@@ -56,12 +56,10 @@ package struct MnemoHTTPServer: Sendable {
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
-        let changes = ChangeRoutes(tenancy: tenancy, stallLimit: configuration.eventStreamStallLimit)
-        changes.add(to: router)
+        ChangeRoutes(tenancy: tenancy).add(to: router)
         SyncRoutes(tenancy: tenancy).add(to: router)
         PageRoutes(
-            tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions,
-            changes: changes
+            tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions
         ).add(to: router)
         return router
     }

@@ -17,10 +17,6 @@ package struct ServerConfiguration: Sendable {
     package var storageHealth: (@Sendable () async -> StorageHealth)?
     /// Whether `/ui`, the memory page, is served, and whether it may change anything.
     package var page: PageMode
-    /// How long a write of an event stream (`/api/events`, `/ui/events`) may wait for a client
-    /// that reads nothing before its connection is closed: such a client holds no writer back
-    /// meanwhile, but its stream's task and buffers.
-    package var eventStreamStallLimit: Duration
 
     package init(
         host: String = "127.0.0.1",
@@ -29,11 +25,9 @@ package struct ServerConfiguration: Sendable {
         defaultNamespace: String = KnowledgeBase.defaultNamespace,
         maximumPageSize: Int = 500,
         storageHealth: (@Sendable () async -> StorageHealth)? = nil,
-        page: PageMode = .on,
-        eventStreamStallLimit: Duration = .seconds(30)
+        page: PageMode = .on
     ) {
         self.page = page
-        self.eventStreamStallLimit = eventStreamStallLimit
         self.storageHealth = storageHealth
         self.host = host
         self.port = port

@@ -19,10 +19,7 @@ struct ServerFixture {
     static let aliceToken = "alice-token"
     static let bobToken = "bob-token"
 
-    init(
-        authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024, page: PageMode = .on,
-        eventStreamStallLimit: Duration = .seconds(30)
-    ) async throws {
+    init(authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024, page: PageMode = .on) async throws {
         knowledgeBase = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
         let auth =
             try authentication
@@ -35,8 +32,7 @@ struct ServerFixture {
         server = try MnemoHTTPServer(
             knowledgeBase: knowledgeBase,
             configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize, page: page,
-                eventStreamStallLimit: eventStreamStallLimit),
+                host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize, page: page),
             authentication: auth)
         alice = try await Self.seed(
             knowledgeBase.inNamespace("alice"),
