@@ -16,8 +16,9 @@ extension KnowledgeBase {
     /// connections zero freed pages (`PRAGMA secure_delete`), the full-text index is rewritten
     /// without the terms only the erased facts had, and the write-ahead log is checkpointed and
     /// truncated (see ``ErasureReceipt/walTruncated``). The namespace's saved graph index (see
-    /// <doc:ApproximateSearch>) is rewritten without the erased facts' vectors, or removed. A file last written by a version of
-    /// Mnemo before erasure existed may hold older traces in its free pages; `VACUUM` rewrites it.
+    /// <doc:ApproximateSearch>) is rewritten without the erased facts' vectors, or removed. A
+    /// file last written by a version of Mnemo before erasure existed may hold older traces in
+    /// its free pages; `VACUUM` rewrites it.
     ///
     /// Erasing an id that this namespace already erased does nothing, so an erase interrupted
     /// by a crash (which leaves nothing done) can simply be run again.
