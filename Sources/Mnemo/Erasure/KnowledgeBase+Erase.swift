@@ -62,8 +62,15 @@ extension KnowledgeBase {
     /// finishes the job.
     func scrubbingFiles(after receipt: ErasureReceipt) async -> ErasureReceipt {
         var receipt = receipt
-        receipt.walTruncated = await FactEraser.truncateLog(of: writer.base)
-        scrubSavedVectorGraph()
+        receipt.walTruncated = await scrubFilesAfterErasure()
         return receipt
+    }
+
+    /// The files' part of an erasure, for every path that erases (an erase, a sync push or pull):
+    /// the log truncated and the saved graph rewritten; whether the log was truncated.
+    func scrubFilesAfterErasure() async -> Bool {
+        let truncated = await FactEraser.truncateLog(of: writer.base)
+        scrubSavedVectorGraph()
+        return truncated
     }
 }

@@ -50,8 +50,7 @@ extension KnowledgeBase {
         report.cursor = link.cursor ?? ""
         if report.erased > 0 {
             // The erased rows' pages are zeroed in the file; the log and the saved graph still hold them.
-            _ = await FactEraser.truncateLog(of: writer.base)
-            scrubSavedVectorGraph()
+            _ = await scrubFilesAfterErasure()
         }
         return report
     }

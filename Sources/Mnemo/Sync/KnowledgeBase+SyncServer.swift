@@ -51,8 +51,7 @@ extension KnowledgeBase {
         }
         if response.answers.contains(where: { $0.outcome == .erased }) {
             // The erased rows' pages are zeroed in the file; the log and the saved graph still hold them.
-            _ = await FactEraser.truncateLog(of: writer.base)
-            scrubSavedVectorGraph()
+            _ = await scrubFilesAfterErasure()
         }
         return response
     }
