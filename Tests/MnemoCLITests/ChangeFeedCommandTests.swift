@@ -7,10 +7,10 @@ import Testing
 /// socket, resumed with `Last-Event-ID`; `mnemo watch`; and a library observation that sees
 /// another process's write.
 @Suite struct ChangeFeedCommandTests {
-    /// A JSONL file of `count` distinct facts.
-    static func factsFile(_ count: Int) throws -> String {
+    /// A JSONL file of `count` distinct facts, each `prefix` and its number.
+    static func factsFile(_ count: Int, prefix: String = "Logged event number") throws -> String {
         let path = try TestKnowledgeBase.temporaryFolder().appendingPathComponent("facts.jsonl").path
-        let lines = (0..<count).map { #"{"topic": "Log/Part \#($0 % 7)", "content": "Logged event number \#($0)"}"# }
+        let lines = (0..<count).map { #"{"topic": "Log/Part \#($0 % 7)", "content": "\#(prefix) \#($0)"}"# }
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -119,6 +119,73 @@ import Testing
         for await _ in firstValue { break }
         #expect(try await Self.ingest(try Self.celloFile(), into: database) == 0)
         #expect(try await values.value(cancellingAfter: .seconds(30)) == [1, 2])
+    }
+
+    /// Four writers in three processes on one file — two instances here editing at random, two
+    /// `mnemo ingest` processes — and a reader following the feed while they write: its events,
+    /// applied to an empty map, give exactly the memory the file ends with.
+    @Test func aFollowerOfFourWritersRebuildsTheMemory() async throws {
+        let database = try TestKnowledgeBase.temporaryPath()
+        let reader = try KnowledgeBase(path: database)
+        let start = try await reader.currentCursor()
+        let end = Locked<Int64?>(nil)
+        let following = Task {
+            var facts: [Int64: Fact] = [:]
+            var cursor = start
+            while true {
+                let page = try await reader.changes(after: cursor, limit: 50)
+                for event in page.events {
+                    if event.kind == .namespaceErased { facts = [:] }
+                    if let id = event.factID { facts[id] = event.fact }
+                }
+                cursor = page.next
+                guard page.events.isEmpty else { continue }
+                if let end = end.withLock({ $0 }), cursor.sequence >= end { return facts }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let ingests = try (0..<2).map { process in
+            let file = try Self.factsFile(300, prefix: "Ingested by process \(process), fact")
+            return ThreadJob { try CLIRunner.run(["ingest", file, "--db", database, "--no-embeddings"]) }
+        }
+        let editors = (0..<2).map { writer in
+            Task { try await Self.editAtRandom(try KnowledgeBase(path: database), as: writer, steps: 150) }
+        }
+        for editor in editors { try await editor.value }
+        for ingest in ingests {
+            let result = try await ingest.value
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        let memory = try await reader.snapshot()
+        end.withLock { $0 = memory.cursor.sequence }
+        let rebuilt = try await following.value(cancellingAfter: .seconds(60))
+        #expect(rebuilt.count > 600)
+        #expect(rebuilt == Dictionary(uniqueKeysWithValues: memory.facts.map { ($0.id, $0) }))
+    }
+
+    /// Adds, moves, deletes, erases and undoes at random, as one writer of a shared file.
+    static func editAtRandom(_ kb: KnowledgeBase, as writer: Int, steps: Int) async throws {
+        var ids: [Int64] = []
+        var random = SystemRandomNumberGenerator()
+        func pick(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &random) }
+        for step in 0..<steps {
+            switch pick(6) {
+            case 0, 1:
+                let fact = NewFact(
+                    content: "Writer \(writer) noted fact \(step)", topicPath: try TopicPath("T\(pick(4))"))
+                ids.append(try await kb.addFact(fact).fact.id)
+            case 2 where !ids.isEmpty:
+                _ = try? await kb.updateFact(
+                    id: ids[pick(ids.count)], FactUpdate(importance: .high, topicPath: "Moved"))
+            case 3 where !ids.isEmpty:
+                try? await kb.deleteFact(id: ids[pick(ids.count)])
+            case 4 where !ids.isEmpty:
+                _ = try? await kb.eraseFacts(ids: [ids[pick(ids.count)]])
+            default:
+                _ = try? await kb.undo()
+            }
+        }
     }
 
     /// `mnemo ingest FILE --db DATABASE --no-embeddings` on a thread of its own; its status.

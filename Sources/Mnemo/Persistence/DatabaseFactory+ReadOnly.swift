@@ -17,7 +17,6 @@ extension DatabaseFactory {
         guard FileManager.default.fileExists(atPath: path) else {
             throw MnemoError.databaseUnusable(path: path, reason: "no such file")
         }
-        try checkIsSQLite(atPath: path)
         var configuration = configuration
         configuration.readonly = true
         // A file written before facts had an expiry (schema v7) or goal fields (v8) cannot be

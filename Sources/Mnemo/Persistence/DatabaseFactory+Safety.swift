@@ -4,17 +4,6 @@ import GRDB
 /// The checks that keep `DatabaseFactory` from writing to a file it must not change, and that
 /// turn SQLite's failures to open a file into one line saying why and what to do.
 extension DatabaseFactory {
-    /// Refuses a file that exists, is not empty and does not start with SQLite's header: opening
-    /// it would fail anyway, and refusing first guarantees nothing is written to it.
-    static func checkIsSQLite(atPath path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard header.isEmpty || header == Data("SQLite format 3\u{0}".utf8) else {
-            throw MnemoError.databaseUnusable(path: path, reason: "it is not an SQLite database")
-        }
-    }
-
     /// Refuses an SQLite database that is another application's, or one whose schema a newer
     /// version of Mnemo wrote (migrations only add, so an older version cannot know what the
     /// newer one relies on).

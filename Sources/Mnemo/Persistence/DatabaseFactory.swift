@@ -6,8 +6,13 @@ enum DatabaseFactory {
     /// Opens the database file for reading and writing, creating it if needed, after checking
     /// that it is a Mnemo database this version can use (see `DatabaseFactory+Safety.swift`),
     /// and brings its schema up to date. `configuration` must have been prepared.
+    ///
+    /// A file that is not SQLite's is refused by SQLite itself (`SQLITE_NOTADB`), which reads
+    /// the header before it writes anything. Mnemo never opens the file with a descriptor of its
+    /// own: closing any descriptor of it drops every POSIX lock this process's connections hold
+    /// on it, and another process closing the file then believes it is the last, checkpoints
+    /// and deletes the `-wal` and `-shm` files these connections still write to.
     static func openPool(atPath path: String, configuration: Configuration) throws -> DatabasePool {
-        try checkIsSQLite(atPath: path)
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try pool.read { db in try checkSchema(db, path: path) }
