@@ -7,7 +7,7 @@ import Mnemo
 /// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
 struct ChangeRoutes {
     let tenancy: Tenancy
-    /// The event stream's text of the pages its followers share: encoded once, not per client.
+    /// The event stream's bytes of the pages its followers share: encoded once, not per client.
     private let encodedPages = SharedEncodings()
 
     /// The comment a quiet event stream sends so that proxies and clients keep it open.
@@ -52,13 +52,14 @@ struct ChangeRoutes {
                         break
                     }
                     guard let page else { break }
-                    let text =
+                    try await writer.write(
                         page.events.isEmpty
-                        ? ": keep-alive\n\n"
-                        : try encodedPages.text(of: page) {
-                            try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }.joined()
-                        }
-                    try await writer.write(ByteBuffer(string: text))
+                            ? ServerSentEvent.keepAlive
+                            : try encodedPages.bytes(of: page) {
+                                ByteBuffer(
+                                    string: try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }
+                                        .joined())
+                            })
                 }
                 try await writer.finish(nil)
             })
@@ -84,6 +85,9 @@ struct ChangeRoutes {
 
 /// The text of the event stream's messages.
 enum ServerSentEvent {
+    /// The comment that keeps a quiet stream open.
+    static let keepAlive = ByteBuffer(string: ": keep-alive\n\n")
+
     static func ready(_ cursor: ChangeCursor) -> String {
         "id: \(cursor)\nevent: ready\ndata: {\"cursor\":\"\(cursor)\"}\n\n"
     }
@@ -100,23 +104,23 @@ enum ServerSentEvent {
     }
 }
 
-/// The text made of the pages that followers share (``ChangePage/sharedNumber``), for as long as
-/// the followers may still ask for it.
+/// The bytes made of the pages that followers share (``ChangePage/sharedNumber``), for as long as
+/// the followers may still ask for them: each stream writes the same buffer, not a copy.
 final class SharedEncodings: Sendable {
-    /// How many texts are kept: a page is asked for by the followers woken by one commit, so
+    /// How many encodings are kept: a page is asked for by the followers woken by one commit, so
     /// only the newest few are still wanted.
     private static let capacity = 16
-    private let texts = Locked<[(number: Int, text: String)]>([])
+    private let encodings = Locked<[(number: Int, bytes: ByteBuffer)]>([])
 
-    func text(of page: ChangePage, encoding encode: () throws -> String) rethrows -> String {
+    func bytes(of page: ChangePage, encoding encode: () throws -> ByteBuffer) rethrows -> ByteBuffer {
         guard let number = page.sharedNumber else { return try encode() }
-        if let known = texts.withLock({ $0.first { $0.number == number }?.text }) { return known }
-        let text = try encode()
-        texts.withLock { texts in
-            texts.append((number, text))
-            if texts.count > Self.capacity { texts.removeFirst() }
+        if let known = encodings.withLock({ $0.first { $0.number == number }?.bytes }) { return known }
+        let bytes = try encode()
+        encodings.withLock { encodings in
+            encodings.append((number, bytes))
+            if encodings.count > Self.capacity { encodings.removeFirst() }
         }
-        return text
+        return bytes
     }
 }
 

@@ -31,7 +31,7 @@ final class FeedSignal: Sendable {
 
     private struct Follower {
         var namespace: String
-        var wake: AsyncStream<Void>.Continuation
+        var alarm: FeedAlarm
     }
 
     /// A page asked for by its place: its namespace, the sequence it follows and its length.
@@ -70,19 +70,19 @@ final class FeedSignal: Sendable {
     /// commit that adds events to it (coalesced: one pending wake-up at most), and once at once.
     func follow(namespace: String) async throws -> FeedSubscription {
         let baseline = try await reader.read { db in try FeedTable.latestSequence(db) }
-        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        wake.yield()
+        let alarm = FeedAlarm()
+        alarm.ring()
         let (id, startsChecking) = state.withLock { state -> (Int, Bool) in
             let id = state.nextID
             state.nextID += 1
-            state.followers[id] = Follower(namespace: namespace, wake: wake)
+            state.followers[id] = Follower(namespace: namespace, alarm: alarm)
             defer { state.checking = true }
             return (id, !state.checking)
         }
         if startsChecking {
             Task { await self.check(from: baseline) }
         }
-        return FeedSubscription(wakeups: wakeups) { [weak self] in self?.stopFollowing(id) }
+        return FeedSubscription(alarm: alarm) { [weak self] in self?.stopFollowing(id) }
     }
 
     /// Called after a commit of this pool that added events.
@@ -113,12 +113,13 @@ final class FeedSignal: Sendable {
     }
 
     private func stopFollowing(_ id: Int) {
-        let wake = state.withLock { $0.followers.removeValue(forKey: id)?.wake }
-        wake?.finish()
+        let alarm = state.withLock { $0.followers.removeValue(forKey: id)?.alarm }
+        alarm?.close()
         doorbell.ring()
     }
 
-    /// Checks after each commit or poll interval, until nobody follows.
+    /// Checks after each commit or poll interval, until nobody follows; ends the waits whose
+    /// deadline passed.
     private func check(from baseline: Int64) async {
         var last = baseline
         var spacing = Duration.zero
@@ -127,16 +128,18 @@ final class FeedSignal: Sendable {
             await doorbell.wait(upTo: Self.pollInterval)
             let seen = last
             let changed = try? await reader.read { db in try FeedTable.namespacesChanged(db, after: seen) }
+            let now = ContinuousClock.now
             let (stops, woken) = state.withLock { state -> (Bool, Int) in
                 var woken = 0
                 if let (namespaces, latest) = changed {
                     last = latest
                     if !namespaces.isEmpty { state.changed() }
                     for follower in state.followers.values where namespaces.contains(follower.namespace) {
-                        follower.wake.yield()
+                        follower.alarm.ring()
                         woken += 1
                     }
                 }
+                for follower in state.followers.values { follower.alarm.expire(at: now) }
                 if state.followers.isEmpty { state.checking = false }
                 return (!state.checking, woken)
             }
@@ -147,13 +150,12 @@ final class FeedSignal: Sendable {
 }
 
 /// A follower's wake-ups; following stops when it is released.
-final class FeedSubscription: @unchecked Sendable {
-    // One task at a time iterates (the stream's consumer): the iterator is not shared.
-    private var iterator: AsyncStream<Void>.Iterator
+final class FeedSubscription: Sendable {
+    private let alarm: FeedAlarm
     private let stop: @Sendable () -> Void
 
-    fileprivate init(wakeups: AsyncStream<Void>, stop: @escaping @Sendable () -> Void) {
-        self.iterator = wakeups.makeAsyncIterator()
+    fileprivate init(alarm: FeedAlarm, stop: @escaping @Sendable () -> Void) {
+        self.alarm = alarm
         self.stop = stop
     }
 
@@ -161,7 +163,84 @@ final class FeedSubscription: @unchecked Sendable {
 
     /// Waits for the next wake-up; `false` when the task was cancelled.
     func next() async -> Bool {
-        await iterator.next() != nil && !Task.isCancelled
+        await alarm.wait(until: nil) == .rung
+    }
+
+    /// Waits for the next wake-up until `deadline` (for ever when `nil`).
+    func next(before deadline: ContinuousClock.Instant?) async -> FeedAlarm.Outcome {
+        await alarm.wait(until: deadline)
+    }
+}
+
+/// What a follower waits on: rung after each commit that concerns it (one pending ring at
+/// most), and waited for with a deadline that the feed's checks enforce (within
+/// ``FeedSignal/pollInterval``). A thousand event streams each woken ten times a second would
+/// otherwise each start a timer task per wait, which cost more than writing the events.
+final class FeedAlarm: Sendable {
+    enum Outcome: Sendable { case rung, timedOut, closed }
+
+    private struct State {
+        var rung = false
+        var closed = false
+        var waiter: CheckedContinuation<Outcome, Never>?
+        var deadline: ContinuousClock.Instant?
+
+        mutating func takeWaiter() -> CheckedContinuation<Outcome, Never>? {
+            defer { waiter = nil }
+            return waiter
+        }
+    }
+
+    private let state = Locked(State())
+
+    func ring() {
+        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            if state.waiter == nil { state.rung = true }
+            return state.takeWaiter()
+        }
+        waiter?.resume(returning: .rung)
+    }
+
+    /// Ends a wait whose deadline is `now` or before.
+    func expire(at now: ContinuousClock.Instant) {
+        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            guard let deadline = state.deadline, deadline <= now else { return nil }
+            return state.takeWaiter()
+        }
+        waiter?.resume(returning: .timedOut)
+    }
+
+    /// Ends the present wait and every later one.
+    func close() {
+        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            state.closed = true
+            return state.takeWaiter()
+        }
+        waiter?.resume(returning: .closed)
+    }
+
+    /// The next ring, or `.timedOut` at `deadline`, or `.closed` when the task is cancelled or
+    /// the alarm closed.
+    func wait(until deadline: ContinuousClock.Instant?) async -> Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let outcome = state.withLock { state -> Outcome? in
+                    if state.rung {
+                        state.rung = false
+                        return .rung
+                    }
+                    // A cancellation before this point set the flag before its handler ran.
+                    if state.closed || Task.isCancelled { return .closed }
+                    if let deadline, deadline <= .now { return .timedOut }
+                    state.waiter = continuation
+                    state.deadline = deadline
+                    return nil
+                }
+                if let outcome { continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            state.withLock { $0.takeWaiter() }?.resume(returning: .closed)
+        }
     }
 }
 

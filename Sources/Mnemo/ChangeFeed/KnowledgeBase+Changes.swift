@@ -182,9 +182,9 @@ package final class ChangeFollower: @unchecked Sendable {
                 if !page.events.isEmpty { return page }
             }
             switch await wake(before: deadline) {
-            case .woken: readsBeforeWaiting = true
+            case .rung: readsBeforeWaiting = true
             case .timedOut: return ChangePage(events: [], next: position, hasMore: false)
-            case .cancelled: return nil
+            case .closed: return nil
             }
         }
     }
@@ -200,23 +200,9 @@ package final class ChangeFollower: @unchecked Sendable {
         return now
     }
 
-    private enum Wake: Sendable { case woken, timedOut, cancelled }
-
-    private func wake(before deadline: ContinuousClock.Instant?) async -> Wake {
-        guard let subscription else { return .cancelled }
-        guard let deadline else { return await subscription.next() ? .woken : .cancelled }
-        return await withTaskGroup(of: Wake.self) { group in
-            group.addTask { await subscription.next() ? .woken : .cancelled }
-            group.addTask {
-                try? await Task.sleep(until: deadline)
-                return Task.isCancelled ? .cancelled : .timedOut
-            }
-            let first = await group.next() ?? .cancelled
-            group.cancelAll()
-            // A wake-up cancelled by the timer ends the subscription's stream: start afresh.
-            if first == .timedOut { self.subscription = nil }
-            return first == .cancelled && !Task.isCancelled ? .timedOut : first
-        }
+    private func wake(before deadline: ContinuousClock.Instant?) async -> FeedAlarm.Outcome {
+        guard let subscription else { return .closed }
+        return await subscription.next(before: deadline)
     }
 }
 
