@@ -7,6 +7,8 @@ import Mnemo
 /// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
 struct ChangeRoutes {
     let tenancy: Tenancy
+    /// The event streams whose clients may stop reading.
+    let stalledStreams: StalledStreams
     /// The event stream's bytes of the pages its followers share: encoded once, not per client.
     private let encodedPages = SharedEncodings()
 
@@ -26,7 +28,8 @@ struct ChangeRoutes {
     /// `?since=`) when given, else from now. Each event's `id` is its cursor; fact events are
     /// named `factsUpdated` and topic events `topicsUpdated`, the names MindChat listens for. A
     /// `ready` event carries the starting cursor, a comment comes every 15 s of quiet, and a
-    /// `reset` event ends a stream whose cursor fell out of the feed's window.
+    /// `reset` event ends a stream whose cursor fell out of the feed's window. A client that reads
+    /// nothing for ``ServerConfiguration/eventStreamStallLimit`` is disconnected.
     @Sendable func events(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let kb = try await tenancy.knowledgeBase(context)
         let resumeFrom = request.headers[.lastEventID] ?? QueryFields(request).get("since")
@@ -38,28 +41,31 @@ struct ChangeRoutes {
         let follower = ChangeFollower(knowledgeBase: kb, cursor: cursor)
         let start = try await follower.position()
         let encoder = context.responseEncoder
+        let channel = context.channel
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .mnemoCursor: start.description],
             body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + ServerSentEvent.ready(start)))
+                let watch = stalledStreams.watch(channel)
+                defer { watch.end() }
+                try await watch.write(ByteBuffer(string: "retry: 3000\n\n" + ServerSentEvent.ready(start)), to: &writer)
                 while true {
                     let page: ChangePage?
                     do {
                         page = try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval)
                     } catch let error as MnemoError {
-                        try await writer.write(ByteBuffer(string: ServerSentEvent.reset(error)))
+                        try await watch.write(ByteBuffer(string: ServerSentEvent.reset(error)), to: &writer)
                         break
                     }
                     guard let page else { break }
-                    try await writer.write(
+                    try await watch.write(
                         page.events.isEmpty
                             ? ServerSentEvent.keepAlive
                             : try encodedPages.bytes(of: page) {
                                 ByteBuffer(
                                     string: try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }
                                         .joined())
-                            })
+                            }, to: &writer)
                 }
                 try await writer.finish(nil)
             })

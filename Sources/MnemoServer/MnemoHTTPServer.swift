@@ -56,10 +56,13 @@ package struct MnemoHTTPServer: Sendable {
         LucidRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
-        ChangeRoutes(tenancy: tenancy).add(to: router)
+        let changes = ChangeRoutes(
+            tenancy: tenancy, stalledStreams: StalledStreams(limit: configuration.eventStreamStallLimit))
+        changes.add(to: router)
         SyncRoutes(tenancy: tenancy).add(to: router)
         PageRoutes(
-            tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions
+            tenancy: tenancy, configuration: configuration, authentication: authentication, sessions: pageSessions,
+            changes: changes
         ).add(to: router)
         return router
     }

@@ -1,11 +1,14 @@
 import Foundation
 import Hummingbird
 import Mnemo
+import NIOCore
 
 /// The per-request state of the server: Hummingbird's core storage, the authenticated user, and
 /// the decoder and encoder every route's bodies go through.
 package struct MnemoRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
+    /// The connection the request came on; an event stream closes it when its client stalls.
+    package let channel: any Channel
     /// The namespace the request's bearer token grants; `nil` when authentication is off.
     package var user: String?
     /// The fact limit of the request's token when its tokens-file line sets one (its plan);
@@ -19,6 +22,7 @@ package struct MnemoRequestContext: RequestContext {
 
     package init(source: Source) {
         self.coreContext = .init(source: source)
+        self.channel = source.channel
     }
 
     package var maxUploadSize: Int { maximumBodySize }

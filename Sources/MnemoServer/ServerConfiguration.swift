@@ -17,6 +17,9 @@ package struct ServerConfiguration: Sendable {
     package var storageHealth: (@Sendable () async -> StorageHealth)?
     /// Whether `/ui`, the memory page, is served, and whether it may change anything.
     package var page: PageMode
+    /// How long a write of an event stream (`/api/events`, `/ui/events`) may wait for a client
+    /// that reads nothing before its connection is closed (see ``StalledStreams``).
+    package var eventStreamStallLimit: Duration
 
     package init(
         host: String = "127.0.0.1",
@@ -25,9 +28,11 @@ package struct ServerConfiguration: Sendable {
         defaultNamespace: String = KnowledgeBase.defaultNamespace,
         maximumPageSize: Int = 500,
         storageHealth: (@Sendable () async -> StorageHealth)? = nil,
-        page: PageMode = .on
+        page: PageMode = .on,
+        eventStreamStallLimit: Duration = .seconds(30)
     ) {
         self.page = page
+        self.eventStreamStallLimit = eventStreamStallLimit
         self.storageHealth = storageHealth
         self.host = host
         self.port = port

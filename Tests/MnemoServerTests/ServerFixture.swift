@@ -19,7 +19,10 @@ struct ServerFixture {
     static let aliceToken = "alice-token"
     static let bobToken = "bob-token"
 
-    init(authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024, page: PageMode = .on) async throws {
+    init(
+        authentication: Authentication? = nil, maximumBodySize: Int = 64 * 1024, page: PageMode = .on,
+        eventStreamStallLimit: Duration = .seconds(30)
+    ) async throws {
         knowledgeBase = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
         let auth =
             try authentication
@@ -32,7 +35,8 @@ struct ServerFixture {
         server = try MnemoHTTPServer(
             knowledgeBase: knowledgeBase,
             configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize, page: page),
+                host: "127.0.0.1", port: 0, maximumBodySize: maximumBodySize, page: page,
+                eventStreamStallLimit: eventStreamStallLimit),
             authentication: auth)
         alice = try await Self.seed(
             knowledgeBase.inNamespace("alice"),

@@ -37,11 +37,17 @@ package struct EventStreamClient {
     package let port: Int
     package let path: String
     package var headers: [String: String] = [:]
+    /// A client that stops reading once the stream has begun (after its `ready` event), as long
+    /// as this returns `true`; its socket's receive buffer is then as small as the system allows.
+    package var stallsWhile: (@Sendable () -> Bool)?
 
-    package init(port: Int, path: String, headers: [String: String] = [:]) {
+    package init(
+        port: Int, path: String, headers: [String: String] = [:], stallsWhile: (@Sendable () -> Bool)? = nil
+    ) {
         self.port = port
         self.path = path
         self.headers = headers
+        self.stallsWhile = stallsWhile
     }
 
     /// Reads until `count` messages that are not `ready` came, the server closed, or `timeout`.
@@ -57,7 +63,8 @@ package struct EventStreamClient {
         var buffer = [UInt8]()
         var pending = Message(id: nil, event: nil, data: "")
         var inBody = false
-        let deadline = Date().addingTimeInterval(timeout)
+        // The time allowed for reading: a stall (``stallsWhile``) starts it afresh.
+        var deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var changes = 0
         while Date() < deadline, changes < count {
@@ -86,6 +93,10 @@ package struct EventStreamClient {
                 if !line.isEmpty, line.allSatisfy(\.isHexDigit), !line.contains(":") { continue }
                 if line.isEmpty {
                     if !pending.data.isEmpty || pending.event != nil {
+                        if pending.event == "ready", let stallsWhile {
+                            while stallsWhile() { Thread.sleep(forTimeInterval: 0.05) }
+                            deadline = Date().addingTimeInterval(timeout)
+                        }
                         reading.messages.append(pending)
                         if pending.event != "ready" { changes += 1 }
                         if changes >= count { break }
@@ -114,6 +125,11 @@ package struct EventStreamClient {
         guard handle >= 0 else { throw ServerFailure("no socket") }
         var wait = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        if stallsWhile != nil {
+            // Set before connecting, so that the window the server is offered is small too.
+            var smallest: Int32 = 1
+            setsockopt(handle, SOL_SOCKET, SO_RCVBUF, &smallest, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -10,12 +10,18 @@ struct PageRoutes {
     let authentication: Authentication
     let sessions: PageSessions
     let renderer: PageRenderer
+    /// The change feed's routes, whose event stream the page follows.
+    let changes: ChangeRoutes
 
     /// The rows a list shows at once.
     static let pageSize = 50
 
-    init(tenancy: Tenancy, configuration: ServerConfiguration, authentication: Authentication, sessions: PageSessions) {
+    init(
+        tenancy: Tenancy, configuration: ServerConfiguration, authentication: Authentication, sessions: PageSessions,
+        changes: ChangeRoutes
+    ) {
         self.tenancy = tenancy
+        self.changes = changes
         self.configuration = configuration
         self.authentication = authentication
         self.sessions = sessions
@@ -74,7 +80,7 @@ struct PageRoutes {
     /// `GET /ui/events`: the change feed as Server-Sent Events, the same stream as
     /// `GET /api/events`, authenticated by the session cookie; the page's script follows it.
     @Sendable func events(_ request: Request, context: MnemoRequestContext) async throws -> Response {
-        try await ChangeRoutes(tenancy: tenancy).events(request, context: context)
+        try await changes.events(request, context: context)
     }
 
     /// The query string's fields without the empty ones: a GET form's "any" choice sends `type=`,
