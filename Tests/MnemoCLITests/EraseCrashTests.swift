@@ -70,32 +70,58 @@ struct EraseCrashTests {
         return process.terminationReason == .uncaughtSignal
     }
 
-    @Test func killedForgetIsDoneOrNotDoneAndARerunFinishes() throws {
+    /// Kills `mnemo forget` at growing delays, each time on a fresh copy. The processes run on a
+    /// thread of their own (`ThreadJob`): this test takes a minute, and blocking one of the two
+    /// threads Swift concurrency runs the tests on for that long starved the others.
+    @Test func killedForgetIsDoneOrNotDoneAndARerunFinishes() async throws {
         let total = try Self.factCount("victim", Self.base)
         #expect(total > Self.victimFacts / 2)
         var landed = 0
         var outcomes: [Int: Int] = [:]
         // A release build erases 4,000 facts in about a tenth of a second: the first delays are short.
         for delay in [10, 20, 30, 45, 60, 80, 100, 130, 160, 200, 300, 400, 650, 1_000] {
-            let path = try Self.copy()
-            if try Self.kill(["forget", "--yes", "--namespace", "victim", "--db", path], after: .milliseconds(delay)) {
-                landed += 1
-            }
-            let check = try CLIRunner.run(["check", "--db", path])
-            #expect(check.status == 0, "check after a kill at \(delay) ms: \(check.stdout) \(check.stderr)")
-            let left = try Self.factCount("victim", path)
-            #expect(left == total || left == 0, "a kill at \(delay) ms left \(left) of \(total) facts")
-            outcomes[left, default: 0] += 1
-            #expect(try Self.factCount("bystander", path) == 200)
-
-            let rerun = try CLIRunner.run(["forget", "--yes", "--namespace", "victim", "--db", path])
-            #expect(rerun.status == 0, "\(rerun.stderr)")
-            #expect(try Self.factCount("victim", path) == 0)
-            #expect(try CLIRunner.run(["check", "--db", path]).status == 0)
-            #expect(try FileTraces(databaseAt: path).found(["Quillonfeather"]) == [])
+            let round = try await ThreadJob { try Self.killForget(after: delay) }.value
+            if round.landed { landed += 1 }
+            #expect(
+                round.check.status == 0,
+                "check after a kill at \(delay) ms: \(round.check.stdout) \(round.check.stderr)")
+            #expect(
+                round.left == total || round.left == 0, "a kill at \(delay) ms left \(round.left) of \(total) facts")
+            outcomes[round.left, default: 0] += 1
+            #expect(round.bystanders == 200)
+            #expect(round.rerun.status == 0, "\(round.rerun.stderr)")
+            #expect(round.leftAfterRerun == 0)
+            #expect(round.checkAfterRerun == 0)
+            #expect(round.traces == [])
         }
         // The kills must have hit running erases, or the test shows nothing.
         #expect(landed >= 3, "only \(landed) kills landed while mnemo ran; outcomes \(outcomes)")
+    }
+
+    /// What one round of ``killedForgetIsDoneOrNotDoneAndARerunFinishes()`` saw.
+    struct ForgetRound: Sendable {
+        var landed: Bool
+        var check: CLIRunner.Result
+        var left: Int
+        var bystanders: Int
+        var rerun: CLIRunner.Result
+        var leftAfterRerun: Int
+        var checkAfterRerun: Int32
+        var traces: [String]
+    }
+
+    /// On a fresh copy: `mnemo forget` killed after `delay` ms, the check, the counts, the rerun.
+    static func killForget(after delay: Int) throws -> ForgetRound {
+        let path = try copy()
+        let landed = try kill(["forget", "--yes", "--namespace", "victim", "--db", path], after: .milliseconds(delay))
+        let check = try CLIRunner.run(["check", "--db", path])
+        let (left, bystanders) = (try factCount("victim", path), try factCount("bystander", path))
+        let rerun = try CLIRunner.run(["forget", "--yes", "--namespace", "victim", "--db", path])
+        return ForgetRound(
+            landed: landed, check: check, left: left, bystanders: bystanders, rerun: rerun,
+            leftAfterRerun: try factCount("victim", path),
+            checkAfterRerun: try CLIRunner.run(["check", "--db", path]).status,
+            traces: try FileTraces(databaseAt: path).found(["Quillonfeather"]))
     }
 
     @Test func killedFactEraseIsDoneOrNotDone() throws {

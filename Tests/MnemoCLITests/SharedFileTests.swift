@@ -17,15 +17,17 @@ import Testing
         let second = try KnowledgeBase(path: database)
         #expect(try await second.stats().facts == 1)
 
-        let stats = try CLIRunner.run(["stats", "--db", database])
+        let stats = try await ThreadJob { try CLIRunner.run(["stats", "--db", database]) }.value
         #expect(stats.status == 0, "\(stats.stderr)")
         try await first.addFact(NewFact(content: "Plays the cello in an orchestra", topicPath: "Hobbies"))
         #expect(FileManager.default.fileExists(atPath: database + "-wal"))
 
-        let search = try CLIRunner.run(["search", "cello", "--db", database, "--mode", "text"])
+        let search = try await ThreadJob {
+            try CLIRunner.run(["search", "cello", "--db", database, "--mode", "text"])
+        }.value
         #expect(search.status == 0, "\(search.stderr)")
         #expect(search.stdout.contains("Plays the cello"), "\(search.stdout)")
-        let check = try CLIRunner.run(["check", "--db", database])
+        let check = try await ThreadJob { try CLIRunner.run(["check", "--db", database]) }.value
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 }
