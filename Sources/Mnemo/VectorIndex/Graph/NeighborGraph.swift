@@ -34,7 +34,8 @@ final class NeighborGraph: @unchecked Sendable {
     let baseDegree: Int
     private(set) var count = 0
     private(set) var liveCount = 0
-    private var capacity = 0
+    /// The nodes the columns have room for.
+    private(set) var capacity = 0
     /// The node at the top of the graph, where every search starts; -1 while empty.
     private(set) var entry: Int32 = -1
     private(set) var topLevel = 0
