@@ -6,6 +6,8 @@ extension NeighborGraph {
         /// Whether the traversal stopped at its budget of visited nodes, so that passing nodes
         /// it did not reach may be better than what it found.
         var exhaustedBudget: Bool
+        /// The nodes it visited (scored, or looked through to their neighbours).
+        var visits: Int
     }
 
     /// The beam search of one layer without a filter, as insertions use it: the `width` nodes
@@ -59,7 +61,7 @@ extension NeighborGraph {
         _ kernel: QuantizedQuery.Kernel, width: Int, budget: Int, expandThroughFailing: Bool,
         accepts: (Int32) -> Bool
     ) -> Traversal {
-        guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false) }
+        guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false, visits: 0) }
         var current = entry
         var currentScore = score(kernel, entry)
         var layer = topLevel
@@ -119,7 +121,7 @@ extension NeighborGraph {
                 }
             }
         }
-        return Traversal(found: results.sorted(), exhaustedBudget: exhausted)
+        return Traversal(found: results.sorted(), exhaustedBudget: exhausted, visits: visits)
     }
 
     /// The ids of the best live nodes for the unit vector `query` that pass `accepts`, at most
@@ -127,7 +129,7 @@ extension NeighborGraph {
     /// with the budget and the expansion chosen by `passingShare`, the estimated share of nodes
     /// that pass.
     func nearestIDs(to query: [Float], width: Int, passingShare share: Double, accepts: (Int32) -> Bool)
-        -> (ids: [Int64], exhaustedBudget: Bool)
+        -> (ids: [Int64], exhaustedBudget: Bool, visits: Int)
     {
         QuantizedQuery(query).withKernel { kernel in
             // Twice the visits of an unfiltered walk (each beam step looks at a full neighbour
@@ -135,7 +137,7 @@ extension NeighborGraph {
             let budget = Int(min(Double(count), Double(2 * width * baseDegree) / max(share, 1e-3)))
             let traversal = searchFiltered(
                 kernel, width: width, budget: budget, expandThroughFailing: share < 0.5, accepts: accepts)
-            return (traversal.found.map { ids[$0.row] }, traversal.exhaustedBudget)
+            return (traversal.found.map { ids[$0.row] }, traversal.exhaustedBudget, traversal.visits)
         }
     }
 

@@ -17,6 +17,11 @@ extension KnowledgeBase {
         /// nodes or ran out of its budget: a search would scan instead (and its answer, exact,
         /// is what the recalls above count for them).
         package var fallbacks: [Int]
+        /// For each of the three graphs, the mean number of nodes a walk visited: the work of a
+        /// search, which does not move with the machine's load as its time does.
+        package var meanVisits: [Double]
+        /// For each of the three graphs, the mean time of a walk (without rescoring), in milliseconds.
+        package var meanWalkMilliseconds: [Double]
     }
 
     /// How a graph index's recall falls as its nodes become tombstones, the measurement behind
@@ -69,8 +74,14 @@ extension KnowledgeBase {
             let measured = [graph, reopened, rebuilt].map { walked in
                 var total = 0.0
                 var fallbacks = 0
+                var visits = 0
+                var walkTime = Duration.zero
+                let clock = ContinuousClock()
                 for (query, exact) in zip(queries, exact) {
+                    let start = clock.now
                     let walk = walked.nearestIDs(to: query, width: width, passingShare: 1) { _ in true }
+                    walkTime += clock.now - start
+                    visits += walk.visits
                     let rows = walk.ids.compactMap { store.row(of: $0) }
                     guard rows.count >= width, !walk.exhaustedBudget else {
                         fallbacks += 1
@@ -81,12 +92,18 @@ extension KnowledgeBase {
                         rows.map { TopK.Entry(score: 0, row: $0) }, query: query, k: k, floor: -.infinity)
                     total += exact.isEmpty ? 1 : Double(exact.intersection(found.map(\.id)).count) / Double(exact.count)
                 }
-                return (recall: total / Double(max(1, queries.count)), fallbacks: fallbacks)
+                let count = Double(max(1, queries.count))
+                return (
+                    recall: total / count, fallbacks: fallbacks, visits: Double(visits) / count,
+                    milliseconds: Double(walkTime.components.attoseconds) / 1e15 / count
+                        + Double(walkTime.components.seconds) * 1e3 / count
+                )
             }
             points.append(
                 TombstoneRecall(
                     share: graph.tombstoneShare, recall: measured[0].recall, reopenedRecall: measured[1].recall,
-                    rebuiltRecall: measured[2].recall, fallbacks: measured.map(\.fallbacks)))
+                    rebuiltRecall: measured[2].recall, fallbacks: measured.map(\.fallbacks),
+                    meanVisits: measured.map(\.visits), meanWalkMilliseconds: measured.map(\.milliseconds)))
         }
         return points
     }

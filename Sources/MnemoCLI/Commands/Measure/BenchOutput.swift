@@ -101,9 +101,12 @@ struct BenchOutput: Encodable {
         var rebuiltRecallAt10: Double
         /// Queries each of the three would have answered with the scan instead.
         var fallbacks: [Int]
+        /// Each one's mean nodes visited and mean walk time per query.
+        var meanVisits: [Double]
+        var meanWalkMs: [Double]
 
         enum CodingKeys: String, CodingKey {
-            case share, fallbacks
+            case share, fallbacks, meanVisits, meanWalkMs
             case recallAt10 = "recall_at_10"
             case reopenedRecallAt10 = "reopened_recall_at_10"
             case rebuiltRecallAt10 = "rebuilt_recall_at_10"
@@ -140,7 +143,8 @@ struct BenchOutput: Encodable {
             : report.tombstoneRecall.map {
                 Tombstones(
                     share: $0.share, recallAt10: $0.recall, reopenedRecallAt10: $0.reopenedRecall,
-                    rebuiltRecallAt10: $0.rebuiltRecall, fallbacks: $0.fallbacks)
+                    rebuiltRecallAt10: $0.rebuiltRecall, fallbacks: $0.fallbacks, meanVisits: $0.meanVisits,
+                    meanWalkMs: $0.meanWalkMilliseconds)
             }
     }
 
@@ -246,7 +250,9 @@ struct BenchOutput: Encodable {
                 String(
                     format: "graph index with %.0f%% tombstones: recall@10 %.4f, saved and reopened %.4f, rebuilt %.4f",
                     100 * point.share, point.recallAt10, point.reopenedRecallAt10, point.rebuiltRecallAt10)
-                    + " (scan fallbacks \(point.fallbacks.map(String.init).joined(separator: "/")))")
+                    + " (scan fallbacks \(point.fallbacks.map(String.init).joined(separator: "/")); nodes visited "
+                    + point.meanVisits.map { String(format: "%.0f", $0) }.joined(separator: "/") + "; walk ms "
+                    + point.meanWalkMs.map { String(format: "%.3f", $0) }.joined(separator: "/") + ")")
         }
         if let int8RecallAt10 {
             var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)
