@@ -216,6 +216,7 @@ final class ApproximateIndex: @unchecked Sendable {
         let graph = restored?.graph ?? NeighborGraph(dimension: dimension, parameters: settings.parameters)
         if restored == nil {
             let rows = store.namespaceRows(namespace)
+            graph.reserveCapacity(rows.count)
             for (index, row) in rows.enumerated() {
                 store.insertRow(Int(row), into: graph)
                 if index % 1_000 == 0 { stateLock.withLock { buildProgress[namespace] = (index, rows.count) } }

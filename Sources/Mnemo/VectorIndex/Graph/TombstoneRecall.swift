@@ -45,6 +45,7 @@ extension KnowledgeBase {
             }
         func build(_ rows: some Collection<Int>) -> NeighborGraph {
             let graph = NeighborGraph(dimension: store.dimension, parameters: settings.parameters)
+            graph.reserveCapacity(rows.count)
             for row in rows { store.insertRow(row, into: graph) }
             return graph
         }
