@@ -248,6 +248,13 @@ extension KnowledgeBase {
             uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
     }
 
+    /// The beam width of approximate searches' graph walks (HNSW's `ef`; at least the limit is
+    /// used), for benchmarks that measure recall against latency.
+    package var approximateSearchWidth: Int {
+        get { vectorIndex?.approximate.settings.searchWidth ?? 0 }
+        set { vectorIndex?.approximate.settings.searchWidth = newValue }
+    }
+
     /// How many graph indexes this knowledge base's vector index built from the vectors and how
     /// many it read from their saved files, for benchmarks.
     package var vectorGraphOrigins: (builds: Int, loads: Int) {

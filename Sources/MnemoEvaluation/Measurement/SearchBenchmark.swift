@@ -69,14 +69,19 @@ public enum SearchBenchmark {
         public var limit: Int
         /// The variants to time, in order.
         public var variants: [Variant]
+        /// When not empty and the graph index was built: the unfiltered approximate search timed
+        /// again at each of these beam widths, its recall against the exact `semantic` variant
+        /// (which must be among the variants) — ``Report/approximateCurve``.
+        public var curveWidths: [Int] = []
         /// When not empty: after the variants, the graph index's recall@10 with these shares of
         /// its nodes made tombstones (see ``Report/tombstoneRecall``).
         public var tombstoneShares: [Double]
 
         public init(
             batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
-            variants: [Variant] = Variant.all, tombstoneShares: [Double] = []
+            variants: [Variant] = Variant.all, curveWidths: [Int] = [], tombstoneShares: [Double] = []
         ) {
+            self.curveWidths = curveWidths
             self.tombstoneShares = tombstoneShares
             self.batchSize = batchSize
             self.warmupQueries = warmupQueries
@@ -134,6 +139,8 @@ public enum SearchBenchmark {
         /// The graph index's recall@10 at each of the configuration's `tombstoneShares`, beside
         /// the same graph saved and read back and a graph built afresh.
         package var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
+        /// The unfiltered approximate search at each of the configuration's `curveWidths`.
+        public var approximateCurve: [(width: Int, stats: LatencyStats, recallAt10: Double)] = []
         /// The bytes the vector index held after the variants, for its rows (`Float` vectors,
         /// int8 codes, attributes) and for the graph index.
         public var vectorIndexBytes: (rows: Int, graph: Int)?
@@ -242,6 +249,25 @@ public enum SearchBenchmark {
             }
             rankings[variant.name] = ids
         }
+        var approximateCurve: [(width: Int, stats: LatencyStats, recallAt10: Double)] = []
+        if graphBuildTime != nil, let exact = rankings["semantic"] {
+            let standard = kb.approximateSearchWidth
+            defer { kb.approximateSearchWidth = standard }
+            for width in configuration.curveWidths {
+                kb.approximateSearchWidth = width
+                func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
+                    try await kb.search(
+                        SearchQuery(
+                            query.text, mode: .semantic, limit: configuration.limit, vectorScan: .approximate)
+                    ).map(\.fact.id)
+                }
+                progress?(Progress(phase: "timing semantic_ann at width \(width)", done: 0, total: 1))
+                for query in queries.prefix(configuration.warmupQueries) { _ = try await search(query) }
+                var ids: [[Int64]] = []
+                let stats = try await LatencyStats.measure(queries) { ids.append(try await search($0)) }
+                approximateCurve.append((width, stats, recall(ids, against: exact) ?? 0))
+            }
+        }
         let vectorIndexBytes = try await kb.vectorIndexResidentBytes()
         var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
         if !configuration.tombstoneShares.isEmpty {
@@ -269,6 +295,7 @@ public enum SearchBenchmark {
             exactSemanticRankings: rankings["semantic"] ?? [], factIDs: factIDs)
         report.tombstoneRecall = tombstoneRecall
         report.vectorIndexBytes = vectorIndexBytes
+        report.approximateCurve = approximateCurve
         return report
     }
 

@@ -141,7 +141,7 @@ struct BenchCommand: AsyncParsableCommand {
         let report = try await SearchBenchmark.run(
             corpus,
             configuration: .init(
-                databasePath: global.db, variants: selectedVariants,
+                databasePath: global.db, variants: selectedVariants, curveWidths: [16, 32, 64, 96, 128, 192, 256],
                 tombstoneShares: annTombstones ? [0.05, 0.1, 0.2, 0.3, 0.5] : [])
         ) { progress in
             switch progress.phase {

@@ -88,6 +88,21 @@ struct BenchOutput: Encodable {
     var build: Build
     var memoryBandwidth: Bandwidth?
     var numpy: Numpy?
+    /// The unfiltered approximate search at several beam widths: `semantic_ann_curve`.
+    var semanticAnnCurve: [CurvePoint]?
+
+    struct CurvePoint: Encodable {
+        var width: Int
+        var p50Ms: Double
+        var p99Ms: Double
+        var recallAt10: Double
+
+        enum CodingKeys: String, CodingKey {
+            case width, p50Ms, p99Ms
+            case recallAt10 = "recall_at_10"
+        }
+    }
+
     /// `mnemo bench --ann-tombstones`: the graph index's recall as its nodes become tombstones.
     var annTombstones: [Tombstones]?
 
@@ -137,6 +152,14 @@ struct BenchOutput: Encodable {
                 $0.graph > 0 ? Double($0.graph) / Double(max(1, report.facts)) : nil
             },
             vectorIndexBytesPerFact: report.vectorIndexBytes.map { Double($0.rows) / Double(max(1, report.facts)) })
+        semanticAnnCurve =
+            report.approximateCurve.isEmpty
+            ? nil
+            : report.approximateCurve.map {
+                CurvePoint(
+                    width: $0.width, p50Ms: $0.stats.p50.milliseconds, p99Ms: $0.stats.p99.milliseconds,
+                    recallAt10: $0.recallAt10)
+            }
         annTombstones =
             report.tombstoneRecall.isEmpty
             ? nil
@@ -203,6 +226,7 @@ struct BenchOutput: Encodable {
         try container.encode(build, forKey: Key("build"))
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
+        try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
         try container.encodeIfPresent(annTombstones, forKey: Key("ann_tombstones"))
     }
 
@@ -244,6 +268,12 @@ struct BenchOutput: Encodable {
                     format:
                         "resident bytes per fact: graph index %.0f, vector index rows %.0f (Float vectors, codes, attributes)",
                     graph, rows))
+        }
+        for point in semanticAnnCurve ?? [] {
+            lines.append(
+                String(
+                    format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width,
+                    point.p50Ms, point.p99Ms, point.recallAt10))
         }
         for point in annTombstones ?? [] {
             lines.append(
