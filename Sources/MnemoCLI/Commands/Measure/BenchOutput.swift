@@ -18,9 +18,11 @@ struct BenchOutput: Encodable {
         /// For the approximate variants: how many queries each path answered (`graph`,
         /// `passingRows`, `graphThenScan`, …).
         var paths: [String: Int]?
+        /// For a point of `semantic_ann_curve`: the beam width.
+        var width: Int?
 
         enum CodingKeys: String, CodingKey {
-            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths
+            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths, width
             case recallAt10 = "recall_at_10"
         }
 
@@ -89,19 +91,7 @@ struct BenchOutput: Encodable {
     var memoryBandwidth: Bandwidth?
     var numpy: Numpy?
     /// The unfiltered approximate search at several beam widths: `semantic_ann_curve`.
-    var semanticAnnCurve: [CurvePoint]?
-
-    struct CurvePoint: Encodable {
-        var width: Int
-        var p50Ms: Double
-        var p99Ms: Double
-        var recallAt10: Double
-
-        enum CodingKeys: String, CodingKey {
-            case width, p50Ms, p99Ms
-            case recallAt10 = "recall_at_10"
-        }
-    }
+    var semanticAnnCurve: [Latency]?
 
     /// `mnemo bench --ann-tombstones`: the graph index's recall as its nodes become tombstones.
     var annTombstones: [Tombstones]?
@@ -156,9 +146,10 @@ struct BenchOutput: Encodable {
             report.approximateCurve.isEmpty
             ? nil
             : report.approximateCurve.map {
-                CurvePoint(
-                    width: $0.width, p50Ms: $0.stats.p50.milliseconds, p99Ms: $0.stats.p99.milliseconds,
-                    recallAt10: $0.recallAt10)
+                var point = Latency($0.stats, cpu: nil)
+                point.width = $0.width
+                point.recallAt10 = $0.recallAt10
+                return point
             }
         annTombstones =
             report.tombstoneRecall.isEmpty
@@ -272,8 +263,8 @@ struct BenchOutput: Encodable {
         for point in semanticAnnCurve ?? [] {
             lines.append(
                 String(
-                    format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width,
-                    point.p50Ms, point.p99Ms, point.recallAt10))
+                    format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width ?? 0,
+                    point.p50Ms, point.p99Ms, point.recallAt10 ?? 0))
         }
         for point in annTombstones ?? [] {
             lines.append(
