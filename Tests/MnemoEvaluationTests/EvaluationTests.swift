@@ -252,6 +252,25 @@ struct EvaluationTests {
         #expect(report.exactSemanticRankings.count == 12)
     }
 
+    /// At the size that gets a graph index: the recall–width curve, the tombstone sweep and the
+    /// resident bytes are measured.
+    @Test func aBenchmarkWithAGraphIndexMeasuresItsCurveAndTombstones() async throws {
+        let corpus = SyntheticCorpus(.init(facts: 20_000, queries: 12, dimension: 16, seed: 5))
+        let variants = SearchBenchmark.Variant.all.filter { ["semantic", "semantic_ann"].contains($0.name) }
+        let report = try await SearchBenchmark.run(
+            corpus,
+            configuration: .init(
+                warmupQueries: 2, variants: variants, curveWidths: [16, 64], tombstoneShares: [0.2]))
+        #expect(report.graphBuildTime != nil)
+        #expect(report.approximateCurve.map(\.width) == [16, 64])
+        #expect(report.approximateCurve.allSatisfy { $0.stats.count == 12 && (0...1).contains($0.recallAt10) })
+        #expect((report.approximateCurve.last?.recallAt10 ?? 0) > 0.8)
+        #expect(report.tombstoneRecall.count == 1)
+        #expect(abs((report.tombstoneRecall.first?.share ?? 0) - 0.2) < 0.001)
+        #expect((report.tombstoneRecall.first?.rebuiltRecall ?? 0) > 0.8)
+        #expect((report.vectorIndexBytes?.graph ?? 0) > 20_000 * 16)
+    }
+
     @Test func latencyPercentilesUseTheNearestRank() {
         let samples = (1...100).map { Duration.milliseconds($0) }.reversed()
         let stats = LatencyStats(samples: Array(samples))

@@ -229,14 +229,15 @@ extension KnowledgeBase {
     /// Builds the graph index of this namespace's facts now (see ``VectorScan/approximate``), if
     /// it holds at least the minimum for one, and returns once it is ready (true) or at once when
     /// the namespace is too small for one (false); searches otherwise start the build in the
-    /// background and scan exactly until it is done.
+    /// background and scan exactly until it is done. `progress` is told the facts inserted so far
+    /// and their number while the graph is built (not when it is read from its saved file).
     @discardableResult
-    package func buildVectorGraph() async throws -> Bool {
+    package func buildVectorGraph(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) async throws -> Bool {
         let store = try await vectorSnapshot()
         guard let vectorIndex, let code = store.namespaceCode(namespace),
             (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
         else { return false }
-        vectorIndex.buildGraph(of: namespace)
+        vectorIndex.buildGraph(of: namespace, progress: progress)
         return true
     }
 
@@ -245,6 +246,13 @@ extension KnowledgeBase {
     package var approximateSearchPaths: [String: Int] {
         Dictionary(
             uniqueKeysWithValues: (vectorIndex?.approximate.pathCounts ?? [:]).map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// The beam width of approximate searches' graph walks (HNSW's `ef`; at least the limit is
+    /// used), for benchmarks that measure recall against latency.
+    package var approximateSearchWidth: Int {
+        get { vectorIndex?.approximate.settings.searchWidth ?? 0 }
+        set { vectorIndex?.approximate.settings.searchWidth = newValue }
     }
 
     /// How many graph indexes this knowledge base's vector index built from the vectors and how

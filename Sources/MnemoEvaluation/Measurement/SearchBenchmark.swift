@@ -69,11 +69,20 @@ public enum SearchBenchmark {
         public var limit: Int
         /// The variants to time, in order.
         public var variants: [Variant]
+        /// When not empty and the graph index was built: the unfiltered approximate search timed
+        /// again at each of these beam widths, its recall against the exact `semantic` variant
+        /// (which must be among the variants) — ``Report/approximateCurve``.
+        public var curveWidths: [Int] = []
+        /// When not empty: after the variants, the graph index's recall@10 with these shares of
+        /// its nodes made tombstones (see ``Report/tombstoneRecall``).
+        public var tombstoneShares: [Double]
 
         public init(
             batchSize: Int = 5_000, warmupQueries: Int = 10, databasePath: String? = nil, limit: Int = 10,
-            variants: [Variant] = Variant.all
+            variants: [Variant] = Variant.all, curveWidths: [Int] = [], tombstoneShares: [Double] = []
         ) {
+            self.curveWidths = curveWidths
+            self.tombstoneShares = tombstoneShares
             self.batchSize = batchSize
             self.warmupQueries = warmupQueries
             self.databasePath = databasePath
@@ -127,6 +136,14 @@ public enum SearchBenchmark {
         public var exactSemanticRankings: [[Int64]]
         /// The stored id of each of the corpus's facts, in corpus order.
         public var factIDs: [Int64]
+        /// The graph index's recall@10 at each of the configuration's `tombstoneShares`, beside
+        /// the same graph saved and read back and a graph built afresh.
+        package var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
+        /// The unfiltered approximate search at each of the configuration's `curveWidths`.
+        public var approximateCurve: [(width: Int, stats: LatencyStats, recallAt10: Double)] = []
+        /// The bytes the vector index held after the variants, for its rows (`Float` vectors,
+        /// int8 codes, attributes) and for the graph index.
+        public var vectorIndexBytes: (rows: Int, graph: Int)?
 
         public func stats(_ name: String) -> LatencyStats? {
             latencies.first { $0.variant.name == name }?.stats
@@ -175,7 +192,10 @@ public enum SearchBenchmark {
         if configuration.variants.contains(where: { $0.vectorScan == .approximate }) {
             progress?(Progress(phase: "building the graph index", done: 0, total: 1))
             let start = clock.now
-            if try await kb.buildVectorGraph() { graphBuildTime = clock.now - start }
+            let built = try await kb.buildVectorGraph { done, total in
+                progress?(Progress(phase: "building the graph index", done: done, total: total))
+            }
+            if built { graphBuildTime = clock.now - start }
         }
         var graphOpenTime: Duration?
         var firstQueryAfterGraphOpen: Duration?
@@ -229,12 +249,38 @@ public enum SearchBenchmark {
             }
             rankings[variant.name] = ids
         }
+        var approximateCurve: [(width: Int, stats: LatencyStats, recallAt10: Double)] = []
+        if graphBuildTime != nil, let exact = rankings["semantic"] {
+            let standard = kb.approximateSearchWidth
+            defer { kb.approximateSearchWidth = standard }
+            for width in configuration.curveWidths {
+                kb.approximateSearchWidth = width
+                func search(_ query: SyntheticCorpus.Query) async throws -> [Int64] {
+                    try await kb.search(
+                        SearchQuery(
+                            query.text, mode: .semantic, limit: configuration.limit, vectorScan: .approximate)
+                    ).map(\.fact.id)
+                }
+                progress?(Progress(phase: "timing semantic_ann at width \(width)", done: 0, total: 1))
+                for query in queries.prefix(configuration.warmupQueries) { _ = try await search(query) }
+                var ids: [[Int64]] = []
+                let stats = try await LatencyStats.measure(queries) { ids.append(try await search($0)) }
+                approximateCurve.append((width, stats, recall(ids, against: exact) ?? 0))
+            }
+        }
+        let vectorIndexBytes = try await kb.vectorIndexResidentBytes()
+        var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
+        if !configuration.tombstoneShares.isEmpty {
+            tombstoneRecall = try await kb.graphRecallWithTombstones(
+                queries: queries.map(\.vector), shares: configuration.tombstoneShares, k: configuration.limit
+            ) { step in progress?(Progress(phase: step, done: 0, total: 1)) }
+        }
         // In WAL mode recent pages may still sit in the -wal file.
         let size = ["", "-wal"].reduce(0) { total, suffix in
             total
                 + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
         }
-        return Report(
+        var report = Report(
             facts: corpus.facts.count, dimension: corpus.configuration.dimension, queries: queries.count,
             loadTime: loadTime, indexLoadTime: indexLoadTime, graphBuildTime: graphBuildTime,
             graphOpenTime: graphOpenTime, firstQueryAfterGraphOpen: firstQueryAfterGraphOpen,
@@ -247,6 +293,18 @@ public enum SearchBenchmark {
             int8RecallAt10: recall(rankings["semantic_int8"], against: rankings["semantic"]),
             int8RecallAt10Filtered: recall(rankings["semantic_int8_filtered"], against: rankings["semantic_filtered"]),
             exactSemanticRankings: rankings["semantic"] ?? [], factIDs: factIDs)
+        report.tombstoneRecall = tombstoneRecall
+        report.vectorIndexBytes = vectorIndexBytes
+        report.approximateCurve = approximateCurve
+        return report
+    }
+
+    /// Builds the graph index of `kb`'s namespace, or reads it from the file saved beside the
+    /// database, and returns once it answers searches: for a benchmark that times the
+    /// approximate variants without the scan that runs while the graph is built. False when the
+    /// namespace is below the size that gets a graph (its approximate search is the exact scan).
+    public static func prepareGraphIndex(of kb: KnowledgeBase) async throws -> Bool {
+        try await kb.buildVectorGraph()
     }
 
     /// The mean share of each exact ranking found in the approximate one.

@@ -37,6 +37,15 @@ final class ApproximateIndex: @unchecked Sendable {
         /// reached it since: a reopened graph repairs each fact changed since its save (an
         /// insertion, about 0.4 ms), so this bounds that work to about a second at 1,000.
         var saveInterval = 1_000
+        /// Once this share of a graph's nodes are tombstones, it is rebuilt from the vectors in
+        /// the background (see ``claimBuild(of:at:)``), and a saved graph read back with this
+        /// share is rebuilt instead of used.
+        /// Measured with `mnemo bench --ann-tombstones` at 100k (see ApproximateSearch.md):
+        /// recall does not fall with tombstones (walks pass through them), but every tombstone
+        /// holds a node's memory (about 560 bytes) and is visited by walks; at a fifth, the
+        /// graph holds at most a quarter more nodes than facts, recall stayed within a point of
+        /// a fresh build, and a rebuild costs about 2 ms of one core per deleted fact.
+        var compactionShare = 0.2
     }
 
     /// Where the graphs of a database file are saved: a directory beside it, one file per
@@ -85,6 +94,8 @@ final class ApproximateIndex: @unchecked Sendable {
         var rejected: [String] = []
         /// Files written.
         var saves = 0
+        /// Graphs rebuilt to drop their tombstones (also counted in ``builds``).
+        var compactions = 0
     }
 
     private enum Update {
@@ -107,6 +118,8 @@ final class ApproximateIndex: @unchecked Sendable {
     private var graphs: [String: Installed] = [:]
     /// The namespaces being built and the change each build starts from (guarded by `stateLock`).
     private var builds: [String: Int64] = [:]
+    /// The facts each build inserted so far and their number (guarded by `stateLock`).
+    private var buildProgress: [String: (done: Int, total: Int)] = [:]
     /// Updates not yet applied to every graph, in commit order (guarded by `stateLock`).
     private var log: [(sequence: Int64, update: Update)] = []
     /// Whether any graph exists or is being built, so that updates must be logged.
@@ -143,11 +156,17 @@ final class ApproximateIndex: @unchecked Sendable {
     }
 
     /// Claims the build of `namespace`'s graph from the index's state at `sequence`; false when
-    /// it exists or is being built. Call it under the vector index's lock, with that state.
+    /// it is being built, or exists and needs no compaction (``needsCompaction(_:)``). Call it
+    /// under the vector index's lock, with that state.
+    ///
+    /// A compaction builds a new graph from that state while the old one keeps answering
+    /// searches and taking in commits; the log keeps every update from `sequence` on, which
+    /// the new graph takes in before it replaces the old one.
     func claimBuild(of namespace: String, at sequence: Int64) -> Bool {
-        let exists = graphLock.reading { graphs[namespace] != nil }
+        let settings = settings
+        let blocked = graphLock.reading { graphs[namespace].map { $0.graph.tombstoneShare < settings.compactionShare } }
         return stateLock.withLock {
-            guard !exists, builds[namespace] == nil else { return false }
+            guard blocked != true, builds[namespace] == nil else { return false }
             builds[namespace] = sequence
             isTracking = true
             return true
@@ -166,19 +185,42 @@ final class ApproximateIndex: @unchecked Sendable {
         stateLock.withLock { builds[namespace] != nil }
     }
 
+    /// The facts inserted so far by the build of `namespace`'s graph and their number; `nil`
+    /// when none is under way or it is still reading a saved graph.
+    func progressOfBuild(of namespace: String) -> (done: Int, total: Int)? {
+        stateLock.withLock { buildProgress[namespace] }
+    }
+
     /// Whether `namespace` has a graph.
     func hasGraph(_ namespace: String) -> Bool {
         graphLock.reading { graphs[namespace] != nil }
     }
 
+    /// Whether `namespace`'s graph holds ``Settings/compactionShare`` tombstones or more and no
+    /// build of it is under way: it should be rebuilt.
+    func needsCompaction(_ namespace: String) -> Bool {
+        let share = settings.compactionShare
+        return graphLock.reading { graphs[namespace].map { $0.graph.tombstoneShare >= share } ?? false }
+            && !isBuilding(namespace)
+    }
+
     /// Builds the graph of `namespace` from `store` (the index's state at `sequence`, claimed
-    /// with ``claimBuild(of:at:)``), brings it up to date with the log and installs it.
-    /// The saved graph is used when sound and close enough to `store` (see ``restore(_:matching:)``).
+    /// with ``claimBuild(of:at:)``), brings it up to date with the log and installs it, in place
+    /// of the graph it compacts if there is one. The saved graph is used when sound and close
+    /// enough to `store` (see ``restore(_:matching:)``), unless this is a compaction: the file
+    /// holds the tombstones too. Progress is posted every thousand facts
+    /// (``progressOfBuild(of:)``).
     func build(namespace: String, from store: VectorSnapshot, sequence: Int64) {
-        let restored = restore(namespace, matching: store)
+        let compacting = hasGraph(namespace)
+        let restored = compacting ? nil : restore(namespace, matching: store)
         let graph = restored?.graph ?? NeighborGraph(dimension: dimension, parameters: settings.parameters)
         if restored == nil {
-            for row in store.namespaceRows(namespace) { store.insertRow(Int(row), into: graph) }
+            let rows = store.namespaceRows(namespace)
+            graph.reserveCapacity(rows.count)
+            for (index, row) in rows.enumerated() {
+                store.insertRow(Int(row), into: graph)
+                if index % 1_000 == 0 { stateLock.withLock { buildProgress[namespace] = (index, rows.count) } }
+            }
             stateLock.withLock { _statistics.builds += 1 }
         }
         graphLock.writing {
@@ -188,13 +230,17 @@ final class ApproximateIndex: @unchecked Sendable {
                 installed.sequence = sequence
             }
             graphs[namespace] = installed
-            stateLock.withLock {
-                _ = builds.removeValue(forKey: namespace)
-                changesSinceSave[namespace] = 0
-            }
+            stateLock.withLock { changesSinceSave[namespace] = 0 }
+        }
+        if (restored?.repairs ?? 1) > 0 { _ = save(namespace) }
+        // The build ends once saved, so that whoever waits for it (``VectorIndex/buildGraph``)
+        // finds the file in place.
+        stateLock.withLock {
+            _ = builds.removeValue(forKey: namespace)
+            _ = buildProgress.removeValue(forKey: namespace)
+            if compacting { _statistics.compactions += 1 }
         }
         trimLog()
-        if (restored?.repairs ?? 1) > 0 { _ = save(namespace) }
     }
 
     /// The graph saved for `namespace`, brought to `store`'s state; `nil` when there is none or
@@ -206,6 +252,9 @@ final class ApproximateIndex: @unchecked Sendable {
     /// a restored backup, another database copied over this one) shows as facts that differ.
     /// Few differ: they are repaired (upserted or removed). More than a quarter: rebuilding is
     /// cheaper than repairing and leaves no tombstones, so the file is rejected as stale.
+    /// A graph left with ``Settings/compactionShare`` tombstones or more is rejected too: its
+    /// tombstones were saved without codes, so a search can only look through them to their
+    /// neighbours, never score them; a build on this thread replaces it at once.
     private func restore(_ namespace: String, matching store: VectorSnapshot) -> (graph: NeighborGraph, repairs: Int)? {
         guard let storage else { return nil }
         let url = storage.url(of: namespace)
@@ -213,6 +262,9 @@ final class ApproximateIndex: @unchecked Sendable {
         do {
             let graph = try GraphFile.read(from: url, identity: identity(of: namespace))
             let repairs = try Self.repair(graph, toMatch: store, namespace: namespace)
+            guard graph.tombstoneShare < settings.compactionShare else {
+                throw GraphFile.Defect.tombstones(graph.count - graph.liveCount, of: graph.count)
+            }
             stateLock.withLock {
                 _statistics.loads += 1
                 _statistics.repairs += repairs

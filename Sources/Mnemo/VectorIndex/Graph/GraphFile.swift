@@ -35,6 +35,8 @@ enum GraphFile {
         case malformed(String)
         /// The database moved on too far since the save: repairing costs more than rebuilding.
         case stale(differing: Int, of: Int)
+        /// Too many of its nodes are tombstones (see ``ApproximateIndex/Settings/compactionShare``).
+        case tombstones(Int, of: Int)
 
         var description: String {
             switch self {
@@ -45,6 +47,7 @@ enum GraphFile {
             case .mismatch(let what): "made for another \(what)"
             case .malformed(let reason): "malformed: \(reason)"
             case .stale(let differing, let total): "stale: \(differing) of \(total) facts differ"
+            case .tombstones(let tombstones, let total): "\(tombstones) of \(total) nodes are tombstones"
             }
         }
     }

@@ -6,6 +6,8 @@ extension NeighborGraph {
         /// Whether the traversal stopped at its budget of visited nodes, so that passing nodes
         /// it did not reach may be better than what it found.
         var exhaustedBudget: Bool
+        /// The nodes it visited (scored, or looked through to their neighbours).
+        var visits: Int
     }
 
     /// The beam search of one layer without a filter, as insertions use it: the `width` nodes
@@ -52,12 +54,14 @@ extension NeighborGraph {
     /// scored at all: its own neighbours are looked at instead, and only passing nodes are scored
     /// and followed: ACORN-1's two-hop expansion (Patel et al. 2024), as Lucene and Weaviate
     /// filter their graphs. Otherwise (most nodes pass) failing nodes are scored and followed
-    /// like the others, as hnswlib does. The walk stops after visiting `budget` nodes.
+    /// like the others, as hnswlib does; a tombstone read back from a saved file has no codes to
+    /// score (``GraphFile`` blanks them), so it is expanded through in either case rather than
+    /// be a dead end. The walk stops after visiting `budget` nodes.
     func searchFiltered(
         _ kernel: QuantizedQuery.Kernel, width: Int, budget: Int, expandThroughFailing: Bool,
         accepts: (Int32) -> Bool
     ) -> Traversal {
-        guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false) }
+        guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false, visits: 0) }
         var current = entry
         var currentScore = score(kernel, entry)
         var layer = topLevel
@@ -72,8 +76,12 @@ extension NeighborGraph {
         visited.insert(current)
         candidates.push(score: currentScore, node: current)
         @inline(__always) func passes(_ node: Int32) -> Bool { isLive[Int(node)] && accepts(node) }
+        /// Whether `node` is scored and followed, rather than looked through to its neighbours.
+        @inline(__always) func isScored(_ node: Int32) -> Bool {
+            expandThroughFailing ? passes(node) : isLive[Int(node)] || scales[Int(node)] != 0
+        }
         if passes(current) { results.insert(score: currentScore, row: Int(current)) }
-        let capacity = expandThroughFailing ? baseDegree * baseDegree : baseDegree
+        let capacity = baseDegree * baseDegree
         var exhausted = false
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pending in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { scores in
@@ -88,13 +96,13 @@ extension NeighborGraph {
                     withNeighbors(of: candidate.node, layer: 0) { neighbors in
                         for neighbor in neighbors where visited.insert(neighbor) {
                             visits += 1
-                            if !expandThroughFailing || passes(neighbor) {
+                            if isScored(neighbor) {
                                 pending[fresh] = neighbor
                                 fresh += 1
                                 continue
                             }
                             withNeighbors(of: neighbor, layer: 0) { second in
-                                for node in second where !visited.contains(node) && passes(node) {
+                                for node in second where !visited.contains(node) && isScored(node) {
                                     visited.insert(node)
                                     visits += 1
                                     pending[fresh] = node
@@ -113,7 +121,24 @@ extension NeighborGraph {
                 }
             }
         }
-        return Traversal(found: results.sorted(), exhaustedBudget: exhausted)
+        return Traversal(found: results.sorted(), exhaustedBudget: exhausted, visits: visits)
+    }
+
+    /// The ids of the best live nodes for the unit vector `query` that pass `accepts`, at most
+    /// `width`: the walk of ``searchFiltered(_:width:budget:expandThroughFailing:accepts:)``
+    /// with the budget and the expansion chosen by `passingShare`, the estimated share of nodes
+    /// that pass.
+    func nearestIDs(to query: [Float], width: Int, passingShare share: Double, accepts: (Int32) -> Bool)
+        -> (ids: [Int64], exhaustedBudget: Bool, visits: Int)
+    {
+        QuantizedQuery(query).withKernel { kernel in
+            // Twice the visits of an unfiltered walk (each beam step looks at a full neighbour
+            // list), for the share of them that passes.
+            let budget = Int(min(Double(count), Double(2 * width * baseDegree) / max(share, 1e-3)))
+            let traversal = searchFiltered(
+                kernel, width: width, budget: budget, expandThroughFailing: share < 0.5, accepts: accepts)
+            return (traversal.found.map { ids[$0.row] }, traversal.exhaustedBudget, traversal.visits)
+        }
     }
 
     /// Scores `count` nodes listed at `nodes` with one kernel call (which prefetches the rows ahead).

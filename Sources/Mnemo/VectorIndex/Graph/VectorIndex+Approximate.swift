@@ -52,29 +52,23 @@ extension VectorIndex {
         let width = max(settings.searchWidth, k)
         let candidates = Self.alongside(work) {
             approximate.withGraph(namespace) { graph in
-                QuantizedQuery(query).withKernel { kernel in
-                    let share = Double(passing) / Double(total)
-                    // Twice the visits of an unfiltered walk (each beam step looks at a full
-                    // neighbour list), for the share of them that passes.
-                    let budget = Int(min(Double(graph.count), Double(2 * width * graph.baseDegree) / max(share, 1e-3)))
-                    let traversal = graph.searchFiltered(
-                        kernel, width: width, budget: budget, expandThroughFailing: share < 0.5
-                    ) { node in
-                        filter.accepts(
-                            flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
-                            createdTime: graph.createdTimes[Int(node)])
-                    }
-                    return (ids: traversal.found.map { graph.ids[$0.row] }, exhausted: traversal.exhaustedBudget)
+                graph.nearestIDs(to: query, width: width, passingShare: Double(passing) / Double(total)) { node in
+                    filter.accepts(
+                        flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
+                        createdTime: graph.createdTimes[Int(node)])
                 }
             }
         }
+        // Tombstones the graph took in (deletes, new vectors, erasures) past the measured share:
+        // rebuild it; this one answers until the new one replaces it.
+        if approximate.needsCompaction(namespace) { buildGraphInBackground(of: namespace) }
         let rows = (candidates?.ids ?? []).compactMap { id in
             store.row(of: id).flatMap { store.passes($0, filter) ? $0 : nil }
         }
         // A beam that did not fill ran out of passing nodes it could reach: fewer than its width
         // pass, or they lie apart in the graph. Either way the best may be among those it missed;
         // so may they when the walk ran out of its budget of visits.
-        guard rows.count >= width, candidates?.exhausted == false else {
+        guard rows.count >= width, candidates?.exhaustedBudget == false else {
             approximate.count(.graphThenScan)
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
         }
@@ -106,7 +100,8 @@ extension VectorIndex {
         return result!
     }
 
-    /// Builds `namespace`'s graph on a background thread, unless it exists or is being built.
+    /// Builds `namespace`'s graph on a background thread, unless it is being built or exists and
+    /// needs no compaction.
     func buildGraphInBackground(of namespace: String) {
         guard let (store, sequence) = claimGraphBuild(of: namespace) else { return }
         let approximate = approximate
@@ -115,14 +110,14 @@ extension VectorIndex {
         }
     }
 
-    /// Builds `namespace`'s graph now, from the index as loaded, and returns once it exists (when
-    /// a background build is under way, once that one is done).
-    func buildGraph(of namespace: String) {
-        if let (store, sequence) = claimGraphBuild(of: namespace) {
-            approximate.build(namespace: namespace, from: store, sequence: sequence)
-        }
-        while !approximate.hasGraph(namespace) && approximate.isBuilding(namespace) {
-            Thread.sleep(forTimeInterval: 0.01)
+    /// Builds `namespace`'s graph from the index as loaded, unless a build is under way, and
+    /// returns once it is built and saved; `progress` is told the facts inserted so far and their number
+    /// meanwhile (a search may have started the build already).
+    func buildGraph(of namespace: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) {
+        buildGraphInBackground(of: namespace)
+        while approximate.isBuilding(namespace) {
+            if let state = approximate.progressOfBuild(of: namespace) { progress?(state.done, state.total) }
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 }

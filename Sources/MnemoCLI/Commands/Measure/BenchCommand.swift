@@ -67,6 +67,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure memory bandwidth.")
     var bandwidth = true
 
+    @Flag(
+        help:
+            "Also measure the graph index's recall@10 with 5, 10, 20, 30 and 50 % of its nodes deleted (tombstones), beside the same graph saved and reopened and a fresh build."
+    )
+    var annTombstones = false
+
     @Option(
         help: ArgumentHelp(
             "Time dedupe (a dry run) instead of search, on --facts facts plus this many planted near-duplicate pairs.",
@@ -131,11 +137,20 @@ struct BenchCommand: AsyncParsableCommand {
         let corpus = SyntheticCorpus(.init(facts: facts, queries: queries, dimension: dimension, seed: seed))
         let generationTime = clock.now - generationStart
 
+        let variantNames = Set(selectedVariants.map(\.name))
         let report = try await SearchBenchmark.run(
-            corpus, configuration: .init(databasePath: global.db, variants: selectedVariants)
+            corpus,
+            configuration: .init(
+                databasePath: global.db, variants: selectedVariants, curveWidths: [16, 32, 64, 96, 128, 192, 256],
+                tombstoneShares: annTombstones ? [0.05, 0.1, 0.2, 0.3, 0.5] : [])
         ) { progress in
-            let label = progress.phase == "loading" ? "loading facts" : "timing \(progress.phase)"
-            status?.show(label, done: progress.done, total: progress.total)
+            switch progress.phase {
+            case "loading": status?.show("loading facts", done: progress.done, total: progress.total)
+            case _ where variantNames.contains(progress.phase):
+                status?.show("timing \(progress.phase)", done: progress.done, total: progress.total)
+            case _ where progress.total > 1: status?.show(progress.phase, done: progress.done, total: progress.total)
+            default: status?.show(progress.phase + "…", force: true)
+            }
         }
         var output = BenchOutput(report, seed: seed, generationTime: generationTime)
 

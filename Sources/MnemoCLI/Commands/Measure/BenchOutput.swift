@@ -18,9 +18,11 @@ struct BenchOutput: Encodable {
         /// For the approximate variants: how many queries each path answered (`graph`,
         /// `passingRows`, `graphThenScan`, …).
         var paths: [String: Int]?
+        /// For a point of `semantic_ann_curve`: the beam width.
+        var width: Int?
 
         enum CodingKeys: String, CodingKey {
-            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths
+            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths, width
             case recallAt10 = "recall_at_10"
         }
 
@@ -47,6 +49,10 @@ struct BenchOutput: Encodable {
         /// vectors already loaded), and that knowledge base's first approximate search after.
         var annOpenMs: Double?
         var annFirstQueryMs: Double?
+        /// Resident bytes per fact of the graph index (int8 codes, links, filter columns, ids)
+        /// and of the vector index's rows (`Float` vectors, int8 codes, attributes).
+        var annBytesPerFact: Double?
+        var vectorIndexBytesPerFact: Double?
     }
 
     /// The memory bandwidth and what it implies for the vector scans.
@@ -84,6 +90,33 @@ struct BenchOutput: Encodable {
     var build: Build
     var memoryBandwidth: Bandwidth?
     var numpy: Numpy?
+    /// The unfiltered approximate search at several beam widths: `semantic_ann_curve`.
+    var semanticAnnCurve: [Latency]?
+
+    /// `mnemo bench --ann-tombstones`: the graph index's recall as its nodes become tombstones.
+    var annTombstones: [Tombstones]?
+
+    struct Tombstones: Encodable {
+        var share: Double
+        /// The graph holding the tombstones (with their codes, as in memory).
+        var recallAt10: Double
+        /// The same graph saved and read back (tombstones without codes).
+        var reopenedRecallAt10: Double
+        /// A graph built afresh from the facts left.
+        var rebuiltRecallAt10: Double
+        /// Queries each of the three would have answered with the scan instead.
+        var fallbacks: [Int]
+        /// Each one's mean nodes visited and mean walk time per query.
+        var meanVisits: [Double]
+        var meanWalkMs: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case share, fallbacks, meanVisits, meanWalkMs
+            case recallAt10 = "recall_at_10"
+            case reopenedRecallAt10 = "reopened_recall_at_10"
+            case rebuiltRecallAt10 = "rebuilt_recall_at_10"
+        }
+    }
 
     init(_ report: SearchBenchmark.Report, seed: UInt64, generationTime: Duration) {
         facts = report.facts
@@ -104,7 +137,29 @@ struct BenchOutput: Encodable {
             databaseBytes: report.databaseBytes,
             annVectorsPerSecond: report.graphBuildTime.map { Double(report.facts) / max($0.seconds, 1e-9) },
             annBuildSeconds: report.graphBuildTime?.seconds, annOpenMs: report.graphOpenTime?.milliseconds,
-            annFirstQueryMs: report.firstQueryAfterGraphOpen?.milliseconds)
+            annFirstQueryMs: report.firstQueryAfterGraphOpen?.milliseconds,
+            annBytesPerFact: report.vectorIndexBytes.flatMap {
+                $0.graph > 0 ? Double($0.graph) / Double(max(1, report.facts)) : nil
+            },
+            vectorIndexBytesPerFact: report.vectorIndexBytes.map { Double($0.rows) / Double(max(1, report.facts)) })
+        semanticAnnCurve =
+            report.approximateCurve.isEmpty
+            ? nil
+            : report.approximateCurve.map {
+                var point = Latency($0.stats, cpu: nil)
+                point.width = $0.width
+                point.recallAt10 = $0.recallAt10
+                return point
+            }
+        annTombstones =
+            report.tombstoneRecall.isEmpty
+            ? nil
+            : report.tombstoneRecall.map {
+                Tombstones(
+                    share: $0.share, recallAt10: $0.recall, reopenedRecallAt10: $0.reopenedRecall,
+                    rebuiltRecallAt10: $0.rebuiltRecall, fallbacks: $0.fallbacks, meanVisits: $0.meanVisits,
+                    meanWalkMs: $0.meanWalkMilliseconds)
+            }
     }
 
     func latency(_ name: String) -> Latency? {
@@ -162,6 +217,8 @@ struct BenchOutput: Encodable {
         try container.encode(build, forKey: Key("build"))
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
+        try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
+        try container.encodeIfPresent(annTombstones, forKey: Key("ann_tombstones"))
     }
 
     /// The human-readable report.
@@ -195,6 +252,28 @@ struct BenchOutput: Encodable {
             lines.append(
                 String(format: "%@ recall@10 against the exact scan: %.4f", name, recall) + " (paths: "
                     + paths.joined(separator: ", ") + ")")
+        }
+        if let graph = build.annBytesPerFact, let rows = build.vectorIndexBytesPerFact {
+            lines.append(
+                String(
+                    format:
+                        "resident bytes per fact: graph index %.0f, vector index rows %.0f (Float vectors, codes, attributes)",
+                    graph, rows))
+        }
+        for point in semanticAnnCurve ?? [] {
+            lines.append(
+                String(
+                    format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width ?? 0,
+                    point.p50Ms, point.p99Ms, point.recallAt10 ?? 0))
+        }
+        for point in annTombstones ?? [] {
+            lines.append(
+                String(
+                    format: "graph index with %.0f%% tombstones: recall@10 %.4f, saved and reopened %.4f, rebuilt %.4f",
+                    100 * point.share, point.recallAt10, point.reopenedRecallAt10, point.rebuiltRecallAt10)
+                    + " (scan fallbacks \(point.fallbacks.map(String.init).joined(separator: "/")); nodes visited "
+                    + point.meanVisits.map { String(format: "%.0f", $0) }.joined(separator: "/") + "; walk ms "
+                    + point.meanWalkMs.map { String(format: "%.3f", $0) }.joined(separator: "/") + ")")
         }
         if let int8RecallAt10 {
             var line = String(format: "int8 scan recall@10 against the exact scan: %.4f", int8RecallAt10)

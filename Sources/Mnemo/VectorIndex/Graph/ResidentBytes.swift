@@ -1,0 +1,50 @@
+import Foundation
+
+extension KnowledgeBase {
+    /// The bytes the vector index holds for every namespace's rows (``VectorSnapshot``: `Float`
+    /// vectors, int8 codes, attributes) and for this namespace's graph (0 without one), counted
+    /// from their allocations: what a fact costs resident, for benchmarks.
+    package func vectorIndexResidentBytes() async throws -> (rows: Int, graph: Int) {
+        let store = try await vectorSnapshot()
+        let graph = vectorIndex?.approximate.withGraph(namespace) { $0.residentBytes } ?? 0
+        return (store.residentBytes, graph)
+    }
+}
+
+/// The memory the vector index holds, counted from its columns' allocations.
+extension NeighborGraph {
+    /// The bytes of the node columns (allocated for `capacity` nodes), the upper layers' lists
+    /// and the id table.
+    var residentBytes: Int {
+        let perNode =
+            MemoryLayout<Int64>.size + dimension + MemoryLayout<Float>.size + MemoryLayout<UInt8>.size
+            + MemoryLayout<Int64>.size + MemoryLayout<Double>.size + MemoryLayout<Bool>.size
+            + baseDegree * MemoryLayout<Int32>.size + MemoryLayout<UInt8>.size
+        // An array costs a 32-byte header besides its elements.
+        let upperBytes = upper.values.reduce(0) { total, layers in
+            total + 32 + layers.reduce(0) { $0 + 32 + $1.capacity * MemoryLayout<Int32>.size }
+        }
+        return capacity * perNode + upperBytes
+            + dictionaryBytes(capacity: upper.capacity, entry: MemoryLayout<Int32>.size + 8)
+            + dictionaryBytes(capacity: nodeOfID.capacity, entry: MemoryLayout<Int64>.size + MemoryLayout<Int32>.size)
+    }
+}
+
+extension VectorSnapshot {
+    /// The bytes of every column: `Float` vectors, int8 codes and scales, filter attributes,
+    /// the namespace lists and the id table.
+    var residentBytes: Int {
+        func bytes<Element>(_ array: [Element]) -> Int { array.capacity * MemoryLayout<Element>.stride }
+        return bytes(ids) + bytes(vectors) + bytes(codes) + bytes(scales) + bytes(namespaceCodes) + bytes(topicIDs)
+            + bytes(flags) + bytes(createdTimes) + rowsOfNamespace.reduce(0) { $0 + bytes($1) }
+            + count * MemoryLayout<Int32>.size
+            + dictionaryBytes(capacity: rowOfID.capacity, entry: MemoryLayout<Int64>.size + MemoryLayout<Int>.size)
+    }
+}
+
+/// A Swift dictionary's storage: buckets filled to at most three quarters (its `capacity`), a
+/// key and a value per bucket, and a bit per bucket for occupancy.
+private func dictionaryBytes(capacity: Int, entry: Int) -> Int {
+    let buckets = capacity * 4 / 3
+    return buckets * entry + buckets / 8
+}
