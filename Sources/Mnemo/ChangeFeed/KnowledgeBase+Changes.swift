@@ -4,10 +4,10 @@ import GRDB
 extension KnowledgeBase {
     /// The position of the namespace's change feed now: follow from it to see only what comes.
     public func currentCursor() async throws -> ChangeCursor {
-        try Task.checkCancellation()
-        // One index probe, read on the calling thread as searches read (see `readNow(_:)`): the
-        // server reads it before every answer it lists or searches.
-        return try readNow { db in ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace) }
+        let namespace = namespace
+        return try await writer.read { db in
+            ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace)
+        }
     }
 
     /// Reads a cursor that an app kept as text (``ChangeCursor/description``).

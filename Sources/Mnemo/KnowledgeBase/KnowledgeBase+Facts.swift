@@ -186,11 +186,8 @@ extension KnowledgeBase {
         -> [Fact]
     {
         try Self.validatePage(limit: limit, offset: offset)
-        try Task.checkCancellation()
-        // On the calling thread, as searches read (see `readNow(_:)`): a server lists pages of
-        // facts as often as it searches, and the hop to the pool's queue and back cost more
-        // than the read of a page.
-        return try readNow { db in
+        let namespace = namespace
+        return try await writer.read { db in
             try FactTable.list(db, namespace: namespace, filter: filter, limit: limit, offset: offset)
         }
     }
