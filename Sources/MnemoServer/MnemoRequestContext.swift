@@ -33,7 +33,10 @@ package struct MnemoRequestContext: RequestContext {
 
     /// Response bodies: snake_case keys, dates in whole seconds (`2024-01-15T10:30:00Z`), which the
     /// apps decode with `JSONDecoder`'s `.iso8601` strategy (it refuses a fraction of a second).
-    package var responseEncoder: JSONEncoder { .mnemoOutput(pretty: false, wholeSeconds: true) }
+    package var responseEncoder: JSONEncoder { .mnemoOutput(pretty: false, wholeSeconds: Self.datesInWholeSeconds) }
+
+    /// Answers give dates in whole seconds (see ``responseEncoder``), whichever writes them.
+    static let datesInWholeSeconds = true
 }
 
 /// Gives every request the server's body limit.

@@ -17,9 +17,8 @@ extension JSONEncoder {
             : [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
-            let shown = wholeSeconds ? Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) : date
             var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(shown))
+            try container.encode(Timestamp.output(date, wholeSeconds: wholeSeconds))
         }
         return encoder
     }

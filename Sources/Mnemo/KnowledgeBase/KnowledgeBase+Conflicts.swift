@@ -42,10 +42,10 @@ extension KnowledgeBase {
         }
     }
 
-    /// Fills each hit's ``SearchHit/conflictsWith``.
-    func withConflicts(_ hits: [SearchHit]) throws -> [SearchHit] {
+    /// Fills each hit's ``SearchHit/conflictsWith``, in the read that found the hits.
+    static func withConflicts(_ hits: [SearchHit], _ db: Database) throws -> [SearchHit] {
         guard !hits.isEmpty else { return hits }
-        let partners = try readNow { db in try ConflictTable.partners(db, of: hits.map(\.fact.id)) }
+        let partners = try ConflictTable.partners(db, of: hits.map(\.fact.id))
         guard !partners.isEmpty else { return hits }
         return hits.map { hit in
             var hit = hit

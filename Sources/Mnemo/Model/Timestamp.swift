@@ -12,6 +12,12 @@ package enum Timestamp {
         return "\(day)T\(time)" + (milliseconds == 0 ? "Z" : "." + threeDigits(milliseconds) + "Z")
     }
 
+    /// The text of a date in Mnemo's JSON answers: ``format(_:)``, cut to whole seconds
+    /// (`2024-01-15T10:30:00Z`) when `wholeSeconds` is set.
+    package static func output(_ date: Date, wholeSeconds: Bool) -> String {
+        format(wholeSeconds ? Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) : date)
+    }
+
     /// Parses `2025-03-14T09:21:00Z`, with an optional fraction of a second and an optional
     /// UTC offset instead of `Z` (`+02:00`), or a plain date `2025-03-14` (midnight UTC).
     ///

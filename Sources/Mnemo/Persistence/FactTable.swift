@@ -113,14 +113,15 @@ enum FactTable {
         _ db: Database, namespace: String, filter: FactFilter, orderedBy ordering: String, limit: Int, offset: Int
     ) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
+        // Cached: a filter gives one of a few statements, and parsing one took a fifth of a page's read.
         return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE \(conditions.sql)
-                ORDER BY \(ordering)
-                LIMIT ? OFFSET ?
-                """, arguments: conditions.arguments + [limit, offset]
+            db.cachedStatement(
+                sql: """
+                    SELECT \(Fact.selection) FROM \(Fact.source)
+                    WHERE \(conditions.sql)
+                    ORDER BY \(ordering)
+                    LIMIT ? OFFSET ?
+                    """), arguments: conditions.arguments + [limit, offset]
         ).map(Fact.init(row:))
     }
 }

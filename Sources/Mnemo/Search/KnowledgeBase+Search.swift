@@ -49,7 +49,7 @@ extension KnowledgeBase {
         // The scan itself takes milliseconds; checking once more here means hits never reach a
         // task that was cancelled while they were computed.
         try Task.checkCancellation()
-        return try withConflicts(hits)
+        return hits
     }
 
     /// A search narrowed to goals of some statuses: the vector scan knows types but not
@@ -89,17 +89,22 @@ extension KnowledgeBase {
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         return try readNow { db in
-            let hits = try TextSearcher.search(
+            let matches = try TextSearcher.rank(
                 db, namespace: namespace, query: textQuery, filter: query.filter,
                 limit: query.limit, offset: query.offset)
-            guard !hits.isEmpty else { return hits }
-            let coverage = try TextSearcher.wordCoverage(db, query: textQuery, facts: hits.map(\.fact.id))
-            return hits.map { hit in
-                var hit = hit
-                hit.wordShare = coverage.facts[hit.fact.id] ?? 0
-                hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
-                return hit
-            }
+            guard !matches.isEmpty else { return [] }
+            // One tokenizer marks the snippets and weighs the hits' words.
+            let matcher = try SnippetMaker(db, query: textQuery)
+            let hits = try TextSearcher.hits(db, namespace: namespace, matches: matches, matcher: matcher)
+            let coverage = try TextSearcher.wordCoverage(
+                db, query: textQuery, facts: hits.map(\.fact), matcher: matcher)
+            return try Self.withConflicts(
+                hits.map { hit in
+                    var hit = hit
+                    hit.wordShare = coverage.facts[hit.fact.id] ?? 0
+                    hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
+                    return hit
+                }, db)
         }
     }
 
@@ -112,14 +117,19 @@ extension KnowledgeBase {
             query, vector: vector, count: query.offset + query.limit, in: try await vectorSnapshot())
         let floor = Self.scoreFloor(best: matches.first.map { Double($0.similarity) }, share: query.relativeScoreFloor)
         let page = Array(matches.dropFirst(query.offset).prefix { Double($0.similarity) >= floor })
-        let facts = try facts(ids: page.map(\.id))
-        return page.compactMap { match in
-            facts[match.id].map {
-                SearchHit(
-                    fact: $0, score: Double(match.similarity), textScore: nil,
-                    similarity: Double(match.similarity), snippet: nil,
-                    relevance: Relevance.meaning(similarity: Double(match.similarity)))
-            }
+        guard !page.isEmpty else { return [] }
+        let namespace = namespace
+        return try readNow { db in
+            let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
+            return try Self.withConflicts(
+                page.compactMap { match in
+                    facts[match.id].map {
+                        SearchHit(
+                            fact: $0, score: Double(match.similarity), textScore: nil,
+                            similarity: Double(match.similarity), snippet: nil,
+                            relevance: Relevance.meaning(similarity: Double(match.similarity)))
+                    }
+                }, db)
         }
     }
 
@@ -170,20 +180,22 @@ extension KnowledgeBase {
         let floor = Self.scoreFloor(best: fused.first?.score, share: query.relativeScoreFloor)
         let page = Array(fused.dropFirst(query.offset).prefix(query.limit).prefix { $0.score >= floor })
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
-        let (facts, snippets) = try readNow { db in
+        guard !page.isEmpty else { return [] }
+        return try readNow { db in
             let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
             let maker = textIDs.isEmpty ? nil : try SnippetMaker(db, query: textQuery)
-            return (facts, facts.filter { textIDs.contains($0.key) }.compactMapValues { maker?.snippet($0.content) })
-        }
-        return page.compactMap { entry in
-            facts[entry.id].map {
-                SearchHit(
-                    fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
-                    similarity: candidates[entry.id]?.similarity, snippet: snippets[entry.id],
-                    relevance: candidates[entry.id].map {
-                        Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
-                    }, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
-            }
+            return try Self.withConflicts(
+                page.compactMap { entry in
+                    facts[entry.id].map {
+                        SearchHit(
+                            fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
+                            similarity: candidates[entry.id]?.similarity,
+                            snippet: textIDs.contains(entry.id) ? maker?.snippet($0.content) : nil,
+                            relevance: candidates[entry.id].map {
+                                Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
+                            }, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
+                    }
+                }, db)
         }
     }
 

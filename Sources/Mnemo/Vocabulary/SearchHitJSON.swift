@@ -21,7 +21,9 @@ package struct SearchHitJSON: Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case score, textScore, similarity, snippet, relevance, conflictsWith
+        case score, similarity, snippet, relevance
+        case textScore = "text_score"
+        case conflictsWith = "conflicts_with"
     }
 
     /// The fact's keys and the hit's in one flat object, as clients read them.
@@ -37,6 +39,18 @@ package struct SearchHitJSON: Encodable, Sendable {
     }
 }
 
+extension SearchHitJSON: JSONObjectWritable {
+    package static let jsonFields = JSONOutput.Fields<SearchHitJSON>(
+        FactJSON.jsonFields.lifted { $0.fact } + [
+            JSONOutput.Field(CodingKeys.score) { $0.score },
+            JSONOutput.Field(CodingKeys.textScore, ifPresent: { $0.textScore }),
+            JSONOutput.Field(CodingKeys.similarity, ifPresent: { $0.similarity }),
+            JSONOutput.Field(CodingKeys.snippet, ifPresent: { $0.snippet }),
+            JSONOutput.Field(CodingKeys.relevance, ifPresent: { $0.relevance }),
+            JSONOutput.Field(CodingKeys.conflictsWith) { $0.conflictsWith },
+        ])
+}
+
 /// The answer to a search: `{"query", "mode", "results": [hit, …]}`.
 package struct SearchResultsJSON: Encodable, Sendable {
     var query: String
@@ -48,4 +62,16 @@ package struct SearchResultsJSON: Encodable, Sendable {
         self.mode = mode
         results = hits.map(SearchHitJSON.init)
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case query, mode, results
+    }
+}
+
+extension SearchResultsJSON: JSONObjectWritable {
+    package static let jsonFields = JSONOutput.Fields<SearchResultsJSON>([
+        JSONOutput.Field(CodingKeys.query) { $0.query },
+        JSONOutput.Field(CodingKeys.mode) { $0.mode },
+        JSONOutput.Field(CodingKeys.results) { $0.results },
+    ])
 }

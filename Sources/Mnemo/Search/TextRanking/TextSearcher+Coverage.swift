@@ -26,6 +26,24 @@ extension TextSearcher {
     /// counting rows would read them all. The index spans every namespace, as FTS5's own BM25
     /// statistics do; the figures only weigh the ranking and are never shown.
     static func wordCoverage(_ db: Database, query: TextQuery, facts: [Int64] = []) throws -> WordCoverage {
+        try wordCoverage(db, query: query) {
+            facts.isEmpty ? [] : try documents(db, ids: facts, matcher: SnippetMaker(db, query: query))
+        }
+    }
+
+    /// ``wordCoverage(_:query:facts:)`` for facts already read (their content and topic path),
+    /// with the query's `matcher`.
+    static func wordCoverage(_ db: Database, query: TextQuery, facts: [Fact], matcher: SnippetMaker) throws
+        -> WordCoverage
+    {
+        try wordCoverage(db, query: query) {
+            facts.map { Document(id: $0.id, content: $0.content, topic: $0.topicPath, matcher: matcher) }
+        }
+    }
+
+    private static func wordCoverage(
+        _ db: Database, query: TextQuery, documents: () throws -> [Document]
+    ) throws -> WordCoverage {
         guard !query.phrases.isEmpty else { return WordCoverage(query: 0, facts: [:]) }
         let rows = Double(try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM fact")) ?? 0)
         let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?")
@@ -39,35 +57,44 @@ extension TextSearcher {
         let total = idfs.reduce(0, +)
         guard total > 0 else { return WordCoverage(query: 0, facts: [:]) }
         let found = zip(idfs, present).reduce(0) { $1.1 ? $0 + $1.0 : $0 }
-        return WordCoverage(
-            query: found / total,
-            facts: try phraseWeights(db, query: query, facts: facts, idfs: idfs, present: present)
-                .mapValues { $0 / total })
+        var weights: [Int64: Double] = [:]
+        if present.contains(true) {
+            for document in try documents() {
+                let weight = idfs.indices.reduce(0.0) { document.held[$1] && present[$1] ? $0 + idfs[$1] : $0 }
+                if weight > 0 { weights[document.id] = weight / total }
+            }
+        }
+        return WordCoverage(query: found / total, facts: weights)
     }
 
-    /// The summed IDF of the query's phrases each of `facts` holds, in its content or topic path.
+    /// A fact as the index sees it, with the query's phrases it holds in its content or topic path.
     ///
     /// The facts' own text is split by the index's tokenizer (``SnippetMaker``), so a phrase is
     /// held exactly when the index would match it there. Asking the index instead, phrase by
     /// phrase with `rowid IN (…)`, walks every fact holding a common word, which doubled the p95
     /// of a hybrid search at 100k facts; a hundred facts read by id cost less.
-    private static func phraseWeights(
-        _ db: Database, query: TextQuery, facts: [Int64], idfs: [Double],
-        present: [Bool]
-    ) throws -> [Int64: Double] {
-        guard !facts.isEmpty, present.contains(true) else { return [:] }
-        let matcher = try SnippetMaker(db, query: query)
-        var weights: [Int64: Double] = [:]
-        // The facts asked about are integers of our own, written into the statement.
-        let sql =
-            "SELECT id, content, topic FROM fact_document WHERE id IN (\(facts.map(String.init).joined(separator: ",")))"
-        for row in try Row.fetchAll(db, sql: sql) {
-            let held = zip(matcher.heldPhrases(in: row["content"]), matcher.heldPhrases(in: row["topic"])).map {
-                $0 || $1
-            }
-            let weight = idfs.indices.reduce(0.0) { held[$1] && present[$1] ? $0 + idfs[$1] : $0 }
-            if weight > 0 { weights[row["id"]] = weight }
+    private struct Document {
+        var id: Int64
+        var held: [Bool]
+
+        init(id: Int64, content: String, topic: String, matcher: SnippetMaker) {
+            self.id = id
+            held = zip(matcher.heldPhrases(in: content), matcher.heldPhrases(in: topic)).map { $0 || $1 }
         }
-        return weights
+    }
+
+    /// The facts with these ids, read from the index's own view of them (`fact_document`).
+    private static func documents(_ db: Database, ids: [Int64], matcher: SnippetMaker) throws -> [Document] {
+        guard !ids.isEmpty else { return [] }
+        // One statement for any number of ids (a JSON array), prepared once per connection.
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT id, content, topic FROM fact_document WHERE id IN (SELECT value FROM json_each(?))"),
+            arguments: [FactTable.idList(ids)])
+        var documents: [Document] = []
+        while let row = try rows.next() {
+            documents.append(Document(id: row[0], content: row[1], topic: row[2], matcher: matcher))
+        }
+        return documents
     }
 }

@@ -10,7 +10,7 @@ import GRDB
 ///
 /// 1. ``rank(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
 ///    index alone, then joins only those with `fact` and `topic` to apply the filter.
-/// 2. ``hits(_:namespace:query:matches:)`` reads the facts of a page and marks the query's
+/// 2. ``hits(_:namespace:matches:matcher:)`` reads the facts of a page and marks the query's
 ///    words in their content (``SnippetMaker``).
 ///
 /// When fewer than a page of candidates pass the filter and the index has more matches, the
@@ -27,13 +27,6 @@ enum TextSearcher {
     struct Match: Sendable {
         var id: Int64
         var relevance: Double
-    }
-
-    static func search(
-        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
-    ) throws -> [SearchHit] {
-        let matches = try rank(db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset)
-        return try hits(db, namespace: namespace, query: query, matches: matches)
     }
 
     /// The page of matches that pass `filter`, best first.
@@ -78,15 +71,14 @@ enum TextSearcher {
         }
     }
 
-    /// Search hits for `matches`, in their order, with snippets.
-    static func hits(_ db: Database, namespace: String, query: TextQuery, matches: [Match]) throws -> [SearchHit] {
+    /// Search hits for `matches`, in their order, with snippets marked by `matcher`.
+    static func hits(_ db: Database, namespace: String, matches: [Match], matcher: SnippetMaker) throws -> [SearchHit] {
         let facts = try FactTable.facts(db, namespace: namespace, ids: matches.map(\.id))
-        let snippets = try SnippetMaker(db, query: query)
         return matches.compactMap { match in
             facts[match.id].map {
                 SearchHit(
                     fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
-                    snippet: snippets.snippet($0.content))
+                    snippet: matcher.snippet($0.content))
             }
         }
     }

@@ -1,0 +1,65 @@
+extension JSONOutput {
+    /// A field of a JSON object: its key (a `CodingKeys` case of the object's `Encodable`
+    /// conformance) and how to write its value.
+    package struct Field<Root>: Sendable {
+        /// The key.
+        let name: String
+        /// Writes the field unless its value is absent; the flag is whether it is the object's first.
+        let write: @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void
+
+        private init(name: String, write: @escaping @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void) {
+            self.name = name
+            self.write = write
+        }
+
+        /// A field always written, as `Encodable`'s `encode(_:forKey:)`.
+        package init<Value: JSONWritable>(_ key: some CodingKey, _ value: @escaping @Sendable (Root) -> Value) {
+            let bytes = Self.keyBytes(key.stringValue)
+            self.init(name: key.stringValue) { root, output, first in
+                output.startField(bytes, first: &first)
+                try value(root).write(to: &output)
+            }
+        }
+
+        /// A field left out when its value is `nil`, as `Encodable`'s `encodeIfPresent(_:forKey:)`.
+        package init<Value: JSONWritable>(_ key: some CodingKey, ifPresent value: @escaping @Sendable (Root) -> Value?)
+        {
+            let bytes = Self.keyBytes(key.stringValue)
+            self.init(name: key.stringValue) { root, output, first in
+                guard let value = value(root) else { return }
+                output.startField(bytes, first: &first)
+                try value.write(to: &output)
+            }
+        }
+
+        /// `"name":` (keys are snake_case: nothing to escape).
+        private static func keyBytes(_ name: String) -> [UInt8] {
+            Array("\"\(name)\":".utf8)
+        }
+
+        /// This field, of the value at `part` of a larger root.
+        func lifted<Outer>(_ part: @escaping @Sendable (Outer) -> Root) -> Field<Outer> {
+            let write = self.write
+            return Field<Outer>(name: name) { outer, output, first in try write(part(outer), &output, &first) }
+        }
+    }
+
+    /// A JSON object's fields, sorted by key once, as `JSONEncoder`'s `.sortedKeys` sorts them
+    /// on every call (by UTF-8 bytes: snake_case keys hold no digits or capitals, which its
+    /// other rules would order).
+    package struct Fields<Root>: Sendable {
+        let sorted: [Field<Root>]
+
+        /// - Precondition: no two fields have the same key.
+        package init(_ fields: [Field<Root>]) {
+            sorted = fields.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            precondition(zip(sorted, sorted.dropFirst()).allSatisfy { $0.name != $1.name }, "two fields share a key")
+        }
+
+        /// These fields, of the value at `part` of a larger root: for an object that writes another's
+        /// keys among its own (a search hit, the fact's).
+        package func lifted<Outer>(_ part: @escaping @Sendable (Outer) -> Root) -> [Field<Outer>] {
+            sorted.map { $0.lifted(part) }
+        }
+    }
+}
