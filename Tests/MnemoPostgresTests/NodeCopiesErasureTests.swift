@@ -1,9 +1,8 @@
 import Foundation
+import Mnemo
 import MnemoPostgres
 import MnemoTestSupport
 import Testing
-
-@testable import Mnemo
 
 /// An erasure leaves no trace in the copies other nodes keep on disk: open, evicted, kept across
 /// a restart, or left behind by a node that was killed.
@@ -58,34 +57,6 @@ struct NodeCopiesErasureTests {
         #expect(Self.traces(of: secret, in: folder) == [])
         await writer.close()
         await reader.close()
-    }
-
-    /// A copy's saved vector graph holds the codes of its facts' vectors: another node's erasure,
-    /// applied to the copy, removes it (the next search builds it again from what is left).
-    @Test func anOpenCopysSavedGraphGoesWithAnotherNodesErasure() async throws {
-        let folder = try TestKnowledgeBase.temporaryFolder()
-        let (writer, reader) = (
-            try await TestStore.node(embedder: Self.embedder), try await Self.node(copiesIn: folder)
-        )
-        let namespace = TestStore.namespace()
-        let facts = (0..<600).map { Self.fact("Noted item number \($0)") }
-        let ids = try await writer.knowledgeBase(namespace: namespace).addFacts(facts, nearDuplicates: nil).map(\.id)
-        let copy = try await reader.knowledgeBase(namespace: namespace)
-        copy.vectorIndex!.approximate.settings.minimumRows = 500
-        #expect(try await copy.buildVectorGraph())
-        #expect(Self.savedGraphs(in: folder).count == 1)
-
-        try await writer.knowledgeBase(namespace: namespace).eraseFacts(ids: [ids[0]])
-        #expect(try await reader.knowledgeBase(namespace: namespace).stats().facts == 599)
-        #expect(Self.savedGraphs(in: folder) == [])
-        await writer.close()
-        await reader.close()
-    }
-
-    /// The saved vector graphs below `folder`.
-    static func savedGraphs(in folder: URL) -> [String] {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects ?? []
-        return files.compactMap { ($0 as? URL)?.lastPathComponent }.filter { $0.hasSuffix(".hnsw") }
     }
 
     /// A writer, and a reader whose copy of a namespace holding a secret is closed, on disk.

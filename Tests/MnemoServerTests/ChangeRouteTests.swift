@@ -82,9 +82,10 @@ import Testing
                 try await alice.addFact(NewFact(content: "Arrived during the poll", topicPath: "Profession"))
             }
             let started = ContinuousClock.now
-            let page = try await client.send(.get, "/v1/users/alice/changes?since=\(cursor)&wait=20").object()
+            let page = try await client.send(.get, "/v1/users/alice/changes?since=\(cursor)&wait=60").object()
             try await writer.value
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // Well before the wait's end, however loaded the machine running the tests.
+            #expect(ContinuousClock.now - started < .seconds(45))
             let events = try #require(page["changes"] as? [[String: Any]])
             #expect(events.map { $0["event"] as? String } == ["fact_added"])
             // With nothing to say, the poll answers an empty page when the wait is over.
