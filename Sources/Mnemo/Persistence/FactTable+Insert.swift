@@ -69,28 +69,35 @@ extension FactTable {
             let nowText = Timestamp.databaseText(now)
             for start in stride(from: 0, to: queued.count, by: rowsPerInsert) {
                 let rows = queued[start..<min(start + rowsPerInsert, queued.count)]
-                var arguments: [(any DatabaseValueConvertible)?] = []
-                arguments.reserveCapacity(rows.count * 19)
-                for (fact, contentKey, _) in rows {
-                    let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
-                    arguments += [
-                        fact.id, fact.namespace, fact.topicID, fact.content, contentKey, fact.type.rawValue,
-                        fact.importance.rank, fact.confidence, fact.isActive, SourceList.encode(fact.sources),
-                        fact.mentionCount, createdText,
-                        fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt),
-                        fact.expiresAt.map(Timestamp.databaseText), fact.status?.rawValue, fact.progress,
-                        fact.targetDate.map(Timestamp.databaseText), fact.completedAt.map(Timestamp.databaseText),
-                        fact.uid,
-                    ]
-                }
                 // Full statements are cached; the one remainder of a batch is prepared once.
                 let statement =
                     try rows.count == rowsPerInsert
                     ? db.cachedStatement(sql: FactTable.insertSQL(rows: rows.count))
                     : db.makeStatement(sql: FactTable.insertSQL(rows: rows.count))
-                // The arguments match the placeholders by construction: skip GRDB's validation pass.
-                statement.setUncheckedArguments(StatementArguments(arguments))
-                try statement.execute()
+                var values = BulkBindings(statement)
+                for (fact, contentKey, _) in rows {
+                    let createdText = fact.createdAt == now ? nowText : Timestamp.databaseText(fact.createdAt)
+                    values.bind(fact.id)
+                    values.bind(fact.namespace)
+                    values.bind(fact.topicID)
+                    values.bind(fact.content)
+                    values.bind(contentKey)
+                    values.bind(fact.type.rawValue)
+                    values.bind(fact.importance.rank)
+                    values.bind(fact.confidence)
+                    values.bind(fact.isActive)
+                    values.bind(SourceList.encode(fact.sources))
+                    values.bind(fact.mentionCount)
+                    values.bind(createdText)
+                    values.bind(fact.updatedAt == fact.createdAt ? createdText : Timestamp.databaseText(fact.updatedAt))
+                    values.bind(fact.expiresAt.map(Timestamp.databaseText))
+                    values.bind(fact.status?.rawValue)
+                    values.bind(fact.progress)
+                    values.bind(fact.targetDate.map(Timestamp.databaseText))
+                    values.bind(fact.completedAt.map(Timestamp.databaseText))
+                    values.bind(fact.uid)
+                }
+                try values.execute()
             }
             for (fact, _, embedding) in queued {
                 if let embedding { try EmbeddingTable.write(db, factID: fact.id, vector: embedding) }

@@ -21,20 +21,22 @@ extension HistoryTable {
         var id = try RowIDs.next(db, table: "history")
         for start in stride(from: 0, to: events.count, by: rowsPerInsert) {
             let rows = events[start..<min(start + rowsPerInsert, events.count)]
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            arguments.reserveCapacity(rows.count * 7)
-            for event in rows {
-                arguments += [id, event.namespace, event.factID, nil, event.kind.rawValue, event.detailsJSON, dateText]
-                id += 1
-            }
-            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
+            let values = Array(repeating: "(?, ?, ?, NULL, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO history (id, namespace, fact_id, topic_id, event, details, created_at) VALUES \(values)
                     """)
-            // The arguments match the placeholders by construction: skip GRDB's validation pass.
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            try statement.execute()
+            var bindings = BulkBindings(statement)
+            for event in rows {
+                bindings.bind(id)
+                bindings.bind(event.namespace)
+                bindings.bind(event.factID)
+                bindings.bind(event.kind.rawValue)
+                bindings.bind(event.detailsJSON)
+                bindings.bind(dateText)
+                id += 1
+            }
+            try bindings.execute()
         }
     }
 }
