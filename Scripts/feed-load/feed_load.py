@@ -117,13 +117,16 @@ def sequential_writes(port, token, user, seconds):
 
 
 async def throughput(port, token, user, seconds, server_pid):
-    """Writes per second, and the node's CPU milliseconds per write (when its pid is known)."""
+    """Writes per second, the node's CPU milliseconds per write (when its pid is known) and the
+    clients' (this process's) CPU milliseconds per write."""
     cpu = cpu_seconds(server_pid) if server_pid else None
+    clients_cpu = time.process_time()
     with concurrent.futures.ProcessPoolExecutor(1) as pool:
         count, elapsed = await asyncio.get_running_loop().run_in_executor(
             pool, sequential_writes, port, token, user, seconds)
     cpu_ms = round((cpu_seconds(server_pid) - cpu) * 1000 / count, 2) if server_pid else None
-    return round(count / elapsed, 1), cpu_ms
+    clients_ms = round((time.process_time() - clients_cpu) * 1000 / count, 2)
+    return round(count / elapsed, 1), cpu_ms, clients_ms
 
 
 def percentile(values, share):
@@ -146,7 +149,7 @@ async def main():
     report = {"clients": args.clients, "probes": args.probes}
 
     if args.throughput_seconds > 0:
-        report["writes_per_second_without_clients"], report["node_cpu_ms_per_write_without_clients"] = (
+        report["writes_per_second_without_clients"], report["node_cpu_ms_per_write_without_clients"], _ = (
             await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
 
     before = rss_kb(args.server_pid) if args.server_pid else None
@@ -177,7 +180,8 @@ async def main():
     if args.throughput_seconds > 0:
         for client in clients:
             client.draining = True
-        report["writes_per_second_with_clients"], report["node_cpu_ms_per_write_with_clients"] = (
+        (report["writes_per_second_with_clients"], report["node_cpu_ms_per_write_with_clients"],
+         report["clients_cpu_ms_per_write"]) = (
             await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
     for task in tasks:
         task.cancel()

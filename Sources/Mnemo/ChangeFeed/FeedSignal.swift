@@ -119,16 +119,20 @@ final class FeedSignal: Sendable {
     }
 
     /// Checks after each commit or poll interval, until nobody follows; ends the waits whose
-    /// deadline passed.
+    /// deadline passed, once a poll interval (not at every commit: that is a lock taken per
+    /// follower, which with a thousand followers and frequent commits cost more than the check).
     private func check(from baseline: Int64) async {
         var last = baseline
         var spacing = Duration.zero
+        var lastExpiry = ContinuousClock.now
         while true {
             if spacing > .zero { try? await Task.sleep(for: spacing) }
             await doorbell.wait(upTo: Self.pollInterval)
             let seen = last
             let changed = try? await reader.read { db in try FeedTable.namespacesChanged(db, after: seen) }
             let now = ContinuousClock.now
+            let expires = now - lastExpiry >= Self.pollInterval
+            if expires { lastExpiry = now }
             let (stops, woken) = state.withLock { state -> (Bool, Int) in
                 var woken = 0
                 if let (namespaces, latest) = changed {
@@ -139,7 +143,9 @@ final class FeedSignal: Sendable {
                         woken += 1
                     }
                 }
-                for follower in state.followers.values { follower.alarm.expire(at: now) }
+                if expires {
+                    for follower in state.followers.values { follower.alarm.expire(at: now) }
+                }
                 if state.followers.isEmpty { state.checking = false }
                 return (!state.checking, woken)
             }
