@@ -170,21 +170,7 @@ import Testing
         var random = SystemRandomNumberGenerator()
         func pick(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &random) }
         for step in 0..<steps {
-            switch pick(6) {
-            case 0, 1:
-                let fact = NewFact(
-                    content: "Writer \(writer) noted fact \(step)", topicPath: try TopicPath("T\(pick(4))"))
-                ids.append(try await kb.addFact(fact).fact.id)
-            case 2 where !ids.isEmpty:
-                _ = try? await kb.updateFact(
-                    id: ids[pick(ids.count)], FactUpdate(importance: .high, topicPath: "Moved"))
-            case 3 where !ids.isEmpty:
-                try? await kb.deleteFact(id: ids[pick(ids.count)])
-            case 4 where !ids.isEmpty:
-                _ = try? await kb.eraseFacts(ids: [ids[pick(ids.count)]])
-            default:
-                _ = try? await kb.undo()
-            }
+            try await RandomEdits.edit(kb, ids: &ids, adding: "Writer \(writer) noted fact \(step)", pick: pick)
         }
     }
 

@@ -95,20 +95,7 @@ struct ChangeFeedTests {
         func pick(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &generator) }
         for step in 0..<120 {
             let kb = step.isMultiple(of: 2) ? one : two
-            switch pick(6) {
-            case 0, 1:
-                let content = "Fact \(pick(60))"
-                ids.append(try await kb.addFact(NewFact(content: content, topicPath: TopicPath("T\(pick(4))"))).id)
-            case 2 where !ids.isEmpty:
-                _ = try? await kb.updateFact(
-                    id: ids[pick(ids.count)], FactUpdate(importance: .high, topicPath: "Moved"))
-            case 3 where !ids.isEmpty:
-                try? await kb.deleteFact(id: ids[pick(ids.count)])
-            case 4 where !ids.isEmpty:
-                _ = try? await kb.eraseFacts(ids: [ids[pick(ids.count)]])
-            default:
-                _ = try? await kb.undo()
-            }
+            try await RandomEdits.edit(kb, ids: &ids, adding: "Fact \(pick(60))", pick: pick)
         }
         var replica = Replica()
         replica.apply(try await Self.allChanges(one))

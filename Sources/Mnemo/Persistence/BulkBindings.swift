@@ -46,16 +46,9 @@ struct BulkBindings: ~Copyable {
         bind(Int64(value ? 1 : 0))
     }
 
+    /// Binds the text up to its first NUL character, as GRDB binds a `String`.
     mutating func bind(_ value: String) {
-        var text = value
-        let (statement, index, transient) = (statement.sqliteStatement, index, transient)
-        let code = text.withUTF8 { bytes in
-            guard let start = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, transient) }
-            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
-                sqlite3_bind_text(statement, index, characters, CInt(bytes.count), transient)
-            }
-        }
-        check(code)
+        check(sqlite3_bind_text(statement.sqliteStatement, index, value, -1, transient))
     }
 
     mutating func bind(_ value: Int64?) {
