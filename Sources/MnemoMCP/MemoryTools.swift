@@ -49,9 +49,9 @@ enum MemoryTools {
             description: """
                 Call this at the start of every turn, with the user's message: it returns what you remember \
                 that matters for answering it, as Markdown ready to read, within a token budget. It holds the \
-                user's always-relevant facts, the facts that answer the message, and recent ones; each fact \
-                says its type and the date it was stated, and two facts that disagree come together, newer \
-                first. nothing_relevant true means the memory holds nothing that answers the message.
+                user's always-relevant facts, the facts that answer the message, and recent ones; an experience \
+                says the date it was stated and a goal where it stands, and two facts that disagree come \
+                together, newer first. nothing_relevant true means the memory holds nothing that answers the message.
                 """,
             inputSchema: [
                 "type": "object",

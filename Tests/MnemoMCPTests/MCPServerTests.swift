@@ -216,7 +216,7 @@ import Testing
         let answer = try #require(
             try await session.json("memory_context", ["message": "what should I cook tonight?", "budget": 200])
                 as? [String: Any])
-        #expect((answer["context"] as? String)?.contains("- Allergic to peanuts (fact, stated ") == true)
+        #expect((answer["context"] as? String)?.contains("- Allergic to peanuts\n") == true)
         #expect((answer["tokens"] as? Int ?? 999) <= 200)
         let items = try #require(answer["items"] as? [[String: Any]])
         // The one fact of this memory: a hit for the message, or a standing fact when it bears on it.

@@ -93,7 +93,38 @@ struct ContextBearingTests {
         let item = try #require(context.items.first { $0.fact.id == goal.id })
         #expect(item.reason != .always)
         let completed = String(Timestamp.format(try #require(item.fact.completedAt)).prefix(10))
-        #expect(context.text.contains("(goal, completed \(completed), stated 2025-06-01)"))
+        #expect(context.text.contains("(goal, completed \(completed))"))
+    }
+
+    static func hit(_ id: Int64, topic: String, type: FactType = .fact) -> SearchHit {
+        let date = Self.now
+        let fact = Fact(
+            id: id, uid: "00000000-0000-4000-8000-00000000000\(id)", namespace: "default", topicID: 1,
+            topicPath: topic, content: "fact \(id)", type: type, importance: .medium, confidence: 1, isActive: true,
+            sources: [], mentionCount: 1, createdAt: date, updatedAt: date)
+        return SearchHit(fact: fact, score: 1 / Double(id), textScore: nil, similarity: nil, snippet: nil)
+    }
+
+    /// A hit filed under the topic of one of the first three hits counts three times as much: at
+    /// rank 6 it comes before an unrelated hit at rank 4.
+    @Test func aHitBesideTheBestHitsComesBeforeAnUnrelatedOneRankedAboveIt() {
+        let hits = [
+            Self.hit(1, topic: "Travel/Plans"), Self.hit(2, topic: "Travel/Plans"), Self.hit(3, topic: "Money"),
+            Self.hit(4, topic: "Family"), Self.hit(5, topic: "Work"), Self.hit(6, topic: "Travel/Plans"),
+        ]
+        let order = KnowledgeBase.inContextOrder(hits) { _ in 1 }.map(\.fact.id)
+        #expect(order == [1, 2, 3, 6, 4, 5])
+    }
+
+    /// What happened counts 0.4 of what holds: an experience at rank 4 comes after a fact at
+    /// rank 5 of the same topic and importance.
+    @Test func anExperienceCountsLessThanWhatHolds() {
+        let hits = [
+            Self.hit(1, topic: "A"), Self.hit(2, topic: "B"), Self.hit(3, topic: "C"),
+            Self.hit(4, topic: "D", type: .experience), Self.hit(5, topic: "D"),
+        ]
+        let order = KnowledgeBase.inContextOrder(hits) { _ in 1 }.map(\.fact.id)
+        #expect(order == [1, 2, 3, 5, 4])
     }
 
     @Test func everyDoorChecksTheBudgetWithOneMessage() async throws {

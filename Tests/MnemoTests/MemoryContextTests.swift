@@ -83,13 +83,12 @@ struct MemoryContextTests {
         let answering = context.items.filter { $0.reason == .relevant }
         // Every fact is a hit of so small a memory: all come in rank order, the weak ones with
         // their low scores, and no room is needed for a "recent" part.
-        // Among facts of one importance the order is the search's (the importance prior moves
-        // facts of other importances between them).
+        // Among facts of one importance, type and topic the order is the search's (the priors
+        // move the others between them).
         let ranking = try await kb.search(SearchQuery(message, limit: 100, relativeScoreFloor: nil)).map(\.fact.id)
-        for importance in Importance.allCases {
-            let positions = answering.filter { $0.fact.importance == importance }.map {
-                ranking.firstIndex(of: $0.fact.id) ?? -1
-            }
+        let kinds = Dictionary(grouping: answering) { "\($0.fact.importance) \($0.fact.type) \($0.fact.topicPath)" }
+        for items in kinds.values {
+            let positions = items.map { ranking.firstIndex(of: $0.fact.id) ?? -1 }
             #expect(positions == positions.sorted() && !positions.contains(-1))
         }
         #expect(answering.contains { ($0.score ?? 1) < SearchHit.defaultRelevanceThreshold })
@@ -109,8 +108,8 @@ struct MemoryContextTests {
         #expect(contents[porto + 1] == "Sister lives in Lisbon")
         #expect(
             context.text.contains(
-                "- Sister lives in Porto (fact, stated 2025-06-01; stated later than the conflicting fact below)\n"
-                    + "- Sister lives in Lisbon (fact, stated 2025-01-10; conflicts with the fact above)\n"))
+                "- Sister lives in Porto (stated later than the conflicting fact below)\n"
+                    + "- Sister lives in Lisbon (conflicts with the fact above)\n"))
         #expect(context.items[porto].conflictsWith == [context.items[porto + 1].fact.id])
     }
 
@@ -118,8 +117,20 @@ struct MemoryContextTests {
         let kb = try await Self.knowledgeBase(on: backend)
         let context = try await kb.context(for: "where does my sister live?", budget: 400)
         #expect(context.text.hasPrefix("## Family\n"))
-        #expect(context.text.contains("\n\n## Health\n- Allergic to peanuts (fact, stated 2024-01-05)\n"))
+        #expect(context.text.contains("\n\n## Health\n- Allergic to peanuts\n"))
         #expect(context.text.components(separatedBy: "## Family").count == 2)
+    }
+
+    /// A fact's line is its content alone; an experience keeps the day it was stated (what
+    /// happened needs its when); neither spends tokens on its type.
+    @Test func aLineSaysOnlyWhatItsContentDoesNot() async throws {
+        let kb = try await Self.knowledgeBase()
+        let context = try await kb.context(for: "where does my sister live?", budget: 400)
+        #expect(context.text.contains("- Sister works as a nurse\n"))
+        #expect(context.text.contains("- Prefers oat milk in coffee\n"))
+        #expect(context.text.contains("- Went bouldering yesterday (2025-06-09)\n"))
+        #expect(!context.text.contains("stated 20"))
+        #expect(!context.text.contains("(fact"))
     }
 
     @Test(arguments: Backend.available) func aNearDuplicateOfAnItemIsLeftOut(on backend: Backend) async throws {

@@ -8,8 +8,9 @@ import Foundation
 /// "tokens": n, "budget": n, "nothing_relevant": false, "items": [{"id", "content", "topic",
 /// "type", "importance", "created_at", "why", "score", "tokens", "conflicts_with"}]}`.
 public struct MemoryContext: Hashable, Sendable {
-    /// Markdown: one `## Topic` heading per topic, then one line per fact with its type and the
-    /// date it was stated. Empty when nothing fits or nothing is known.
+    /// Markdown: one `## Topic` heading per top-level topic, then one line per fact, with the
+    /// date an experience was stated and where a goal stands. Empty when nothing fits or
+    /// nothing is known.
     public var text: String
     /// ``text``'s cost by the estimator; never more than ``budget``.
     public var tokens: Int

@@ -7,11 +7,11 @@ struct ContextCommand: AsyncParsableCommand {
         commandName: "context",
         abstract: "Print the memory an assistant should see before it answers a message, within a token budget.",
         discussion: """
-            High-importance facts first (up to a quarter of the budget), then the facts that answer \
-            the message, then recent ones while room is left; no two near duplicates; conflicting \
-            facts together, newer first; each fact with its type and the date it was stated. Tokens \
-            are counted with Mnemo's estimator, which errs on the safe side for English, accented \
-            and CJK text.
+            High-importance facts that bear on the message first (up to a quarter of the budget), \
+            then the facts that answer it, then recent ones while room is left; no two near \
+            duplicates; conflicting facts together, newer first; an experience with the date it was \
+            stated, a goal with where it stands. Tokens are counted with Mnemo's estimator, which \
+            errs on the safe side for English, accented and CJK text.
 
             With --window instead of a message: the period's context (Lume's UserContext): the \
             active goals, the goals completed in the window and the experiences stated in it, \
