@@ -324,9 +324,9 @@ final class NeighborGraph: @unchecked Sendable {
     /// random centres in 384 dimensions, see ApproximateSearch.md): a cluster's members are
     /// about 0.5 apart in cosine and every other cluster about 0, so the graph holds almost no
     /// link between clusters and a greedy walk has no gradient to follow toward the query's
-    /// cluster until it stands in it. A greedy descent stopped in another cluster in 5 % of the
-    /// queries at 100k and 19 % at 1M (faiss's HNSW too: 38 of 200 queries at 1M), and the beam
-    /// of layer 0 then searched the wrong cluster whatever its width. A beam of 16 on each upper
+    /// cluster until it stands in it. A greedy descent stopped in another cluster for 11 of 200
+    /// queries at 100,000 facts (faiss's HNSW, greedy too, for 38 of 200 at a million), and the
+    /// beam of layer 0 then searched the wrong cluster whatever its width. A beam of 16 on each upper
     /// layer finds the query's cluster through the few links that cross over, for a few hundred
     /// more scores per search on the small upper layers.
     static let descentWidth = 16
