@@ -62,25 +62,22 @@ extension NeighborGraph {
         accepts: (Int32) -> Bool
     ) -> Traversal {
         guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false, visits: 0) }
-        var current = entry
-        var currentScore = score(kernel, entry)
-        var layer = topLevel
-        while layer > 0 {
-            greedyStep(kernel, from: &current, score: &currentScore, layer: layer)
-            layer -= 1
-        }
+        let entries = descend(kernel, to: 0)
         var visited = VisitedNodes(count: count)
         var candidates = CandidateQueue()
         var results = TopK(capacity: width)
-        var visits = 1
-        visited.insert(current)
-        candidates.push(score: currentScore, node: current)
+        var visits = entries.count
         @inline(__always) func passes(_ node: Int32) -> Bool { isLive[Int(node)] && accepts(node) }
         /// Whether `node` is scored and followed, rather than looked through to its neighbours.
         @inline(__always) func isScored(_ node: Int32) -> Bool {
             expandThroughFailing ? passes(node) : isLive[Int(node)] || scales[Int(node)] != 0
         }
-        if passes(current) { results.insert(score: currentScore, row: Int(current)) }
+        for entry in entries {
+            let node = Int32(entry.row)
+            visited.insert(node)
+            candidates.push(score: entry.score, node: node)
+            if passes(node) { results.insert(score: entry.score, row: entry.row) }
+        }
         let capacity = baseDegree * baseDegree
         var exhausted = false
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pending in
