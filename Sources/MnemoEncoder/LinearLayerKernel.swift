@@ -29,11 +29,6 @@ struct LinearLayerKernel: Sendable {
     /// instruction set (which do the tiles of a whole block in one call).
     var instructionSet: KernelInstructionSet = .portable
 
-    /// The same kernel, on the calling thread alone.
-    var onOneThread: LinearLayerKernel {
-        LinearLayerKernel(microKernel: microKernel, workers: 1, instructionSet: instructionSet)
-    }
-
     static let rowBlock = 64
     static let depthBlock = 384
     /// The scratch floats one worker needs to hold an input block as splats.

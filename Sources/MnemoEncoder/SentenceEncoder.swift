@@ -45,18 +45,6 @@ public final class SentenceEncoder: Embedder, Sendable {
     /// The most tokens one forward pass takes (unless one text alone is longer).
     static let tokensPerPass = 4096
 
-    /// The fewest tokens a forward pass splits between threads. Below it (one query, a fact or
-    /// two) the matrix products stream every weight once for a handful of rows and are bound by
-    /// memory, not arithmetic: a second thread did not shorten one text (4.4 ms on two threads,
-    /// 4.5 ms on one, on a 2-core AVX-512 server) and doubled the processor time a server spends
-    /// per write and per query. Batches above it are bound by arithmetic and use every thread.
-    static let fewestTokensToSplit = 64
-
-    /// Whether a forward pass over `tokens` tokens is split between the threads.
-    static func splitsBetweenThreads(tokens: Int) -> Bool {
-        tokens >= fewestTokensToSplit
-    }
-
     private let weights: BertWeights
     private let kernel: LinearLayerKernel
 
@@ -148,14 +136,11 @@ public final class SentenceEncoder: Embedder, Sendable {
         let largest = batches.map { range in sequences[range].reduce(0) { $0 + $1.count } }.max() ?? 0
         let workspace = BertWorkspace(weights: weights, rows: largest, workers: threadCount)
         let pass = BertForwardPass(weights: weights, kernel: kernel, workers: threadCount)
-        let onOneThread = BertForwardPass(weights: weights, kernel: kernel.onOneThread, workers: 1)
         var vectors: [[Float]] = []
         vectors.reserveCapacity(texts.count)
         for range in batches {
             if shouldStop() { return nil }
-            let batch = Array(sequences[range])
-            let split = Self.splitsBetweenThreads(tokens: batch.reduce(0) { $0 + $1.count })
-            vectors += (split ? pass : onOneThread).encode(batch, workspace: workspace)
+            vectors += pass.encode(Array(sequences[range]), workspace: workspace)
         }
         return vectors
     }
@@ -166,8 +151,7 @@ public final class SentenceEncoder: Embedder, Sendable {
     }
 
     /// `Embedder` conformance: the same as ``encode(_:)-([String])``. The work runs on the
-    /// calling task's thread plus ``threadCount`` − 1 helpers, except for passes of fewer than
-    /// 64 tokens (a query, a fact or two), which run on the calling thread alone.
+    /// calling task's thread plus ``threadCount`` − 1 helpers.
     ///
     /// A cancelled task stops before the next forward pass (at most ``batchSize`` texts: about
     /// 80 ms for 32 short texts with all-MiniLM-L6-v2 at 400 sentences/s in a release build) and throws `CancellationError`.

@@ -373,11 +373,3 @@ struct EncoderKernelPathTests {
         }
     }
 }
-
-@Test("a query's forward pass runs on one thread; a batch's is split between the threads")
-func shortPassesStayOnOneThread() {
-    #expect(!SentenceEncoder.splitsBetweenThreads(tokens: 1))
-    #expect(!SentenceEncoder.splitsBetweenThreads(tokens: SentenceEncoder.fewestTokensToSplit - 1))
-    #expect(SentenceEncoder.splitsBetweenThreads(tokens: SentenceEncoder.fewestTokensToSplit))
-    #expect(SentenceEncoder.splitsBetweenThreads(tokens: 32 * 20))
-}
