@@ -6,8 +6,9 @@ Measures, against servers already running on loopback:
   - from a write's acknowledgement (the writer has read its 201) to its event at every client,
     p50 and p99 over every (probe, client) pair; an event that arrives before the writer read
     its answer counts as 0 ms;
-  - write throughput (sequential POST /v1/facts/extract of one fact) without and with the clients,
-    and the node's CPU time per write. The writer runs in a process of its own and the clients
+  - write throughput (sequential POST /v1/facts/extract of one fact) without the clients, with
+    them, and without them again once they left, and the node's CPU time per write; the ratio is
+    the writes with the clients over the mean of the writes before and after them. The writer runs in a process of its own and the clients
     only drain their streams meanwhile (one thread of `epoll` and `recv`), so that neither the
     clients' parsing nor the writer's turn in their event loop is counted as the node's cost
     (they still share the machine; the clients' CPU time per write is reported beside).
@@ -209,8 +210,21 @@ async def main():
          report["clients_cpu_ms_per_write"]) = (
             await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
         drain.stop()
+    for client in clients:
+        client.transport.close()
     for task in tasks:
         task.cancel()
+    if args.throughput_seconds > 0:
+        # Once more without the clients, so that the ratio compares the writes with the clients
+        # against those on either side of them: the machine's drift over the run cancels out.
+        await asyncio.sleep(1)
+        await write_probe(write_port, args.token, args.user)  # ends the streams whose clients left
+        await asyncio.sleep(2)
+        report["writes_per_second_without_clients_after"], report["node_cpu_ms_per_write_without_clients_after"], _ = (
+            await throughput(write_port, args.token, args.user, args.throughput_seconds, args.server_pid))
+        without = statistics.fmean([
+            report["writes_per_second_without_clients"], report["writes_per_second_without_clients_after"]])
+        report["throughput_ratio"] = round(report["writes_per_second_with_clients"] / without, 3)
     print(json.dumps(report, indent=2))
 
 
