@@ -12,7 +12,9 @@
 #   BATCH (32), TEXTS (Scripts/embedding-bench/facts.txt), VENV (a virtualenv with torch,
 #   sentence-transformers, onnxruntime and onnx; made in /tmp/mnemo-peers-venv when missing),
 #   OUT (folder for the raw JSON lines, default a temporary one), MNEMO_BINARY (default the
-#   release build's).
+#   release build's), MNEMO_BASELINE (another mnemo binary, say main's, timed on the same paths
+#   in every round, before or after MNEMO_BINARY in turn, and reported as `baseline PATH`),
+#   PEERS (default "torch onnx"; empty to time Mnemo alone).
 # Needs a release build: swift build -c release --product mnemo
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +29,8 @@ venv=${VENV:-/tmp/mnemo-peers-venv}
 out=${OUT:-$(mktemp -d)}
 mnemo=${MNEMO_BINARY:-$root/.build/release/mnemo}
 [ -x "$mnemo" ] || { echo "build first: swift build -c release --product mnemo" >&2; exit 1; }
+baseline=${MNEMO_BASELINE:-}
+[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "MNEMO_BASELINE=$baseline is not an executable" >&2; exit 1; }
 export HF_HUB_OFFLINE=1
 
 if [ ! -x "$venv/bin/python" ]; then
@@ -36,8 +40,11 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q ${TORCH_WHEEL:-torch} sentence-transformers onnxruntime onnx
 fi
 python=$venv/bin/python
+peers=${PEERS-torch onnx}
 onnx=$out/model.onnx
-"$python" "$root/Scripts/encoder-peers/export_onnx.py" "$model" "$onnx" 2>/dev/null
+case " $peers " in
+  *" onnx "*) "$python" "$root/Scripts/encoder-peers/export_onnx.py" "$model" "$onnx" 2>/dev/null ;;
+esac
 
 # Kernel paths this CPU does not run are left out (mnemo refuses them with an error).
 runnable=()
@@ -57,12 +64,19 @@ echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|f
 echo "texts: $texts ($(grep -c . "$texts") lines), batch $batch, threads $threads, $rounds rounds"
 for round in $(seq "$rounds"); do
   echo "round $round (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  # With a baseline, the two binaries take turns at going first.
+  binaries=("mnemo=$mnemo")
+  if [ -n "$baseline" ]; then
+    if [ $((round % 2)) -eq 1 ]; then binaries+=("baseline=$baseline"); else binaries=("baseline=$baseline" "${binaries[@]}"); fi
+  fi
   for path in "${runnable[@]}"; do
-    MNEMO_MODEL=$model "$mnemo" bench --encoder --kernels "$path" --threads "$threads" --batch "$batch" \
-      --texts "$texts" --json | "$python" -c 'import json,sys; r=json.load(sys.stdin)["encoder"]; r["peer"]="mnemo "+r["isa"]; print(json.dumps(r))' \
-      | tee -a "$out/results.jsonl"
+    for entry in "${binaries[@]}"; do
+      MNEMO_MODEL=$model "${entry#*=}" bench --encoder --kernels "$path" --threads "$threads" --batch "$batch" \
+        --texts "$texts" --json | LABEL=${entry%%=*} "$python" -c 'import json,os,sys; r=json.load(sys.stdin)["encoder"]; r["peer"]=os.environ["LABEL"]+" "+r["isa"]; print(json.dumps(r))' \
+        | tee -a "$out/results.jsonl"
+    done
   done
-  for peer in torch onnx; do
+  for peer in $peers; do
     # A peer that fails (its error in $out) leaves its round out rather than stopping the others.
     if "$python" "$root/Scripts/encoder-peers/peers.py" "$peer" "$model" "$texts" "$onnx" --threads "$threads" \
         --batch "$batch" > "$out/$peer.json" 2> "$out/$peer-errors.txt"; then
@@ -81,12 +95,13 @@ for line in open(sys.argv[1]):
     b = best.setdefault(r["peer"], {"rate": 0, "single": float("inf")})
     b["rate"] = max(b["rate"], r["best_sentences_per_second"])
     b["single"] = min(b["single"], r["single_p50_ms"])
-peers = {k: v for k, v in best.items() if not k.startswith("mnemo")}
-fastest = max(v["rate"] for v in peers.values())
+peers = {k: v for k, v in best.items() if not k.startswith(("mnemo", "baseline"))}
+fastest = max((v["rate"] for v in peers.values()), default=None)
 ort = best.get("onnx", {}).get("single")
 print(f"\n{'runner':<26} {'sentences/s':>12} {'× faster peer':>14} {'one text p50':>13} {'× ONNX Runtime':>15}")
 for name, b in best.items():
     ratio = f"{b['single'] / ort:.2f}" if ort else "-"
-    print(f"{name:<26} {b['rate']:>12.1f} {b['rate'] / fastest:>14.2f} {b['single']:>10.2f} ms {ratio:>15}")
+    faster = f"{b['rate'] / fastest:.2f}" if fastest else "-"
+    print(f"{name:<26} {b['rate']:>12.1f} {faster:>14} {b['single']:>10.2f} ms {ratio:>15}")
 PY
 echo "raw results: $out/results.jsonl"

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Mnemo
 
@@ -20,13 +19,14 @@ final class BertWorkspace {
     let attended: FloatBuffer
     /// The feed-forward block's inner activations.
     let intermediate: FloatBuffer
-    /// Per worker: scratch for the input splats of the narrow matrix kernel.
+    /// Per worker: scratch for the input splats of the narrow matrix kernel (a single float
+    /// when the kernel reads none: 0.4 MB per worker to allocate and zero on every call).
     let splats: FloatBuffer
     /// Per worker: transposed keys of one head then rows of scores (see `HeadAttention`).
     let attentionScratch: FloatBuffer
     let attentionScratchStride: Int
 
-    init(weights: BertWeights, rows: Int, workers: Int) {
+    init(weights: BertWeights, rows: Int, workers: Int, splats needsSplats: Bool) {
         let config = weights.configuration
         let layer = weights.layers.first
         rowCapacity = (rows + MicroKernel.rows - 1) / MicroKernel.rows * MicroKernel.rows
@@ -39,10 +39,11 @@ final class BertWorkspace {
         context = FloatBuffer(count: rowCapacity * hiddenStride)
         attended = FloatBuffer(count: rowCapacity * hiddenStride)
         intermediate = FloatBuffer(count: rowCapacity * intermediateStride)
+        // No sequence is longer than the model allows, nor than the rows of its pass.
         attentionScratchStride = HeadAttention.scratchCount(
-            length: config.maxSequenceLength, headSize: config.headDimension)
+            length: min(config.maxSequenceLength, rowCapacity), headSize: config.headDimension)
         attentionScratch = FloatBuffer(count: max(workers, 1) * attentionScratchStride)
-        splats = FloatBuffer(count: max(workers, 1) * LinearLayerKernel.splatFloatsPerWorker)
+        splats = FloatBuffer(count: needsSplats ? max(workers, 1) * LinearLayerKernel.splatFloatsPerWorker : 1)
     }
 }
 
@@ -146,7 +147,7 @@ struct BertForwardPass: Sendable {
                     beta: betaShared.base, epsilon: config.layerNormEpsilon)
             }
         }
-        if count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        kernel.parallel(iterations: count, work)
     }
 
     /// Multi-head self-attention of every sequence over its own tokens, writing the heads' outputs to
@@ -186,7 +187,7 @@ struct BertForwardPass: Sendable {
                 item += count
             }
         }
-        if count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: count, execute: work) }
+        kernel.parallel(iterations: count, work)
     }
 
     /// Pools each sequence's final hidden states into one vector and scales it to unit length.

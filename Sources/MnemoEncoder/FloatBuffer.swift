@@ -36,7 +36,7 @@ final class FloatBuffer: @unchecked Sendable {
     }
 }
 
-/// Raw pointers carried into `DispatchQueue.concurrentPerform` workers.
+/// Raw pointers carried into the workers of a parallel loop (`LinearLayerKernel.parallel`).
 ///
 /// Each worker writes a disjoint slice, and the call does not return before all workers finish, so
 /// sharing the pointers is safe; the wrapper only states that to the compiler.

@@ -28,6 +28,18 @@ struct LinearLayerKernel: Sendable {
     /// Whether tiles run on the portable Swift micro-kernels or on the C kernels of another
     /// instruction set (which do the tiles of a whole block in one call).
     var instructionSet: KernelInstructionSet = .portable
+    /// The helper threads of the pass that runs this kernel, when it holds a team; else the
+    /// parallel loops run on Dispatch's threads.
+    var team: WorkerTeam?
+
+    /// Whether ``apply(_:input:inputStride:rows:output:outputStride:epilogue:splats:)`` uses its
+    /// `splats` scratch: only the portable path's narrow micro-kernel does.
+    var readsSplats: Bool {
+        #if arch(x86_64)
+            if instructionSet != .portable { return false }
+        #endif
+        return microKernel.readsSplats
+    }
 
     static let rowBlock = 64
     static let depthBlock = 384
@@ -106,10 +118,18 @@ struct LinearLayerKernel: Sendable {
                 residual: residual.map { (UnsafePointer($0.0.base), $0.1) },
                 splats: scratch.base + worker * Self.splatFloatsPerWorker)
         }
-        if workerCount == 1 {
-            task(0)
+        parallel(iterations: workerCount, task)
+    }
+
+    /// Calls `body(i)` for every `i` in `0..<iterations`, in parallel: on ``team`` when there is
+    /// one, else on Dispatch's threads.
+    func parallel(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        if iterations == 1 {
+            body(0)
+        } else if let team {
+            team.run(iterations: iterations, body)
         } else {
-            DispatchQueue.concurrentPerform(iterations: workerCount, execute: task)
+            DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
         }
     }
 
@@ -141,7 +161,7 @@ struct LinearLayerKernel: Sendable {
                         continue
                     }
                 #endif
-                if kernel.readsSplats {
+                if readsSplats {
                     MicroKernel.packSplats(
                         input + rowStart * inputStride + depthStart, inputStride,
                         rows: rowEnd - rowStart, depth: depthCount, into: splats)
@@ -151,7 +171,7 @@ struct LinearLayerKernel: Sendable {
                     var row = rowStart
                     while row < rowEnd {
                         let a =
-                            kernel.readsSplats
+                            readsSplats
                             ? UnsafePointer(splats + (row - rowStart) * depthCount * 4)
                             : UnsafePointer(input + row * inputStride + depthStart)
                         kernel.run(

@@ -5,12 +5,21 @@
 #if defined(__x86_64__)
 #include "AVX512Support.h"
 
+// The tiles' sums must stay in registers: clang unrolls a loop over 12 rows by itself but not
+// one over 16 or 20, and then keeps the sums on the stack.
+#if defined(__clang__)
+#define MNEMO_UNROLL_FULLY _Pragma("clang loop unroll(full)")
+#else
+#define MNEMO_UNROLL_FULLY _Pragma("GCC unroll 32")
+#endif
+
 // One tile of ROWS rows × 16 columns, one panel wide: a 16-float panel row is exactly one ZMM
 // register, so each k costs one panel load, ROWS broadcasts (folded into the multiply-adds as
 // memory operands) and ROWS fused multiply-adds. Twelve rows keep both FMA units busy despite
 // their latency and measured faster than 14 or 16 (and than two panels × 12 rows, whose two
 // panel streams no longer fit in L1 with the rows of `a`); the smaller tiles finish the rows
-// that are left.
+// that are left, except that the last 16 or 20 rows of a block take one tile (see
+// mnemo_avx512_sgemm_panels).
 #define MNEMO_TILE512(ROWS)                                                                             \
     MNEMO_AVX512_INLINE void tile512_##ROWS(const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth, \
                                             float *c, ptrdiff_t ldc, int accumulate, const float *prefetch) { \
@@ -19,11 +28,14 @@
         for (ptrdiff_t k = 0; k < depth; k++) {                                                         \
             if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T0);                 \
             __m512 w = _mm512_loadu_ps(b + 16 * k);                                                     \
+            MNEMO_UNROLL_FULLY                                                                          \
             for (int r = 0; r < ROWS; r++) sum[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r * lda + k]), w, sum[r]); \
         }                                                                                               \
         for (int r = 0; r < ROWS; r++) _mm512_storeu_ps(c + r * ldc, sum[r]);                           \
     }
 
+MNEMO_TILE512(20)
+MNEMO_TILE512(16)
 MNEMO_TILE512(12)
 MNEMO_TILE512(8)
 MNEMO_TILE512(4)
@@ -39,7 +51,23 @@ void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         const float *next = p + 1 < panel_count ? b + panel_stride : NULL;
         float *out = c + 16 * p;
         ptrdiff_t r = 0;
-        for (; r + 12 <= rows; r += 12, next = NULL) tile512_12(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+        // The last 16 rows are one tile, not 12 + 4: a 4-row tile keeps only four chains of
+        // multiply-adds in flight where two FMA units of 4 cycles' latency need eight, so it runs at
+        // half speed. Likewise the last 20 are one tile, not 12 + 8 (eight chains, no slack).
+        // Sixteen rows end every 64-row block of a batch, and 16 or 20 are a whole text of 13 to
+        // 20 tokens.
+        for (; rows - r >= 12; next = NULL) {
+            if (rows - r == 16) {
+                tile512_16(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+                r += 16;
+            } else if (rows - r == 20) {
+                tile512_20(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+                r += 20;
+            } else {
+                tile512_12(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+                r += 12;
+            }
+        }
         if (rows - r >= 8) {
             tile512_8(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
             r += 8;

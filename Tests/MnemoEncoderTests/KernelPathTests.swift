@@ -41,7 +41,8 @@ struct KernelPathTests {
     }
 
     /// The shapes of the encoder's layers and odd ones: rows past the 64-row block and not a
-    /// multiple of the AVX2 (6) or AVX-512 (12) tiles, so every smaller tile runs; inputs of 1, odd,
+    /// multiple of the AVX2 (6) or AVX-512 (12) tiles, so every smaller tile runs, and rows that
+    /// end in AVX-512's 16- or 20-row tile (16, 20, 44, and 68 = a 64-row block + 4); inputs of 1, odd,
     /// and past the 384-deep block (so later blocks accumulate); outputs not a multiple of 16.
     static let linearShapes =
         [

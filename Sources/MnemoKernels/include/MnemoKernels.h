@@ -11,8 +11,9 @@
 // when `mnemo_cpu_supports_avx512()` says yes; the scan keeps its AVX2 kernels there (an int8
 // scan with AVX-512 VNNI measured no faster: memory bounds it, not arithmetic).
 //
-// Nothing here allocates, locks or keeps state; every function is a pure loop over the caller's
-// memory. On other architectures only the CPU query is declared, and it answers 0.
+// Apart from the worker team (mnemo_team_*, every platform), nothing here allocates, locks or
+// keeps state; every function is a pure loop over the caller's memory. On other architectures
+// only the CPU queries and the team are declared, and the queries answer 0.
 #ifndef MNEMO_KERNELS_H
 #define MNEMO_KERNELS_H
 
@@ -29,6 +30,31 @@ int mnemo_cpu_supports_avx2_fma(void);
 /// 1 when this CPU (and operating system) can run the AVX-512 kernels (AVX-512 F, BW, DQ and VL,
 /// as well as AVX2 and FMA), else 0.
 int mnemo_cpu_supports_avx512(void);
+
+/// A team of helper threads for one caller's parallel loops: the encoder's forward pass runs
+/// about thirty of them per text, each tens of microseconds long, and waking a sleeping thread
+/// for each (as `DispatchQueue.concurrentPerform` does) costs about as much as the loop in a
+/// virtual machine. After a loop the helpers poll for the next one for 0.1 ms, then sleep.
+typedef struct mnemo_team mnemo_team;
+
+/// A team of `helpers` threads (at least 1); NULL when they cannot be started.
+mnemo_team *mnemo_team_create(ptrdiff_t helpers);
+
+/// Stops and joins the helpers and frees the team; no loop may be running.
+void mnemo_team_destroy(mnemo_team *team);
+
+/// 1 when the caller now holds the team (no one else did), else 0. Only a holder may call
+/// mnemo_team_run, and the holder lets go with mnemo_team_release.
+int mnemo_team_claim(mnemo_team *team);
+
+/// Lets go of a team held through mnemo_team_claim.
+void mnemo_team_release(mnemo_team *team);
+
+/// Calls `body(context, i)` once for every `i` in `[0, iterations)`, on the calling thread and
+/// the helpers (each iteration on whichever thread claims it first, so a helper that is late costs
+/// nothing), and returns when all have returned; whatever they wrote is then visible to the caller.
+void mnemo_team_run(mnemo_team *team, ptrdiff_t iterations, void (*body)(void *context, ptrdiff_t iteration),
+                    void *context);
 
 #if defined(__x86_64__)
 
