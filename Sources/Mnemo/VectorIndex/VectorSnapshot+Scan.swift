@@ -201,8 +201,9 @@ extension VectorSnapshot {
     }
 }
 
-/// Hands out the chunks of a scan, in order, to the threads that ask.
-private final class ChunkQueue: @unchecked Sendable {
+/// Hands out the chunks of a scan (or the nodes of a graph's build), in order, to the threads
+/// that ask.
+final class ChunkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
     private var taken = 0

@@ -130,8 +130,8 @@ enum GraphFile {
         try output.append(UInt32(graph.upper.count))
         for (node, layers) in graph.upper.sorted(by: { $0.key < $1.key }) {
             try output.append(node)
-            try output.append(UInt8(layers.count))
-            for neighbors in layers {
+            try output.append(UInt8(layers.lists.count))
+            for neighbors in layers.lists {
                 try output.append(UInt8(neighbors.count))
                 for neighbor in neighbors { try output.append(neighbor) }
             }

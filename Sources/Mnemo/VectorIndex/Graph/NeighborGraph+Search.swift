@@ -11,11 +11,13 @@ extension NeighborGraph {
     }
 
     /// The beam search of one layer without a filter, as insertions use it: the `width` nodes
-    /// nearest the query that the search reaches from `entries`, best first.
-    func searchLayer(_ kernel: QuantizedQuery.Kernel, from entries: [TopK.Entry], width: Int, layer: Int)
-        -> [TopK.Entry]
-    {
-        var visited = VisitedNodes(count: count)
+    /// nearest the query that the search reaches from `entries`, best first. `visited` is
+    /// cleared first: scratch space the caller reuses from one layer, or insertion, to the next.
+    func searchLayer(
+        _ kernel: QuantizedQuery.Kernel, from entries: [TopK.Entry], width: Int, layer: Int,
+        visited: inout VisitedNodes
+    ) -> [TopK.Entry] {
+        visited.clear()
         var candidates = CandidateQueue()
         var results = TopK(capacity: width)
         for entry in entries {
@@ -28,7 +30,7 @@ extension NeighborGraph {
                 while let candidate = candidates.pop() {
                     if candidate.score < results.threshold { break }
                     var fresh = 0
-                    withNeighbors(of: candidate.node, layer: layer) { neighbors in
+                    withLockedNeighbors(of: candidate.node, layer: layer) { neighbors in
                         for neighbor in neighbors where visited.insert(neighbor) {
                             pending[fresh] = neighbor
                             fresh += 1
@@ -46,7 +48,7 @@ extension NeighborGraph {
     }
 
     /// The best nodes for the query that are live and pass `accepts`, searched with a beam of
-    /// `width` on layer 0 after a greedy descent of the upper layers.
+    /// `width` on layer 0 after the descent of the upper layers (``descend(_:from:top:to:visited:)``).
     ///
     /// A node that fails the filter is not a result, but the walk must go on through it or a
     /// selective filter strands the search in a region where nothing passes. With
@@ -62,8 +64,9 @@ extension NeighborGraph {
         accepts: (Int32) -> Bool
     ) -> Traversal {
         guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false, visits: 0) }
-        let entries = descend(kernel, to: 0)
         var visited = VisitedNodes(count: count)
+        let entries = descend(kernel, from: entry, top: topLevel, to: 0, visited: &visited)
+        visited.clear()
         var candidates = CandidateQueue()
         var results = TopK(capacity: width)
         var visits = entries.count
@@ -152,9 +155,19 @@ extension NeighborGraph {
 /// The nodes a search has reached: one bit per node.
 struct VisitedNodes {
     private var words: [UInt64]
+    /// The words ``insert(_:)`` set a bit in since the last ``clear()``: at a million nodes the
+    /// set takes 125 kB, which a walk of a few thousand nodes would otherwise clear or allocate
+    /// again for every layer of every search and insertion.
+    private var touched: [Int32] = []
 
     init(count: Int) {
         words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    /// Unmarks every node.
+    mutating func clear() {
+        for word in touched { words[Int(word)] = 0 }
+        touched.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -168,8 +181,10 @@ struct VisitedNodes {
     mutating func insert(_ node: Int32) -> Bool {
         let bit: UInt64 = 1 << UInt64(node & 63)
         let word = Int(node) >> 6
-        guard words[word] & bit == 0 else { return false }
-        words[word] |= bit
+        let old = words[word]
+        guard old & bit == 0 else { return false }
+        if old == 0 { touched.append(Int32(word)) }
+        words[word] = old | bit
         return true
     }
 }

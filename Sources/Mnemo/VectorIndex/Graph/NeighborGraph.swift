@@ -6,8 +6,8 @@ internal import MnemoKernels
 ///
 /// Every node sits on layer 0, where it keeps up to `2 × M` neighbours; a node drawn to level
 /// `l` (with probability `M^-l`) also keeps up to `M` neighbours on each layer up to `l`. A
-/// search descends greedily from the top layer's entry point and then widens to a beam of `ef`
-/// candidates on layer 0 (see `NeighborGraph+Search.swift`).
+/// search descends from the top layer's entry point with a beam of ``descentWidth`` and then
+/// widens to a beam of `ef` candidates on layer 0 (see `NeighborGraph+Search.swift`).
 ///
 /// The graph stores what its traversal reads, one column per attribute in memory it manages
 /// itself (so the hot loops read raw pointers, without bounds or exclusivity checks): the
@@ -18,7 +18,9 @@ internal import MnemoKernels
 /// Nodes are never moved or removed: a deleted, deactivated-and-changed or erased fact's node is
 /// a tombstone (``isLive`` false), still traversed, never returned. An update whose vector is
 /// unchanged rewrites the node's attributes in place; a new vector tombstones the old node and
-/// inserts a new one. Not thread-safe: ``ApproximateIndex`` serialises writers against searches.
+/// inserts a new one. Not thread-safe: ``ApproximateIndex`` serialises writers against searches;
+/// only a build (``insert(rows:of:threads:progress:)``) links nodes on several threads at once,
+/// under locks of its own.
 final class NeighborGraph: @unchecked Sendable {
     struct Parameters: Sendable, Equatable {
         /// `M`: neighbours per node on the upper layers; twice as many on layer 0.
@@ -54,8 +56,12 @@ final class NeighborGraph: @unchecked Sendable {
     /// Layer-0 neighbours: ``baseDegree`` slots per node, the first `baseCounts[node]` used.
     private(set) var base = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     private(set) var baseCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-    /// The neighbours on layers 1… of the few nodes drawn above layer 0: `upper[node][layer - 1]`.
-    private(set) var upper: [Int32: [[Int32]]] = [:]
+    /// The neighbours on layers 1… of the few nodes drawn above layer 0:
+    /// `upper[node].lists[layer - 1]`.
+    private(set) var upper: [Int32: UpperLayers] = [:]
+    /// The locks of the neighbour lists while a build links nodes on several threads; `nil`
+    /// otherwise, when the caller's lock makes the graph one thread's at a time.
+    var listLocks: NeighborListLocks?
 
     init(dimension: Int, parameters: Parameters = Parameters()) {
         precondition(parameters.neighbors >= 2 && parameters.neighbors <= 127, "M must be in 2…127")
@@ -79,7 +85,7 @@ final class NeighborGraph: @unchecked Sendable {
         self.entry = entry
         self.topLevel = topLevel
         self.random = random
-        self.upper = upper
+        self.upper = upper.mapValues(UpperLayers.init)
         nodeOfID.reserveCapacity(count)
         for node in 0..<count where isLive[node] {
             guard nodeOfID.updateValue(Int32(node), forKey: ids[node]) == nil else {
@@ -157,42 +163,77 @@ final class NeighborGraph: @unchecked Sendable {
         // A quarter more at a time, not twice: a node's columns take about 550 bytes, and
         // growing copies them all, which a quarter still keeps to about four copies per node.
         if count == capacity { grow(to: max(1_024, capacity + capacity / 4)) }
+        let node = quantized.withUnsafeBufferPointer { codes in
+            append(id: id, codes: codes.baseAddress!, scale: scale) { setAttributes($0, attributes) }
+        }
+        var visited = VisitedNodes(count: count)
+        link(node, vector: vector, visited: &visited)
+    }
+
+    /// Adds a node holding fact `id` with `codes` and `scale` (its attributes written by
+    /// `writeAttributes`) and draws its level, without linking it: no list names it yet. The
+    /// columns must have room for it.
+    func append(
+        id: Int64, codes quantized: UnsafePointer<Int8>, scale: Float, writeAttributes: (Int) -> Void
+    ) -> Int32 {
+        precondition(count < capacity, "no room for another node")
         let node = Int32(count)
         let index = count
         ids[index] = id
-        quantized.withUnsafeBufferPointer {
-            (codes + index * dimension).update(from: $0.baseAddress!, count: dimension)
-        }
+        (codes + index * dimension).update(from: quantized, count: dimension)
         scales[index] = scale
-        setAttributes(index, attributes)
+        writeAttributes(index)
         isLive[index] = true
         baseCounts[index] = 0
         count += 1
         liveCount += 1
         nodeOfID[id] = node
         let level = drawLevel()
-        if level > 0 { upper[node] = Array(repeating: [], count: level) }
+        if level > 0 { upper[node] = UpperLayers(Array(repeating: [], count: level)) }
+        return node
+    }
+
+    /// The level `node` was drawn to.
+    func level(of node: Int32) -> Int { upper[node]?.lists.count ?? 0 }
+
+    /// Links the appended `node`, whose vector is `vector`, into every layer up to its level:
+    /// searches each layer for its neighbours, lists them and adds it to their lists. The graph's
+    /// first node becomes its entry point, and so does a node drawn above the top layer.
+    ///
+    /// With `entryLock` (a build on several threads, ``listLocks`` set), the entry point is read
+    /// under it, and a node that will become the entry point holds it until it is linked, as
+    /// hnswlib does: no other insertion starts from a node whose layers are not linked yet.
+    /// `visited` is scratch space of this thread's, cleared before each use.
+    func link(_ node: Int32, vector: [Float], visited: inout VisitedNodes, entryLock: NSLock? = nil) {
+        let level = self.level(of: node)
+        entryLock?.lock()
         guard entry >= 0 else {
             entry = node
             topLevel = level
+            entryLock?.unlock()
             return
         }
+        let start = (entry: entry, level: topLevel)
+        let raisesTop = level > start.level
+        if !raisesTop { entryLock?.unlock() }
         QuantizedQuery(vector).withKernel { kernel in
-            var entries = descend(kernel, to: level)
-            var layer = min(level, topLevel)
+            var entries = descend(kernel, from: start.entry, top: start.level, to: level, visited: &visited)
+            var layer = min(level, start.level)
             while layer >= 0 {
-                let found = searchLayer(kernel, from: entries, width: parameters.constructionWidth, layer: layer)
+                let found = searchLayer(
+                    kernel, from: entries, width: parameters.constructionWidth, layer: layer, visited: &visited)
                 let limit = layer == 0 ? baseDegree : parameters.neighbors
                 let chosen = selectNeighbors(of: node, among: found.lazy.map { Int32($0.row) }, limit: limit)
-                setNeighbors(of: node, layer: layer, chosen)
-                for neighbor in chosen { connect(neighbor, to: node, layer: layer) }
+                addNeighbors(chosen, to: node, layer: layer)
+                for neighbor in chosen { addNeighbors([node], to: neighbor, layer: layer) }
                 entries = found
                 layer -= 1
             }
         }
-        if level > topLevel {
+        if raisesTop {
             entry = node
             topLevel = level
+            entryLock?.unlock()
         }
     }
 
@@ -240,7 +281,17 @@ final class NeighborGraph: @unchecked Sendable {
         if layer == 0 {
             return body(UnsafeBufferPointer(start: base + Int(node) * baseDegree, count: Int(baseCounts[Int(node)])))
         }
-        return upper[node]![layer - 1].withUnsafeBufferPointer(body)
+        return upper[node]!.lists[layer - 1].withUnsafeBufferPointer(body)
+    }
+
+    /// ``withNeighbors(of:layer:_:)`` under the list's lock while a build links nodes on
+    /// several threads.
+    @inline(__always)
+    func withLockedNeighbors<Result>(
+        of node: Int32, layer: Int, _ body: (UnsafeBufferPointer<Int32>) -> Result
+    ) -> Result {
+        guard let listLocks else { return withNeighbors(of: node, layer: layer, body) }
+        return listLocks.withLock(of: node) { withNeighbors(of: node, layer: layer, body) }
     }
 
     private func setNeighbors(of node: Int32, layer: Int, _ neighbors: [Int32]) {
@@ -249,25 +300,32 @@ final class NeighborGraph: @unchecked Sendable {
             for (index, neighbor) in neighbors.prefix(baseDegree).enumerated() { slots[index] = neighbor }
             baseCounts[Int(node)] = UInt8(min(neighbors.count, baseDegree))
         } else {
-            upper[node]![layer - 1] = neighbors
+            let layers = upper[node]!
+            layers.lists[layer - 1] = neighbors
         }
     }
 
-    /// Adds `node` to `neighbor`'s list on `layer`; a full list is pruned again with the
-    /// selection heuristic, so it keeps the neighbours that lead in different directions.
-    private func connect(_ neighbor: Int32, to node: Int32, layer: Int) {
+    /// Adds `additions` to `node`'s list on `layer` (those it does not hold, never itself): a
+    /// list that would outgrow its capacity is chosen again from all of them with the selection
+    /// heuristic, so it keeps the neighbours that lead in different directions. Under the list's
+    /// lock while a build links nodes on several threads: another thread may have added to a new
+    /// node's list before the node's own links are listed, and those must not be lost.
+    private func addNeighbors(_ additions: [Int32], to node: Int32, layer: Int) {
         let limit = layer == 0 ? baseDegree : parameters.neighbors
-        var current = withNeighbors(of: neighbor, layer: layer) { Array($0) }
-        if current.contains(node) { return }
-        if current.count < limit {
-            current.append(node)
-            setNeighbors(of: neighbor, layer: layer, current)
-            return
+        func add() {
+            var current = withNeighbors(of: node, layer: layer) { Array($0) }
+            let held = current.count
+            for addition in additions where addition != node && !current.contains(addition) {
+                current.append(addition)
+            }
+            guard current.count > held else { return }
+            guard current.count > limit else { return setNeighbors(of: node, layer: layer, current) }
+            let ranked = current.map { (node: $0, similarity: pairSimilarity(node, $0)) }
+                .sorted { $0.similarity > $1.similarity }
+            setNeighbors(of: node, layer: layer, selectNeighbors(of: node, among: ranked.map(\.node), limit: limit))
         }
-        current.append(node)
-        let ranked = current.map { (node: $0, similarity: pairSimilarity(neighbor, $0)) }
-            .sorted { $0.similarity > $1.similarity }
-        setNeighbors(of: neighbor, layer: layer, selectNeighbors(of: neighbor, among: ranked.map(\.node), limit: limit))
+        guard let listLocks else { return add() }
+        listLocks.withLock(of: node, add)
     }
 
     /// HNSW's neighbour heuristic: walking the candidates from the most similar to `node`, keep
@@ -331,15 +389,26 @@ final class NeighborGraph: @unchecked Sendable {
     /// more scores per search on the small upper layers.
     static let descentWidth = 16
 
-    /// The nodes where a walk of the layers up to `level` starts: from the entry point down
-    /// through every layer above `level`, a beam of ``descentWidth`` on each, best first.
-    func descend(_ kernel: QuantizedQuery.Kernel, to level: Int) -> [TopK.Entry] {
-        var entries = [TopK.Entry(score: score(kernel, entry), row: Int(entry))]
-        var layer = topLevel
+    /// The nodes where a walk of the layers up to `level` starts: from the entry point `start`
+    /// on layer `top` down through every layer above `level`, a beam of ``descentWidth`` on each,
+    /// best first.
+    func descend(
+        _ kernel: QuantizedQuery.Kernel, from start: Int32, top: Int, to level: Int, visited: inout VisitedNodes
+    ) -> [TopK.Entry] {
+        var entries = [TopK.Entry(score: score(kernel, start), row: Int(start))]
+        var layer = top
         while layer > level {
-            entries = searchLayer(kernel, from: entries, width: Self.descentWidth, layer: layer)
+            entries = searchLayer(kernel, from: entries, width: Self.descentWidth, layer: layer, visited: &visited)
             layer -= 1
         }
         return entries
     }
+}
+
+/// The lists of one node on layers 1…, a class so that a build on several threads changes one
+/// node's lists (under that node's lock) while the others look nodes up in ``NeighborGraph/upper``.
+final class UpperLayers {
+    var lists: [[Int32]]
+
+    init(_ lists: [[Int32]]) { self.lists = lists }
 }

@@ -20,9 +20,10 @@ extension NeighborGraph {
             MemoryLayout<Int64>.size + dimension + MemoryLayout<Float>.size + MemoryLayout<UInt8>.size
             + MemoryLayout<Int64>.size + MemoryLayout<Double>.size + MemoryLayout<Bool>.size
             + baseDegree * MemoryLayout<Int32>.size + MemoryLayout<UInt8>.size
-        // An array costs a 32-byte header besides its elements.
+        // An array costs a 32-byte header besides its elements, and so does the object holding
+        // a node's lists (a 16-byte header and the array's reference, allocated in 32 bytes).
         let upperBytes = upper.values.reduce(0) { total, layers in
-            total + 32 + layers.reduce(0) { $0 + 32 + $1.capacity * MemoryLayout<Int32>.size }
+            total + 32 + 32 + layers.lists.reduce(0) { $0 + 32 + $1.capacity * MemoryLayout<Int32>.size }
         }
         return capacity * perNode + upperBytes
             + dictionaryBytes(capacity: upper.capacity, entry: MemoryLayout<Int32>.size + 8)

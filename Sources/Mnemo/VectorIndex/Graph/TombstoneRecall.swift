@@ -45,8 +45,7 @@ extension KnowledgeBase {
             }
         func build(_ rows: some Collection<Int>) -> NeighborGraph {
             let graph = NeighborGraph(dimension: store.dimension, parameters: settings.parameters)
-            graph.reserveCapacity(rows.count)
-            for row in rows { store.insertRow(row, into: graph) }
+            graph.insert(rows: rows.map(Int32.init), of: store, threads: settings.buildThreads) { _ in }
             return graph
         }
         progress?("building a graph of \(order.count.formatted()) facts")
