@@ -26,6 +26,8 @@ struct ContextBearingTests {
                 "I run 30 km every week": [0, 0, 0, 0, 0, 0.6, 0.8, 0],
                 "My weekly running volume is 30 km": [0, 0, 0, 0, 0, 0.98, 0.2, 0],
                 "how far do I run?": [0, 0, 0, 0, 0, 0.8, 0.6, 0],
+                "which pasta shape should I buy?": [0.4, 0, 0, 0, 0, 0, 0, 0.916_515],
+                "who won the 1966 world cup?": [0.25, 0, 0, 0, 0, 0, 0, 0.968_246],
             ])
     }
 
@@ -69,6 +71,22 @@ struct ContextBearingTests {
         #expect(!cooking.nothingRelevant)
         let opera = try await kb.context(for: "what is my favourite opera?", budget: 400)
         #expect(opera.nothingRelevant)
+    }
+
+    /// Below the bearing that brings in standing facts, a weaker cosine still shows that the memory
+    /// knows something: saying "nothing relevant" there could make an app leave the memory out.
+    @Test func aWeakButRealHitIsEvidenceThatTheMemoryKnowsSomething() async throws {
+        let kb = try await Self.knowledgeBase()
+        // Cosine 0.32 with the cooking fact: under the bearing (0.35), over the evidence (0.30).
+        let pasta = try await kb.context(for: "which pasta shape should I buy?", budget: 400)
+        #expect(!pasta.nothingRelevant)
+        // Cosine 0.2 with the cooking fact and none with the rest: nothing known.
+        let football = try await kb.context(for: "who won the 1966 world cup?", budget: 400)
+        #expect(football.nothingRelevant)
+        // The evidence is an option of its own.
+        let strict = try await kb.context(
+            for: "which pasta shape should I buy?", budget: 400, options: ContextOptions(minimumEvidence: 0.35))
+        #expect(strict.nothingRelevant)
     }
 
     @Test func aContextLeavesOutWhatIngestWouldHaveMerged() async throws {

@@ -27,11 +27,10 @@ extension KnowledgeBase {
     ///    When the message is about aims (a goal is among its first bearing hits: "plan my
     ///    spring"), an active goal due within ``ContextOptions/dueSoon`` counts twice as much
     ///    again, here and in the standing part; a completed or abandoned goal counts half.
-    ///    The hits that bear on the message (relevance at least
-    ///    ``ContextOptions/minimumRelevance`` or cosine at least ``ContextOptions/minimumBearing``)
-    ///    are the ones taken to know something about it (``MemoryContext/nothingRelevant``
-    ///    when there are none); the weaker ones still fill the room, since a weak hit is
-    ///    likelier to help than a fact picked for recency. With
+    ///    A hit with relevance at least ``ContextOptions/minimumRelevance`` or cosine at least
+    ///    ``ContextOptions/minimumEvidence`` shows that the memory knows something about the
+    ///    message (``MemoryContext/nothingRelevant`` when none does); the weaker ones still
+    ///    fill the room, since a weak hit is likelier to help than a fact picked for recency. With
     ///    ``ContextOptions/relevanceWeight`` below 1 they are picked by maximal marginal
     ///    relevance instead: each next fact is the one with the best
     ///    `w × relevance − (1 − w) × (its highest cosine to a fact already in)`.
@@ -214,6 +213,10 @@ extension KnowledgeBase {
         }
         guard options.neighbourhood >= 0, options.neighbourhood <= 100 else {
             throw MnemoError.invalidInput(field: "neighbourhood", reason: "\(options.neighbourhood) is outside 0…100")
+        }
+        guard options.minimumEvidence.isFinite else {
+            throw MnemoError.invalidInput(
+                field: "minimumEvidence", reason: "\(options.minimumEvidence) is not a number")
         }
         guard options.minimumRelevance.isFinite else {
             throw MnemoError.invalidInput(

@@ -18,8 +18,9 @@ public struct MemoryContext: Hashable, Sendable {
     public var budget: Int
     /// The facts in the order of ``text``.
     public var items: [ContextItem]
-    /// True when no fact reached ``ContextOptions/minimumRelevance`` for the message: the memory
-    /// holds nothing that answers it (always-surfaced and recent facts may still be there).
+    /// True when no search hit for the message reached ``ContextOptions/minimumRelevance`` or a
+    /// cosine of ``ContextOptions/minimumEvidence``: the memory knows nothing about it
+    /// (always-surfaced and recent facts may still be there).
     public var nothingRelevant: Bool
 }
 

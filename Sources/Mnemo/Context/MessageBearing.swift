@@ -11,7 +11,9 @@ import Foundation
 /// reads on is close to them though its cosine to the message is low. A hit bears on the message
 /// when its ``SearchHit/relevance`` reaches ``ContextOptions/minimumRelevance`` or its cosine
 /// reaches ``ContextOptions/minimumBearing``; a message no hit bears on has no neighbourhood,
-/// so nothing is brought in by its (unrelated) hits.
+/// so nothing is brought in by its (unrelated) hits. The memory knows something about the
+/// message when a hit reaches ``ContextOptions/minimumRelevance`` or the lower cosine
+/// ``ContextOptions/minimumEvidence``.
 ///
 /// Without vectors (no embedder, or a fact not yet embedded) a fact's bearing is its relevance
 /// as a hit, 0 when it is not one.
@@ -20,8 +22,8 @@ struct MessageBearing {
     private let neighbourhood: [Float]?
     private let store: VectorSnapshot?
     private let relevanceOfHit: [Int64: Double]
-    /// The hits that bear on the message.
-    let bearingHits: Set<Int64>
+    /// Whether some hit shows that the memory knows something about the message.
+    let findsAnything: Bool
     /// Whether the message is about the user's aims: a goal is among the hits that make its
     /// neighbourhood (what the facts near a message are tells what kind of message it is).
     let isAboutAims: Bool
@@ -33,15 +35,14 @@ struct MessageBearing {
         let bearing = hits.filter {
             ($0.relevance ?? 0) >= options.minimumRelevance || ($0.similarity ?? 0) >= options.minimumBearing
         }
-        bearingHits = Set(bearing.map(\.fact.id))
+        findsAnything = hits.contains {
+            ($0.relevance ?? 0) >= options.minimumRelevance || ($0.similarity ?? 0) >= options.minimumEvidence
+        }
         isAboutAims = bearing.prefix(options.neighbourhood).contains { $0.fact.type == .goal }
         neighbourhood = store.flatMap { store in
             Self.centroid(of: bearing.prefix(options.neighbourhood).compactMap { store.vector(of: $0.fact.id) })
         }
     }
-
-    /// Whether some hit bears on the message.
-    var findsAnything: Bool { !bearingHits.isEmpty }
 
     /// The fact's bearing on the message (see the type's description), from −1 to 1.
     func bearing(of fact: Fact) -> Double {
