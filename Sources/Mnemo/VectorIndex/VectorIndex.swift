@@ -40,6 +40,12 @@ final class VectorIndex: @unchecked Sendable {
         self.approximate = ApproximateIndex(dimension: dimension, storage: graphStorage)
     }
 
+    /// The knowledge bases that share this index are gone (their database closed): a graph build
+    /// still running on a background thread stops, and its graph is neither installed nor saved.
+    deinit {
+        approximate.cancelBuilds()
+    }
+
     var isLoaded: Bool { lock.withLock { state != nil } }
 
     /// The number of the last change the index holds and its row count; `nil` before it is loaded.
