@@ -40,8 +40,20 @@ final class VectorIndex: @unchecked Sendable {
         self.approximate = ApproximateIndex(dimension: dimension, storage: graphStorage)
     }
 
-    /// The knowledge bases that share this index are gone (their database closed): a graph build
-    /// still running on a background thread stops, and its graph is neither installed nor saved.
+    /// Stops the graph builds of an index when the knowledge bases that share it are released:
+    /// each of them holds this object, and nothing else does. (The index itself is held by its
+    /// database connection's observer too, which may outlive them.) A build running on a
+    /// background thread then stops within a node per thread, and its graph is neither installed
+    /// nor saved.
+    final class Lifetime: Sendable {
+        let approximate: ApproximateIndex
+
+        init(_ index: VectorIndex) { approximate = index.approximate }
+
+        deinit { approximate.cancelBuilds() }
+    }
+
+    /// Nothing can use the graphs of builds still running: stop them.
     deinit {
         approximate.cancelBuilds()
     }
