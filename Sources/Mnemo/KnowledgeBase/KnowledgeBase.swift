@@ -36,6 +36,9 @@ public final class KnowledgeBase: Sendable {
     let writer: StorageWriter
     /// Present exactly when ``embedder`` is.
     let vectorIndex: VectorIndex?
+    /// Held by every knowledge base that shares ``vectorIndex``: when the last one is released,
+    /// a graph build still running in the background stops (see ``VectorIndex/Lifetime``).
+    let vectorIndexLifetime: VectorIndex.Lifetime?
     /// ``Configuration/undoRetention``.
     let undoRetention: TimeInterval
     /// ``Configuration/changeRetention``.
@@ -196,8 +199,10 @@ public final class KnowledgeBase: Sendable {
                 writer.add(transactionObserver: VectorIndexObserver(index: index), extent: .databaseLifetime)
             }
             self.vectorIndex = index
+            self.vectorIndexLifetime = VectorIndex.Lifetime(index)
         } else {
             self.vectorIndex = nil
+            self.vectorIndexLifetime = nil
         }
     }
 
@@ -206,6 +211,7 @@ public final class KnowledgeBase: Sendable {
         self.writer = other.writer
         self.embedder = other.embedder
         self.vectorIndex = other.vectorIndex
+        self.vectorIndexLifetime = other.vectorIndexLifetime
         self.undoRetention = other.undoRetention
         self.changeRetention = other.changeRetention
         self.clock = other.clock

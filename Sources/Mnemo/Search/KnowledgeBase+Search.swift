@@ -243,13 +243,18 @@ extension KnowledgeBase {
     /// the namespace is too small for one (false); searches otherwise start the build in the
     /// background and scan exactly until it is done. `progress` is told the facts inserted so far
     /// and their number while the graph is built (not when it is read from its saved file).
+    ///
+    /// Cancelling the task stops the build within about a millisecond per building thread and
+    /// throws `CancellationError`: no graph is installed or saved, searches go on scanning, and
+    /// the next search or call builds it anew. Releasing every knowledge base of the database
+    /// stops a build running in the background the same way.
     @discardableResult
     package func buildVectorGraph(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) async throws -> Bool {
         let store = try await vectorSnapshot()
         guard let vectorIndex, let code = store.namespaceCode(namespace),
             (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
         else { return false }
-        vectorIndex.buildGraph(of: namespace, progress: progress)
+        try await vectorIndex.buildGraph(of: namespace, progress: progress)
         return true
     }
 

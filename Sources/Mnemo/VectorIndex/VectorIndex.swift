@@ -40,6 +40,24 @@ final class VectorIndex: @unchecked Sendable {
         self.approximate = ApproximateIndex(dimension: dimension, storage: graphStorage)
     }
 
+    /// Stops the graph builds of an index when the knowledge bases that share it are released:
+    /// each of them holds this object, and nothing else does. (The index itself is held by its
+    /// database connection's observer too, which may outlive them.) A build running on a
+    /// background thread then stops within a node per thread, and its graph is neither installed
+    /// nor saved.
+    final class Lifetime: Sendable {
+        let approximate: ApproximateIndex
+
+        init(_ index: VectorIndex) { approximate = index.approximate }
+
+        deinit { approximate.cancelBuilds() }
+    }
+
+    /// Nothing can use the graphs of builds still running: stop them.
+    deinit {
+        approximate.cancelBuilds()
+    }
+
     var isLoaded: Bool { lock.withLock { state != nil } }
 
     /// The number of the last change the index holds and its row count; `nil` before it is loaded.

@@ -102,6 +102,9 @@ final class ApproximateIndex: @unchecked Sendable {
         var saves = 0
         /// Graphs rebuilt to drop their tombstones (also counted in ``builds``).
         var compactions = 0
+        /// Builds stopped by ``cancelBuild(of:)`` or ``cancelBuilds()`` before their graph was
+        /// installed (not counted in ``builds``).
+        var cancellations = 0
     }
 
     private enum Update {
@@ -124,6 +127,8 @@ final class ApproximateIndex: @unchecked Sendable {
     private var graphs: [String: Installed] = [:]
     /// The namespaces being built and the change each build starts from (guarded by `stateLock`).
     private var builds: [String: Int64] = [:]
+    /// What tells each build under way to stop (guarded by `stateLock`).
+    private var cancellations: [String: BuildCancellation] = [:]
     /// The facts each build inserted so far and their number (guarded by `stateLock`).
     private var buildProgress: [String: (done: Int, total: Int)] = [:]
     /// Updates not yet applied to every graph, in commit order (guarded by `stateLock`).
@@ -174,6 +179,7 @@ final class ApproximateIndex: @unchecked Sendable {
         return stateLock.withLock {
             guard blocked != true, builds[namespace] == nil else { return false }
             builds[namespace] = sequence
+            cancellations[namespace] = BuildCancellation()
             isTracking = true
             return true
         }
@@ -184,6 +190,19 @@ final class ApproximateIndex: @unchecked Sendable {
 
     func count(_ path: VectorIndex.ApproximatePath) {
         stateLock.withLock { _pathCounts[path, default: 0] += 1 }
+    }
+
+    /// Stops the build of `namespace`'s graph, if one is under way: it ends within one node's
+    /// insertion per thread, installs nothing and saves nothing (a compaction's old graph goes on
+    /// answering). The next search or ``VectorIndex/buildGraph(of:progress:)`` starts a new one.
+    func cancelBuild(of namespace: String) {
+        stateLock.withLock { cancellations[namespace]?.cancel() }
+    }
+
+    /// Stops every build under way, as ``cancelBuild(of:)`` does: the vector index that started
+    /// them is going away (its knowledge base was released), and nothing would use their graphs.
+    func cancelBuilds() {
+        stateLock.withLock { for cancellation in cancellations.values { cancellation.cancel() } }
     }
 
     /// Whether `namespace`'s graph is being built.
@@ -216,16 +235,25 @@ final class ApproximateIndex: @unchecked Sendable {
     /// enough to `store` (see ``restore(_:matching:)``), unless this is a compaction: the file
     /// holds the tombstones too. A graph is built on ``Settings/buildThreads`` threads; progress
     /// is posted every thousand facts (``progressOfBuild(of:)``).
-    func build(namespace: String, from store: VectorSnapshot, sequence: Int64) {
+    ///
+    /// A build cancelled meanwhile (``cancelBuild(of:)``) stops within one node's insertion per
+    /// thread and drops what it built: nothing is installed or saved, and it returns false.
+    @discardableResult
+    func build(namespace: String, from store: VectorSnapshot, sequence: Int64) -> Bool {
+        let cancellation = stateLock.withLock { cancellations[namespace] } ?? BuildCancellation()
         let compacting = hasGraph(namespace)
         let restored = compacting ? nil : restore(namespace, matching: store)
         let graph = restored?.graph ?? NeighborGraph(dimension: dimension, parameters: settings.parameters)
         if restored == nil {
             let rows = store.namespaceRows(namespace)
-            graph.insert(rows: rows, of: store, threads: settings.buildThreads) { done in
-                self.stateLock.withLock { self.buildProgress[namespace] = (done, rows.count) }
-            }
-            stateLock.withLock { _statistics.builds += 1 }
+            let whole = graph.insert(
+                rows: rows, of: store, threads: settings.buildThreads, isCancelled: { cancellation.isCancelled },
+                progress: { done in self.stateLock.withLock { self.buildProgress[namespace] = (done, rows.count) } })
+            if whole { stateLock.withLock { _statistics.builds += 1 } }
+        }
+        guard !cancellation.isCancelled else {
+            abandonBuild(of: namespace)
+            return false
         }
         graphLock.writing {
             var installed = Installed(graph: graph, sequence: sequence)
@@ -242,7 +270,29 @@ final class ApproximateIndex: @unchecked Sendable {
         stateLock.withLock {
             _ = builds.removeValue(forKey: namespace)
             _ = buildProgress.removeValue(forKey: namespace)
+            _ = cancellations.removeValue(forKey: namespace)
             if compacting { _statistics.compactions += 1 }
+        }
+        trimLog()
+        return true
+    }
+
+    /// Ends a cancelled build of `namespace`: its graph is dropped, and when no graph exists and
+    /// no other build runs, updates are no longer logged (nothing would take them in; a new
+    /// claim starts logging again from its own state).
+    private func abandonBuild(of namespace: String) {
+        // Graphs are read before the state, in the order ``build`` installs them.
+        graphLock.reading {
+            stateLock.withLock {
+                _ = builds.removeValue(forKey: namespace)
+                _ = buildProgress.removeValue(forKey: namespace)
+                _ = cancellations.removeValue(forKey: namespace)
+                _statistics.cancellations += 1
+                if graphs.isEmpty, builds.isEmpty {
+                    isTracking = false
+                    log.removeAll()
+                }
+            }
         }
         trimLog()
     }
@@ -467,6 +517,16 @@ extension VectorSnapshot {
             id: ids[row], vector: Array(vectors[row * dimension..<(row + 1) * dimension]),
             attributes: attributes(ofRow: row))
     }
+}
+
+/// Tells a graph build to stop: its threads ask before they take each node.
+final class BuildCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    func cancel() { lock.withLock { cancelled = true } }
 }
 
 /// A POSIX read-write lock: many readers or one writer.

@@ -4,6 +4,10 @@ import Foundation
 extension NeighborGraph {
     /// Adds the facts at `rows` of `store`, which the graph must not hold yet, linking them on
     /// `threads` threads at once; `progress` is told how many were taken up, every thousand.
+    /// Returns whether every one was linked: each thread asks `isCancelled` before it takes the
+    /// next node and stops when it answers true, so a cancelled build ends within one node's
+    /// insertion per thread (about a millisecond), leaving a graph that must not be used: its
+    /// nodes are all appended, but not all linked.
     ///
     /// The nodes are appended first, in order, on this thread: their columns (the snapshot's
     /// int8 codes, scale and attributes, which a graph built one fact at a time quantizes to
@@ -15,7 +19,11 @@ extension NeighborGraph {
     /// codes, scales and upper layers' table are only read. A node can be found by another
     /// thread's insertion as soon as a list names it, before its own lower layers are linked, as
     /// in hnswlib; its lists then start empty, and what others add to them is kept.
-    func insert(rows: [Int32], of store: VectorSnapshot, threads: Int, progress: @Sendable (Int) -> Void) {
+    @discardableResult
+    func insert(
+        rows: [Int32], of store: VectorSnapshot, threads: Int, isCancelled: @Sendable () -> Bool = { false },
+        progress: @Sendable (Int) -> Void
+    ) -> Bool {
         precondition(store.dimension == dimension, "the snapshot's dimension is not the graph's")
         reserveCapacity(count + rows.count)
         let first = count
@@ -37,10 +45,11 @@ extension NeighborGraph {
         guard threads > 1, rows.count > 1 else {
             var visited = VisitedNodes(count: count)
             for index in rows.indices {
+                if isCancelled() { return false }
                 link(Int32(first + index), vector: vector(index), visited: &visited)
                 if index % 1_000 == 0 { progress(index) }
             }
-            return
+            return true
         }
         // The first node of an empty graph becomes its entry point, where the others start.
         let linked = entry < 0 ? 1 : 0
@@ -59,12 +68,14 @@ extension NeighborGraph {
         let nodes = count
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var visited = VisitedNodes(count: nodes)
-            while let next = queue.next() {
+            while !isCancelled(), let next = queue.next() {
                 let index = linked + next
                 link(Int32(first + index), vector: vector(index), visited: &visited, entryLock: entryLock)
                 if index % 1_000 == 0 { progress(index) }
             }
         }
+        // Every node taken was linked: the build is whole when none is left.
+        return queue.next() == nil
     }
 }
 

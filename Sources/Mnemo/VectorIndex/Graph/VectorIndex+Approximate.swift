@@ -113,11 +113,22 @@ extension VectorIndex {
     /// Builds `namespace`'s graph from the index as loaded, unless a build is under way, and
     /// returns once it is built and saved; `progress` is told the facts inserted so far and their number
     /// meanwhile (a search may have started the build already).
-    func buildGraph(of namespace: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) {
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before the build ends: the build
+    ///   (this call's, or the one a search started) is stopped (``ApproximateIndex/cancelBuild(of:)``)
+    ///   and this returns once it has ended, with no graph installed or saved by it.
+    func buildGraph(of namespace: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) async throws {
         buildGraphInBackground(of: namespace)
         while approximate.isBuilding(namespace) {
+            if Task.isCancelled {
+                approximate.cancelBuild(of: namespace)
+                // Within one node's insertion per thread, or the end of a saved graph's reading.
+                while approximate.isBuilding(namespace) { usleep(2_000) }
+                throw CancellationError()
+            }
             if let state = approximate.progressOfBuild(of: namespace) { progress?(state.done, state.total) }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Ends early when the task is cancelled; the loop then stops the build.
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 }

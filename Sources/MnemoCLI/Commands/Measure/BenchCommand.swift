@@ -17,7 +17,12 @@ struct BenchCommand: AsyncParsableCommand {
             The semantic_ann variants build the graph index first (from 20,000 facts) and time it \
             beside the exact scan, unfiltered and with 1 % and 10 % of the facts passing, with \
             their recall@10 against it; a second knowledge base on the same file then reopens \
-            the saved graph (build.ann_open_ms, build.ann_first_query_ms).
+            the saved graph (build.ann_open_ms, build.ann_first_query_ms). With the exact \
+            semantic variant, semantic_ann is also timed at several beam widths \
+            (semantic_ann_curve), and, when the Python of --peers-python or MNEMO_PYTHON (else \
+            python3) has faiss-cpu and usearch, their HNSW graphs are built on the same vectors \
+            and timed on the same queries at the same widths (ann_peers). Scripts/ann-curve/run.sh \
+            draws the curves.
 
             With --encoder it times the installed sentence encoder instead: texts per second \
             encoding the lines of --texts FILE (default: the facts of Fixtures/knowledge.jsonl) in \
@@ -63,6 +68,21 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: "Run the numpy brute-force baseline (default: when python3 has numpy).")
     var numpy: Bool?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Build and time faiss's and usearch's HNSW on the same vectors and queries beside the graph index's "
+                + "recall-latency curve (ann_peers; default: when the semantic_ann curve ran and the Python has them).")
+    )
+    var peers: Bool?
+
+    @Option(
+        name: .customLong("peers-python"),
+        help: ArgumentHelp(
+            "The Python with faiss-cpu and usearch for --peers (default: $MNEMO_PYTHON, else python3).",
+            valueName: "path"))
+    var peersPython: String?
 
     @Flag(inversion: .prefixedNo, help: "Measure memory bandwidth.")
     var bandwidth = true
@@ -118,6 +138,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard (1...4096).contains(dimension) else { throw ValidationError("--dimension must be between 1 and 4096") }
     }
 
+    /// The beam widths of `semantic_ann_curve`, and of the peers' curves.
+    static let curveWidths = [16, 32, 64, 96, 128, 192, 256]
+
     var selectedVariants: [SearchBenchmark.Variant] {
         variants.isEmpty
             ? SearchBenchmark.Variant.all : SearchBenchmark.Variant.all.filter { variants.contains($0.name) }
@@ -138,18 +161,20 @@ struct BenchCommand: AsyncParsableCommand {
         let generationTime = clock.now - generationStart
 
         let variantNames = Set(selectedVariants.map(\.name))
-        let report = try await SearchBenchmark.run(
-            corpus,
-            configuration: .init(
-                databasePath: global.db, variants: selectedVariants, curveWidths: [16, 32, 64, 96, 128, 192, 256],
-                tombstoneShares: annTombstones ? [0.05, 0.1, 0.2, 0.3, 0.5] : [])
-        ) { progress in
-            switch progress.phase {
-            case "loading": status?.show("loading facts", done: progress.done, total: progress.total)
-            case _ where variantNames.contains(progress.phase):
-                status?.show("timing \(progress.phase)", done: progress.done, total: progress.total)
-            case _ where progress.total > 1: status?.show(progress.phase, done: progress.done, total: progress.total)
-            default: status?.show(progress.phase + "…", force: true)
+        let configuration = SearchBenchmark.Configuration(
+            databasePath: global.db, variants: selectedVariants, curveWidths: Self.curveWidths,
+            tombstoneShares: annTombstones ? [0.05, 0.1, 0.2, 0.3, 0.5] : [])
+        // Ctrl-C cancels the run (a graph build stops at once) and the scratch database is removed.
+        let report = try await Interruption.cancelling {
+            try await SearchBenchmark.run(corpus, configuration: configuration) { progress in
+                switch progress.phase {
+                case "loading": status?.show("loading facts", done: progress.done, total: progress.total)
+                case _ where variantNames.contains(progress.phase):
+                    status?.show("timing \(progress.phase)", done: progress.done, total: progress.total)
+                case _ where progress.total > 1:
+                    status?.show(progress.phase, done: progress.done, total: progress.total)
+                default: status?.show(progress.phase + "…", force: true)
+                }
             }
         }
         var output = BenchOutput(report, seed: seed, generationTime: generationTime)
@@ -163,6 +188,28 @@ struct BenchCommand: AsyncParsableCommand {
             output.addNumpy(
                 try NumpyBaseline.run(corpus), corpus: corpus, factIDs: report.factIDs,
                 exact: report.exactSemanticRankings)
+        }
+        if peers != false, !report.approximateCurve.isEmpty, !report.exactSemanticRankings.isEmpty {
+            let python = peersPython ?? ProcessInfo.processInfo.environment["MNEMO_PYTHON"] ?? "python3"
+            let importable = AnnPeersBaseline.importable(python: python)
+            if importable.isEmpty {
+                status?.finish()
+                Output.note(
+                    "ann peers skipped: \(python) cannot import faiss or usearch "
+                        + "(pip install faiss-cpu usearch numpy; --peers-python PATH or MNEMO_PYTHON)")
+            } else {
+                status?.show("building and timing \(importable.joined(separator: " and "))…", force: true)
+                let peersRun = try AnnPeersBaseline.run(
+                    corpus, factIDs: report.factIDs, exact: report.exactSemanticRankings, widths: Self.curveWidths,
+                    python: python, peers: importable)
+                output.annPeers = peersRun.report
+                let missing = AnnPeersBaseline.names.filter { !importable.contains($0) }
+                let notes = peersRun.notes + missing.map { "\($0) skipped: \(python) cannot import it" }
+                if !notes.isEmpty {
+                    status?.finish()
+                    for note in notes { Output.note("ann peers: " + note) }
+                }
+            }
         }
         status?.finish()
         if global.json {

@@ -93,6 +93,9 @@ struct BenchOutput: Encodable {
     /// The unfiltered approximate search at several beam widths: `semantic_ann_curve`.
     var semanticAnnCurve: [Latency]?
 
+    /// faiss's and usearch's HNSW on the same vectors and queries at the same widths: `ann_peers`.
+    var annPeers: AnnPeersBaseline.Report?
+
     /// `mnemo bench --ann-tombstones`: the graph index's recall as its nodes become tombstones.
     var annTombstones: [Tombstones]?
 
@@ -218,6 +221,7 @@ struct BenchOutput: Encodable {
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
         try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
+        try container.encodeIfPresent(annPeers, forKey: Key("ann_peers"))
         try container.encodeIfPresent(annTombstones, forKey: Key("ann_tombstones"))
     }
 
@@ -265,6 +269,19 @@ struct BenchOutput: Encodable {
                 String(
                     format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width ?? 0,
                     point.p50Ms, point.p99Ms, point.recallAt10 ?? 0))
+        }
+        for (name, peer) in (annPeers?.peers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "\(name) \(peer.version) (\(peer.index)): built \(peer.vectors.formatted()) vectors in "
+                    + String(
+                        format: "%.1f s (%.0f vectors/s, %d threads)", peer.buildSeconds, peer.buildVectorsPerSecond,
+                        peer.buildThreads))
+            for point in peer.curve {
+                lines.append(
+                    String(
+                        format: "  %@ at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", name, point.width,
+                        point.p50Ms, point.p99Ms, point.recallAt10))
+            }
         }
         for point in annTombstones ?? [] {
             lines.append(
