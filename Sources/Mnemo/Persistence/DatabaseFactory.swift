@@ -47,11 +47,11 @@ enum DatabaseFactory {
             // for the price.)
             try db.execute(sql: "PRAGMA mmap_size = \(max(0, mmapSize))")
             // The writer keeps a whole batch's pages in memory (SQLite's default is 2 MB). A batch
-            // of 5,000 facts with vectors dirties about 30 MB at a million facts (the vectors,
-            // and the content-key index, where new keys land on pages all over it); with 2 MB
-            // the pager spilled pages to the WAL in the middle of the transaction, read them back
-            // (`pread` took a twentieth of a load's processor time at 300,000 facts) and wrote
-            // them again. Readers keep the default.
+            // of 5,000 facts with vectors dirties an estimated 30 MB at a million facts (the
+            // vectors, and the content-key index, where new keys land on pages all over it);
+            // past the cache the pager spills pages to the WAL in the middle of the transaction
+            // and reads them back (`pread` took a twentieth of a load's processor time at 300,000
+            // facts). Readers keep the default.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)") }
             try BM25Function.register(db)
         }
