@@ -64,4 +64,41 @@ struct BM25FunctionTests {
             #expect(try Self.compareScores(db, "climbing") == 2)
         }
     }
+
+    /// Enough facts holding one word that ranking them reads more sizes one by one than the
+    /// threshold for reading every row's size at once (`RowSizes.minimumMissesBeforeLoading`).
+    static func manyFacts(_ count: Int, word: String) -> [NewFact] {
+        (0..<count).map { index in
+            let filler = (0..<(index % 17)).map { "w\($0)x\(index % 5)" }.joined(separator: " ")
+            return NewFact(content: "\(word) number \(index) \(filler)", topicPath: index % 3 == 0 ? "A/B" : "C")
+        }
+    }
+
+    @Test func sizesReadAllAtOnceScoreAsFTS5() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.manyFacts(2_500, word: "zebra"))
+        let before = BM25Function.fullSizeReads.withLock { $0 }
+        #expect(try await kb.writer.read { try Self.compareScores($0, "zebra") } == 2_500)
+        #expect(BM25Function.fullSizeReads.withLock { $0 } > before)
+        // Twice: the second pass finds every size in memory.
+        #expect(try await kb.writer.read { try Self.compareScores($0, "zebra number") } == 2_500)
+        // A write empties the table; the sizes read again afterwards are the new ones.
+        let first = try #require(try await kb.search(SearchQuery("zebra", mode: .text, limit: 1)).first)
+        _ = try await kb.updateFact(id: first.fact.id, FactUpdate(content: "zebra " + Self.longer))
+        let after = BM25Function.fullSizeReads.withLock { $0 }
+        #expect(try await kb.writer.read { try Self.compareScores($0, "zebra") } == 2_500)
+        #expect(BM25Function.fullSizeReads.withLock { $0 } > after)
+    }
+
+    @Test func docsizeVarintsAreSummed() {
+        func total(_ bytes: [UInt8]) -> Int32? {
+            bytes.withUnsafeBufferPointer { BM25Function.totalSize($0) }
+        }
+        #expect(total([]) == 0)
+        #expect(total([5, 2]) == 7)
+        // 300 = 0b10_0101100: 0x82 0x2C.
+        #expect(total([0x82, 0x2C, 0x01]) == 301)
+        #expect(total([0x81, 0x80, 0x00]) == 16_384)
+        // A varint cut short is malformed.
+        #expect(total([0x82]) == nil)
+    }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
@@ -49,5 +50,45 @@ struct BulkBindingsTests {
         #expect(bulk == grdb)
         #expect(bulk.first?["s"] as String? == "")
         #expect(bulk[2]["s"] as String? == "ação ☕︎ 🧗")
+    }
+
+    @Test("vectors written many per statement are stored as one write per vector stores them")
+    func vectorsWrittenManyPerStatementAreStoredAsSingleWritesStoreThem() throws {
+        // Two full statements and a remainder; the last ids are written again (replaced).
+        let count = 2 * EmbeddingTable.rowsPerInsert + 57
+        var vectors: [(factID: Int64, vector: [Float])] = []
+        for index in 0..<count {
+            let vector: [Float] = (0..<7).map { component in Float(index * 7 + component) / 3 - 100 }
+            vectors.append((Int64(index + 1), vector))
+        }
+        let replaced: [(factID: Int64, vector: [Float])] = vectors.suffix(3).map { ($0.factID, $0.vector.map { -$0 }) }
+        func stored(_ write: (Database) throws -> Void) throws -> [Row] {
+            let queue = try DatabaseQueue()
+            return try queue.write { db in
+                try db.execute(sql: "CREATE TABLE fact_embedding (fact_id INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
+                try write(db)
+                return try Row.fetchAll(
+                    db, sql: "SELECT fact_id, vector, typeof(vector) FROM fact_embedding ORDER BY fact_id")
+            }
+        }
+        let bulk = try stored { db in
+            try EmbeddingTable.write(db, vectors: vectors)
+            try EmbeddingTable.write(db, vectors: replaced)
+        }
+        let single = try stored { db in
+            for (id, vector) in vectors + replaced { try EmbeddingTable.write(db, factID: id, vector: vector) }
+        }
+        #expect(bulk.count == count)
+        #expect(bulk == single)
+        #expect(EmbeddingTable.decode(bulk[0]["vector"], dimension: 7) == vectors[0].vector)
+    }
+
+    @Test("the writing connection keeps a batch's pages in its cache; readers keep SQLite's default")
+    func writerHasTheLargerPageCache() async throws {
+        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath())
+        let writer = try await kb.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        let reader = try await kb.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect(writer == -DatabaseFactory.writerCacheKiB)
+        #expect(reader == -2_000)
     }
 }

@@ -63,6 +63,15 @@ struct BulkBindings: ~Copyable {
         if let value { bind(value) } else { bindNull() }
     }
 
+    /// Binds a vector as its little-endian float32 bytes, as ``EmbeddingTable/encode(_:)``
+    /// writes them, without making a `Data` first.
+    mutating func bind(vector: [Float]) {
+        let code = vector.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, CInt(bytes.count), transient)
+        }
+        check(code)
+    }
+
     mutating func bindNull() {
         check(sqlite3_bind_null(statement.sqliteStatement, index))
     }

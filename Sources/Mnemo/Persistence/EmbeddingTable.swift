@@ -22,6 +22,29 @@ enum EmbeddingTable {
             .execute(arguments: [factID, encode(vector)])
     }
 
+    /// Vectors per statement of ``write(_:vectors:)``: two values each, under the 999 bound
+    /// values of every SQLite version.
+    static let rowsPerInsert = 400
+
+    /// Writes many facts' vectors, ``rowsPerInsert`` per statement: what ``write(_:factID:vector:)``
+    /// does for each, in order, without a statement and a `Data` per vector.
+    static func write(_ db: Database, vectors: [(factID: Int64, vector: [Float])]) throws {
+        for start in stride(from: 0, to: vectors.count, by: rowsPerInsert) {
+            let rows = vectors[start..<min(start + rowsPerInsert, vectors.count)]
+            let sql =
+                "INSERT OR REPLACE INTO fact_embedding (fact_id, vector) VALUES "
+                + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", ")
+            // Full statements are cached; the one remainder of a batch is prepared once.
+            let statement = try rows.count == rowsPerInsert ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+            var values = BulkBindings(statement)
+            for (factID, vector) in rows {
+                values.bind(factID)
+                values.bind(vector: vector)
+            }
+            try values.execute()
+        }
+    }
+
     static func delete(_ db: Database, factID: Int64) throws {
         try db.cachedStatement(sql: "DELETE FROM fact_embedding WHERE fact_id = ?").execute(arguments: [factID])
     }

@@ -99,9 +99,8 @@ extension FactTable {
                 }
                 try values.execute()
             }
-            for (fact, _, embedding) in queued {
-                if let embedding { try EmbeddingTable.write(db, factID: fact.id, vector: embedding) }
-            }
+            try EmbeddingTable.write(
+                db, vectors: queued.compactMap { fact, _, embedding in embedding.map { (fact.id, $0) } })
             try HistoryTable.recordFactEvents(
                 db,
                 queued.map { fact, _, _ in
