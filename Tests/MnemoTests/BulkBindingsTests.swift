@@ -82,13 +82,4 @@ struct BulkBindingsTests {
         #expect(bulk == single)
         #expect(EmbeddingTable.decode(bulk[0]["vector"], dimension: 7) == vectors[0].vector)
     }
-
-    @Test("the writing connection keeps a batch's pages in its cache; readers keep SQLite's default")
-    func writerHasTheLargerPageCache() async throws {
-        let kb = try KnowledgeBase(path: TestKnowledgeBase.temporaryPath())
-        let writer = try await kb.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
-        let reader = try await kb.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
-        #expect(writer == -DatabaseFactory.writerCacheKiB)
-        #expect(reader == -2_000)
-    }
 }

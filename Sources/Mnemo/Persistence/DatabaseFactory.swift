@@ -25,9 +25,6 @@ enum DatabaseFactory {
         }
     }
 
-    /// The page cache of the writing connection, in KiB.
-    static let writerCacheKiB = 65_536
-
     /// Adds Mnemo's connection setup to `configuration`, after any steps already there.
     static func prepare(_ configuration: inout Configuration, mmapSize: Int) {
         configuration.foreignKeysEnabled = true
@@ -46,13 +43,6 @@ enum DatabaseFactory {
             // and ignores it for in-memory databases. (See `KnowledgeBase.Configuration.mmapSize`
             // for the price.)
             try db.execute(sql: "PRAGMA mmap_size = \(max(0, mmapSize))")
-            // The writer keeps a whole batch's pages in memory (SQLite's default is 2 MB). A batch
-            // of 5,000 facts with vectors dirties an estimated 30 MB at a million facts (the
-            // vectors, and the content-key index, where new keys land on pages all over it);
-            // past the cache the pager spills pages to the WAL in the middle of the transaction
-            // and reads them back (`pread` took a twentieth of a load's processor time at 300,000
-            // facts). Readers keep the default.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)") }
             try BM25Function.register(db)
         }
     }
