@@ -129,6 +129,20 @@ struct GraphBuildCancellationTests {
         try await Self.expectGraphAnswers(reopened)
     }
 
+    /// With no build running, nothing outlives the knowledge base: its vector index (every
+    /// vector of the namespace) goes with it, after searches and a write.
+    @Test func releasingTheKnowledgeBaseReleasesItsVectorIndex() async throws {
+        let path = try TestKnowledgeBase.temporaryPath()
+        var kb: KnowledgeBase? = try KnowledgeBase(path: path, embedder: Self.corpus.embedder())
+        _ = try await kb!.addFacts([Self.corpus.facts[0]], nearDuplicates: nil)
+        _ = try await kb!.search(SearchQuery(Self.corpus.queries[0].text, mode: .semantic))
+        weak var index = kb!.vectorIndex
+        weak var lifetime = kb!.vectorIndexLifetime
+        kb = nil
+        #expect(lifetime == nil)
+        #expect(index == nil, "the vector index outlived its knowledge base")
+    }
+
     /// The graph answers every query, as many results as the exact scan, recall@10 ≥ 0.9.
     static func expectGraphAnswers(_ kb: KnowledgeBase) async throws {
         let before = kb.vectorIndex!.approximate.pathCounts[.graph, default: 0]

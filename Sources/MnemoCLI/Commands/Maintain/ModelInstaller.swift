@@ -109,35 +109,18 @@ enum ModelInstaller {
             return try install(from: source, to: destination, progress: progress)
         }
 
-        /// Runs a command to completion, throwing with its output when it fails.
-        ///
-        /// A bare name is resolved through `PATH` by `/usr/bin/env`. Output is read before waiting for
-        /// the exit, so a chatty command cannot block on a full pipe.
+        /// Runs a command to completion (see ``ChildProcess/run(_:_:environment:)``), throwing with
+        /// its output when it fails.
         static func run(_ executable: String, _ arguments: [String]) throws {
-            let process = Process()
-            if executable.contains("/") {
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-            } else {
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = [executable] + arguments
-            }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            process.standardInput = FileHandle.nullDevice
             let commandLine = ([executable] + arguments).joined(separator: " ")
+            let result: (status: Int32, output: String)
             do {
-                try process.run()
+                result = try ChildProcess.run(executable, arguments)
             } catch {
                 throw EmbeddingError.commandFailed(command: commandLine, status: -1, output: error.localizedDescription)
             }
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw EmbeddingError.commandFailed(
-                    command: commandLine, status: process.terminationStatus,
-                    output: String(decoding: output, as: UTF8.self))
+            guard result.status == 0 else {
+                throw EmbeddingError.commandFailed(command: commandLine, status: result.status, output: result.output)
             }
         }
     }

@@ -96,7 +96,7 @@ enum AnnPeersBaseline {
     /// The peers `python` can import, by name (absent when it cannot be started).
     static func importable(python: String) -> [String] {
         names.filter { name in
-            (try? run(python: python, ["-c", "import numpy, \(name)"]).status) == 0
+            (try? ChildProcess.run(python, ["-c", "import numpy, \(name)"]).status) == 0
         }
     }
 
@@ -118,16 +118,16 @@ enum AnnPeersBaseline {
         let matrixURL = folder.appendingPathComponent("matrix.f32")
         let queriesURL = folder.appendingPathComponent("queries.f32")
         let scriptURL = folder.appendingPathComponent("peers.py")
-        try matrix.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: matrixURL)
+        try ChildProcess.rawFloats(matrix).write(to: matrixURL)
         matrix = []
-        try corpus.queries.flatMap(\.vector).withUnsafeBufferPointer { Data(buffer: $0) }.write(to: queriesURL)
+        try ChildProcess.rawFloats(corpus.queries.flatMap(\.vector)).write(to: queriesURL)
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         let outputURL = folder.appendingPathComponent("output.json")
         let arguments = [
             scriptURL.path, matrixURL.path, queriesURL.path, outputURL.path, "\(dimension)", "\(k)", "\(warmup)",
             "\(buildThreads)", widths.map(String.init).joined(separator: ","), peers.joined(separator: ","),
         ]
-        let process = try run(python: python, arguments)
+        let process = try ChildProcess.run(python, arguments)
         guard process.status == 0, let data = try? Data(contentsOf: outputURL) else {
             throw CLIError("the ANN peers baseline failed: \(process.output.suffix(300))")
         }
@@ -186,24 +186,6 @@ enum AnnPeersBaseline {
         init(_ string: String) { stringValue = string }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
-    }
-
-    private static func run(python: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        if python.contains("/") {
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [python] + arguments
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     private static let script = """

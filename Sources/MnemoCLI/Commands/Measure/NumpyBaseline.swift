@@ -20,7 +20,7 @@ enum NumpyBaseline {
 
     /// Whether `python3` can import numpy.
     static var isAvailable: Bool {
-        (try? python(["-c", "import numpy"]).status) == 0
+        (try? ChildProcess.run("python3", ["-c", "import numpy"]).status) == 0
     }
 
     static func run(_ corpus: SyntheticCorpus, k: Int = 10, warmup: Int = 10) throws -> Result {
@@ -30,8 +30,8 @@ enum NumpyBaseline {
         let matrix = folder.appendingPathComponent("matrix.f32")
         let queries = folder.appendingPathComponent("queries.f32")
         let scriptURL = folder.appendingPathComponent("scan.py")
-        try rawFloats(corpus.vectors).write(to: matrix)
-        try rawFloats(corpus.queries.flatMap(\.vector)).write(to: queries)
+        try ChildProcess.rawFloats(corpus.vectors).write(to: matrix)
+        try ChildProcess.rawFloats(corpus.queries.flatMap(\.vector)).write(to: queries)
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         var results: [Result] = []
         for threads in ["default", "1"] {
@@ -39,7 +39,8 @@ enum NumpyBaseline {
             if threads == "1" {
                 for name in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] { environment[name] = "1" }
             }
-            let run = try python(
+            let run = try ChildProcess.run(
+                "python3",
                 [scriptURL.path, matrix.path, queries.path, "\(corpus.configuration.dimension)", "\(k)", "\(warmup)"],
                 environment: environment)
             guard run.status == 0, let data = run.output.data(using: .utf8),
@@ -59,27 +60,6 @@ enum NumpyBaseline {
         var seconds: [Double]
         var top: [[Int]]
         var numpy: String
-    }
-
-    /// The floats' bytes; every platform Mnemo runs on is little-endian, as the script reads them.
-    private static func rawFloats(_ values: [Float]) -> Data {
-        values.withUnsafeBufferPointer { Data(buffer: $0) }
-    }
-
-    private static func python(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-        status: Int32, output: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     private static let script = """
