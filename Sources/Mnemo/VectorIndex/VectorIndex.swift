@@ -42,10 +42,9 @@ final class VectorIndex: @unchecked Sendable {
 
     /// Stops the graph builds of an index when the knowledge bases that share it are released:
     /// each of them holds this object, and nothing else does. (The index's own `deinit` is not
-    /// relied on: while a build ran in the background the index was seen to outlive its knowledge
-    /// bases for a while; with none running it goes with them, which
-    /// `releasingTheKnowledgeBaseReleasesItsVectorIndex` checks.) A build running on a background
-    /// thread then stops within a node per thread, and its graph is neither installed nor saved.
+    /// relied on: in a test the index was seen to outlive its knowledge bases while a build ran.)
+    /// A build running on a background thread then stops within a node per thread, and its graph
+    /// is neither installed nor saved.
     final class Lifetime: Sendable {
         let approximate: ApproximateIndex
 

@@ -119,16 +119,22 @@ extension VectorIndex {
     ///   and this returns once it has ended, with no graph installed or saved by it.
     func buildGraph(of namespace: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) async throws {
         buildGraphInBackground(of: namespace)
-        while approximate.isBuilding(namespace) {
-            if Task.isCancelled {
-                approximate.cancelBuild(of: namespace)
-                // Within one node's insertion per thread, or the end of a saved graph's reading.
-                while approximate.isBuilding(namespace) { usleep(2_000) }
-                throw CancellationError()
+        let approximate = approximate
+        // The handler stops the build the moment the task is cancelled, on the cancelling thread,
+        // however long this task waits for a thread to resume on.
+        try await withTaskCancellationHandler {
+            while approximate.isBuilding(namespace) {
+                if Task.isCancelled {
+                    // Within one node's insertion per thread, or the end of a saved graph's reading.
+                    while approximate.isBuilding(namespace) { usleep(2_000) }
+                    throw CancellationError()
+                }
+                if let state = approximate.progressOfBuild(of: namespace) { progress?(state.done, state.total) }
+                // Ends early when the task is cancelled; the loop then waits for the build's end.
+                try? await Task.sleep(for: .milliseconds(50))
             }
-            if let state = approximate.progressOfBuild(of: namespace) { progress?(state.done, state.total) }
-            // Ends early when the task is cancelled; the loop then stops the build.
-            try? await Task.sleep(for: .milliseconds(50))
+        } onCancel: {
+            approximate.cancelBuild(of: namespace)
         }
     }
 }
