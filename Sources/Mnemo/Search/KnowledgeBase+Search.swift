@@ -250,12 +250,20 @@ extension KnowledgeBase {
     /// stops a build running in the background the same way.
     @discardableResult
     package func buildVectorGraph(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) async throws -> Bool {
-        let store = try await vectorSnapshot()
-        guard let vectorIndex, let code = store.namespaceCode(namespace),
-            (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
-        else { return false }
-        try await vectorIndex.buildGraph(of: namespace, progress: progress)
-        return true
+        let namespace = namespace
+        let approximate = vectorIndex?.approximate
+        // Loading the snapshot may itself start the build in the background: a cancellation
+        // while it loads stops that build too.
+        return try await withTaskCancellationHandler {
+            let store = try await vectorSnapshot()
+            guard let vectorIndex, let code = store.namespaceCode(namespace),
+                (store.rows(ofNamespace: code)?.count ?? store.count) >= vectorIndex.approximate.settings.minimumRows
+            else { return false }
+            try await vectorIndex.buildGraph(of: namespace, progress: progress)
+            return true
+        } onCancel: {
+            approximate?.cancelBuild(of: namespace)
+        }
     }
 
     /// How many semantic and hybrid searches with ``VectorScan/approximate`` took each path

@@ -125,6 +125,8 @@ extension VectorIndex {
         try await withTaskCancellationHandler {
             while approximate.isBuilding(namespace) {
                 if Task.isCancelled {
+                    // Also here: the task may have been cancelled before this build was claimed.
+                    approximate.cancelBuild(of: namespace)
                     // Within one node's insertion per thread, or the end of a saved graph's reading.
                     while approximate.isBuilding(namespace) { usleep(2_000) }
                     throw CancellationError()
