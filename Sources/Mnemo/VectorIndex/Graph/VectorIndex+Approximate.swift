@@ -135,6 +135,8 @@ extension VectorIndex {
                 // Ends early when the task is cancelled; the loop then waits for the build's end.
                 try? await Task.sleep(for: .milliseconds(50))
             }
+            // The handler may have stopped the build before the loop looked.
+            try Task.checkCancellation()
         } onCancel: {
             approximate.cancelBuild(of: namespace)
         }
