@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import Mnemo
@@ -24,6 +25,42 @@ import Testing
             #expect(
                 Timestamp.databaseText(date) == String(text.replacingOccurrences(of: "T", with: " ").dropLast())
                     + (text.contains(".") ? "" : ".000"))
+        }
+    }
+
+    /// Facts' dates are read from their stored text by hand; they must be the very dates GRDB's
+    /// decoding gives (a fact read either way compares equal).
+    @Test func databaseTextReadsAsGRDBReadsIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<20_000 {
+            let milliseconds = Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            // Every other date in whole seconds, the form without a fraction.
+            let text =
+                index.isMultiple(of: 2)
+                ? Timestamp.databaseText(date) : String(Timestamp.databaseText(date).prefix(19))
+            let grdb = try #require(Date.fromDatabaseValue(text.databaseValue))
+            #expect(Timestamp.parseDatabaseText(text) == grdb, "\(text)")
+        }
+        for text in ["2025-02-29 10:00:00", "2025-03-14T09:21:00.250", "2025-03-14 09:21:00.25", "2025-03-14 24:00:00"]
+        {
+            #expect(Timestamp.parseDatabaseText(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func outputAppendedAsBytesIsTheOutputText() {
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<5_000 {
+            // Milliseconds from year 1 to 9999, and some dates outside, written through the text.
+            let range: ClosedRange<Int64> =
+                index.isMultiple(of: 10)
+                ? -70_000_000_000_000...(-62_135_596_800_001) : -62_135_596_800_000...253_402_300_799_999
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: range, using: &generator)) / 1000)
+            for wholeSeconds in [false, true] {
+                var bytes: [UInt8] = []
+                Timestamp.appendOutput(date, wholeSeconds: wholeSeconds, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == Timestamp.output(date, wholeSeconds: wholeSeconds))
+            }
         }
     }
 

@@ -62,6 +62,23 @@ struct VectorScanTests {
             #expect(matches.count == min(5, rows))
         }
     }
+
+    /// Below the parallel threshold the work and the scan both run on the calling thread: a
+    /// second thread for a scan of a few thousand rows cost more than it saved.
+    @Test func workBesideASmallScanRunsOnTheCallingThread() {
+        var store = VectorSnapshot(dimension: 4)
+        for row in 0..<500 {
+            store.upsert(
+                id: Int64(row + 1), vector: [1, Float(row % 7), 0, 1],
+                attributes: .init(namespace: "default", topicID: 1, type: .fact, importance: .medium, isActive: true))
+        }
+        let filter = VectorFilter(FactFilter(), namespaceCode: 0, topicIDs: nil)
+        let caller = pthread_self()
+        let thread = Locked<pthread_t?>(nil)
+        _ = store.nearest(
+            to: [0.5, 0.5, 0.5, 0.5], k: 5, filter: filter, alongside: { thread.withLock { $0 = pthread_self() } })
+        #expect(thread.withLock { $0 }.map { pthread_equal($0, caller) != 0 } == true)
+    }
 }
 
 private final class Counter: @unchecked Sendable {

@@ -4,10 +4,10 @@ import GRDB
 extension KnowledgeBase {
     /// The position of the namespace's change feed now: follow from it to see only what comes.
     public func currentCursor() async throws -> ChangeCursor {
-        let namespace = namespace
-        return try await writer.read { db in
-            ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace)
-        }
+        try Task.checkCancellation()
+        // One index probe, on the calling thread as searches read (see `readNow(_:)`): a server
+        // reads it before every page it lists and every search it answers.
+        return try readNow { db in ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace) }
     }
 
     /// Reads a cursor that an app kept as text (``ChangeCursor/description``).

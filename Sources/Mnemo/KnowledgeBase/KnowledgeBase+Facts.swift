@@ -186,8 +186,10 @@ extension KnowledgeBase {
         -> [Fact]
     {
         try Self.validatePage(limit: limit, offset: offset)
-        let namespace = namespace
-        return try await writer.read { db in
+        try Task.checkCancellation()
+        // A page is read in the listing index's order and stops at its end (a fraction of a
+        // millisecond): on the calling thread, as searches read (see `readNow(_:)`).
+        return try readNow { db in
             try FactTable.list(db, namespace: namespace, filter: filter, limit: limit, offset: offset)
         }
     }

@@ -15,13 +15,12 @@ extension FactTable {
 
     /// Up to `limit` facts of `namespace` (of every namespace when `nil`) with ids above `id`, by id.
     static func page(_ db: Database, namespace: String?, after id: Int64, limit: Int) throws -> [Fact] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source)
-                WHERE (? IS NULL OR fact.namespace = ?) AND fact.id > ? ORDER BY fact.id LIMIT ?
-                """, arguments: [namespace, namespace, id, limit]
-        ).map(Fact.init(row:))
+        try Fact.fetchAll(
+            db.makeStatement(
+                sql: """
+                    SELECT \(Fact.selection) FROM \(Fact.source)
+                    WHERE (? IS NULL OR fact.namespace = ?) AND fact.id > ? ORDER BY fact.id LIMIT ?
+                    """), arguments: [namespace, namespace, id, limit])
     }
 
     /// The id and content of every fact in every namespace, by id: what re-embedding reads.
@@ -34,11 +33,10 @@ extension FactTable {
     /// The facts in the topics with these ids.
     static func facts(_ db: Database, inTopics topicIDs: [Int64]) throws -> [Fact] {
         guard !topicIDs.isEmpty else { return [] }
-        return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.topic_id IN (SELECT value FROM json_each(?))
-                """, arguments: [idList(topicIDs)]
-        ).map(Fact.init(row:))
+        return try Fact.fetchAll(
+            db.makeStatement(
+                sql: """
+                    SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.topic_id IN (SELECT value FROM json_each(?))
+                    """), arguments: [idList(topicIDs)])
     }
 }

@@ -10,13 +10,12 @@ extension FactTable {
         // selective as a handful of primary-key lookups, and at 100k facts that guess cost
         // 20 ms per search.
         // The ids travel as one JSON array so that the statement is prepared once and cached.
-        let facts = try Row.fetchAll(
+        let facts = try Fact.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT \(Fact.selection) FROM \(Fact.source)
                     WHERE +fact.namespace = ? AND fact.id IN (SELECT value FROM json_each(?))
-                    """), arguments: [namespace, idList(ids)]
-        ).map(Fact.init(row:))
+                    """), arguments: [namespace, idList(ids)])
         return Dictionary(facts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -114,14 +114,13 @@ enum FactTable {
     ) throws -> [Fact] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         // Cached: a filter gives one of a few statements, and parsing one took a fifth of a page's read.
-        return try Row.fetchAll(
+        return try Fact.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT \(Fact.selection) FROM \(Fact.source)
                     WHERE \(conditions.sql)
                     ORDER BY \(ordering)
                     LIMIT ? OFFSET ?
-                    """), arguments: conditions.arguments + [limit, offset]
-        ).map(Fact.init(row:))
+                    """), arguments: conditions.arguments + [limit, offset])
     }
 }

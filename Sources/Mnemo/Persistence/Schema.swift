@@ -19,6 +19,7 @@ enum Schema {
         migrator.registerMigration("v9: stable ids of facts and topics", migrate: addStableIDs)
         migrator.registerMigration("v10: sync", migrate: SyncSchema.create)
         migrator.registerMigration("v11: sync of topic moves", migrate: SyncSchema.queueTopicMoves)
+        migrator.registerMigration("v12: the listing's order", migrate: addListingOrderIndex)
         return migrator
     }
 

@@ -87,6 +87,14 @@ extension VectorSnapshot {
         _ scan: (Range<Int>, inout TopK) -> Void
     ) -> [TopK.Entry] {
         let ranges = chunks(count, threads: threads)
+        // A scan too small to share is not worth a second thread beside the work either: handing
+        // the work over and waiting for it cost more than the scan of a few thousand rows.
+        if ranges.count == 1 {
+            work?()
+            var heap = TopK(capacity: k)
+            scan(ranges[0], &heap)
+            return heap.sorted()
+        }
         // With work alongside, its thread joins the scan when the work is done.
         let lanes = min(max(1, threads), ranges.count + (work == nil ? 0 : 1))
         var heaps = [TopK](repeating: TopK(capacity: k), count: lanes)

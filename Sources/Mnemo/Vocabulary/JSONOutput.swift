@@ -90,7 +90,9 @@ package struct JSONOutput {
 
     /// A date as ``Timestamp`` text in UTC.
     package mutating func write(_ date: Date) {
-        write(Timestamp.output(date, wholeSeconds: wholeSeconds))
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.appendOutput(date, wholeSeconds: wholeSeconds, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `[element, …]`.

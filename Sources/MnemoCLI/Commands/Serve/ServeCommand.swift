@@ -119,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MnemoHTTPServer.runTasksOnEventLoops()
         let authentication: Authentication =
             switch auth {
             case .none: .none
