@@ -35,6 +35,17 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        // Only a request the router found no route for is looked at: the routes need not be
+        // walked for every request answered.
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            throw methodNotAllowed(request) ?? error
+        }
+    }
+
+    /// The 405 error for a request whose path is served with other methods only.
+    private func methodNotAllowed(_ request: Request) -> APIError? {
         let path = request.uri.path.split(separator: "/")
         // The router prefers a constant segment to a parameter (`/api/topics/stats` is not
         // `/api/topics/{topic_id}`), so only the most specific documented paths count.
@@ -42,11 +53,11 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         let specificity = matching.map(\.constantCount).max()
         let candidates = matching.filter { $0.constantCount == specificity }
         let allowed = Set(candidates.flatMap(\.methods))
-        guard !candidates.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
+        guard !candidates.isEmpty, !allowed.contains(request.method) else { return nil }
         let methods = allowed.map(\.rawValue).sorted().joined(separator: ", ")
         var error = APIError(
             .methodNotAllowed, "method_not_allowed", "\(request.uri.path) takes \(methods), not \(request.method)")
         error.headers[.allow] = methods
-        throw error
+        return error
     }
 }

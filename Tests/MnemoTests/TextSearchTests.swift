@@ -28,6 +28,26 @@ struct TextSearchTests {
             importance: .negligible),
     ]
 
+    /// With fewer matches than the ranking's depth, every match was ranked in one pass over the
+    /// index: no second pass counts them.
+    @Test func aSearchWithFewMatchesPassesOverTheIndexOnce() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        let namespace = kb.namespace
+        let (matches, statements) = try await kb.writer.base.read { db in
+            let statements = Locked<[String]>([])
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+            let query = try #require(TextQuery("swiftui marathon"))
+            let matches = try TextSearcher.rank(
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 20, offset: 0)
+            db.trace(options: [])
+            return (matches, statements.withLock { $0 })
+        }
+        #expect(matches.count == 3)
+        #expect(statements.filter { $0.contains("fact_fts MATCH") }.count == 1, "\(statements)")
+    }
+
     @Test(arguments: Backend.available) func bm25RanksTheBestMatchFirst(on backend: Backend) async throws {
         let kb = try await backend.with(Self.facts)
         let hits = try await kb.search("swiftui screens")

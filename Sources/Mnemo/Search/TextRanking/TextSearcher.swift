@@ -49,7 +49,7 @@ enum TextSearcher {
                     FROM fact_fts WHERE fact_fts MATCH ?
                     ORDER BY rank, rowid LIMIT ?
                 )
-                SELECT candidate.id, candidate.rank
+                SELECT candidate.id, candidate.rank, (SELECT COUNT(*) FROM candidate)
                 FROM candidate CROSS JOIN fact ON fact.id = candidate.id JOIN topic ON topic.id = fact.topic_id
                 WHERE \(conditions.sql)
                 ORDER BY candidate.rank, candidate.id LIMIT ? OFFSET ?
@@ -57,10 +57,14 @@ enum TextSearcher {
             // MATERIALIZED keeps SQLite from folding the ranking into the join, which would read
             // `fact` for every match.
             let arguments: StatementArguments = [query.pattern, depth] + conditions.arguments + [limit, offset]
+            var ranked = 0
             let matches = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
-                Match(id: $0[0], relevance: -($0[1] as Double))
+                ranked = $0[2]
+                return Match(id: $0[0], relevance: -($0[1] as Double))
             }
-            if matches.count == limit { return matches }
+            // Fewer candidates than the depth: every match was ranked, and counting them again
+            // (a second pass over the index) would tell nothing new.
+            if matches.count == limit || (1..<depth).contains(ranked) { return matches }
             let total =
                 try matchCount ?? Int.fetchOne(
                     db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"),
