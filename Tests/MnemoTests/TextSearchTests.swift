@@ -48,6 +48,30 @@ struct TextSearchTests {
         #expect(statements.filter { $0.contains("fact_fts MATCH") }.count == 1, "\(statements)")
     }
 
+    /// The ranking counts the rows holding each phrase for its IDF; the word coverage takes those
+    /// counts instead of asking the index again, phrase by phrase, and comes to the same figures.
+    @Test func theCoverageTakesThePhraseCountsOfTheRanking() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        let namespace = kb.namespace
+        let (phraseHits, given, counted, statements) = try await kb.writer.base.read { db in
+            let query = try #require(TextQuery("swiftui marathon rust"))
+            let ranking = try TextSearcher.ranking(
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 20, offset: 0)
+            let ids = ranking.matches.map(\.id)
+            let statements = Locked<[String]>([])
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+            let given = try TextSearcher.wordCoverage(db, query: query, facts: ids, phraseHits: ranking.phraseHits)
+            db.trace(options: [])
+            let counted = try TextSearcher.wordCoverage(db, query: query, facts: ids)
+            return (ranking.phraseHits, given, counted, statements.withLock { $0 })
+        }
+        #expect(phraseHits == [2, 1, 1])
+        #expect(given == counted)
+        #expect(!statements.contains { $0.contains("MATCH") }, "\(statements)")
+    }
+
     @Test(arguments: Backend.available) func bm25RanksTheBestMatchFirst(on backend: Backend) async throws {
         let kb = try await backend.with(Self.facts)
         let hits = try await kb.search("swiftui screens")

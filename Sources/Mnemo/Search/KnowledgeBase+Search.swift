@@ -89,15 +89,15 @@ extension KnowledgeBase {
     func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
         return try readNow { db in
-            let matches = try TextSearcher.rank(
+            let ranking = try TextSearcher.ranking(
                 db, namespace: namespace, query: textQuery, filter: query.filter,
                 limit: query.limit, offset: query.offset)
-            guard !matches.isEmpty else { return [] }
+            guard !ranking.matches.isEmpty else { return [] }
             // One tokenizer marks the snippets and weighs the hits' words.
             let matcher = try SnippetMaker(db, query: textQuery)
-            let hits = try TextSearcher.hits(db, namespace: namespace, matches: matches, matcher: matcher)
+            let hits = try TextSearcher.hits(db, namespace: namespace, matches: ranking.matches, matcher: matcher)
             let coverage = try TextSearcher.wordCoverage(
-                db, query: textQuery, facts: hits.map(\.fact), matcher: matcher)
+                db, query: textQuery, facts: hits.map(\.fact), matcher: matcher, phraseHits: ranking.phraseHits)
             return try Self.withConflicts(
                 hits.map { hit in
                     var hit = hit
@@ -153,9 +153,11 @@ extension KnowledgeBase {
             do {
                 ranking = .success(
                     try writer.read { db in
-                        let matches = try TextSearcher.rank(
+                        let ranking = try TextSearcher.ranking(
                             db, namespace: namespace, query: textQuery, filter: filter, limit: depth, offset: 0)
-                        return (matches, try TextSearcher.wordCoverage(db, query: textQuery, facts: matches.map(\.id)))
+                        let coverage = try TextSearcher.wordCoverage(
+                            db, query: textQuery, facts: ranking.matches.map(\.id), phraseHits: ranking.phraseHits)
+                        return (ranking.matches, coverage)
                     })
             } catch {
                 ranking = .failure(error)

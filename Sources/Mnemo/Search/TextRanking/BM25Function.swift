@@ -91,6 +91,17 @@ enum BM25Function {
         return Int32(total)
     }
 
+    /// The rows holding each phrase, counted by the ranking that last ran on a connection (FTS5
+    /// counts them for the IDF): ``TextSearcher`` takes them for the word coverage, which
+    /// otherwise counted them again, phrase by phrase.
+    private static let phraseHits = Locked<[OpaquePointer: [Int]]>([:])
+
+    /// Forgets the counts of `db`'s connection, and returns them.
+    static func takePhraseHits(_ db: Database) -> [Int]? {
+        guard let connection = db.sqliteConnection else { return nil }
+        return phraseHits.withLock { $0.removeValue(forKey: connection) }
+    }
+
     /// How many times a connection read every row's size at once (see `RowSizes`), for tests.
     static let fullSizeReads = Locked(0)
 
@@ -246,6 +257,7 @@ enum BM25Function {
             try Failure.check(api.pointee.xRowCount(context, &rows))
             try Failure.check(api.pointee.xColumnTotalSize(context, -1, &tokens))
             var idf: [Double] = []
+            var phraseHits: [Int] = []
             for phrase in 0..<api.pointee.xPhraseCount(context) {
                 var hits: Int64 = 0
                 try Failure.check(
@@ -256,7 +268,9 @@ enum BM25Function {
                 // As FTS5: a phrase in more than half of the rows would get a negative IDF.
                 let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
                 idf.append(value <= 0 ? 1e-6 : value)
+                phraseHits.append(Int(hits))
             }
+            if let db { BM25Function.phraseHits.withLock { $0[db] = phraseHits } }
             self.idf = idf
             self.averageSize = Double(tokens) / Double(rows)
             self.weights = weights

@@ -25,32 +25,37 @@ extension TextSearcher {
     /// are deleted and moves an IDF by little after that; reading it costs one index probe where
     /// counting rows would read them all. The index spans every namespace, as FTS5's own BM25
     /// statistics do; the figures only weigh the ranking and are never shown.
-    static func wordCoverage(_ db: Database, query: TextQuery, facts: [Int64] = []) throws -> WordCoverage {
-        try wordCoverage(db, query: query) {
+    ///
+    /// `phraseHits`, when given, are the rows holding each phrase as a ranking of the same query in
+    /// the same read counted them (``TextSearcher/Ranking``); else they are counted here.
+    static func wordCoverage(_ db: Database, query: TextQuery, facts: [Int64] = [], phraseHits: [Int]? = nil) throws
+        -> WordCoverage
+    {
+        try wordCoverage(db, query: query, phraseHits: phraseHits) {
             facts.isEmpty ? [] : try documents(db, ids: facts, matcher: SnippetMaker(db, query: query))
         }
     }
 
-    /// ``wordCoverage(_:query:facts:)`` for facts already read (their content and topic path),
-    /// with the query's `matcher`.
-    static func wordCoverage(_ db: Database, query: TextQuery, facts: [Fact], matcher: SnippetMaker) throws
-        -> WordCoverage
-    {
-        try wordCoverage(db, query: query) {
+    /// ``wordCoverage(_:query:facts:phraseHits:)`` for facts already read (their content and
+    /// topic path), with the query's `matcher`.
+    static func wordCoverage(
+        _ db: Database, query: TextQuery, facts: [Fact], matcher: SnippetMaker, phraseHits: [Int]? = nil
+    ) throws -> WordCoverage {
+        try wordCoverage(db, query: query, phraseHits: phraseHits) {
             facts.map { Document(id: $0.id, content: $0.content, topic: $0.topicPath, matcher: matcher) }
         }
     }
 
     private static func wordCoverage(
-        _ db: Database, query: TextQuery, documents: () throws -> [Document]
+        _ db: Database, query: TextQuery, phraseHits: [Int]?, documents: () throws -> [Document]
     ) throws -> WordCoverage {
         guard !query.phrases.isEmpty else { return WordCoverage(query: 0, facts: [:]) }
         let rows = Double(try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM fact")) ?? 0)
-        let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?")
+        let hits = try phraseHits ?? phraseCounts(db, query: query)
         var idfs: [Double] = []
         var present: [Bool] = []
-        for phrase in query.phrases {
-            let matches = Double(try Int.fetchOne(count, arguments: ["\"" + phrase.joined(separator: " ") + "\""]) ?? 0)
+        for count in hits {
+            let matches = Double(count)
             idfs.append(max(1e-6, log((rows - matches + 0.5) / (matches + 0.5))))
             present.append(matches > 0)
         }
@@ -65,6 +70,14 @@ extension TextSearcher {
             }
         }
         return WordCoverage(query: found / total, facts: weights)
+    }
+
+    /// How many rows of the index hold each of the query's phrases.
+    private static func phraseCounts(_ db: Database, query: TextQuery) throws -> [Int] {
+        let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?")
+        return try query.phrases.map { phrase in
+            try Int.fetchOne(count, arguments: ["\"" + phrase.joined(separator: " ") + "\""]) ?? 0
+        }
     }
 
     /// A fact as the index sees it, with the query's phrases it holds in its content or topic path.

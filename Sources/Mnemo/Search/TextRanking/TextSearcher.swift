@@ -29,8 +29,33 @@ enum TextSearcher {
         var relevance: Double
     }
 
+    /// A page of ranked matches, and how many rows hold each of the query's phrases (in the
+    /// order of ``TextQuery/phrases``) when the ranking counted them: `nil` when nothing matched.
+    struct Ranking {
+        var matches: [Match]
+        var phraseHits: [Int]?
+    }
+
     /// The page of matches that pass `filter`, best first.
     static func rank(
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+    ) throws -> [Match] {
+        try ranking(db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset).matches
+    }
+
+    /// ``rank(_:namespace:query:filter:limit:offset:)`` with the phrase counts of the ranking,
+    /// for ``wordCoverage(_:query:facts:phraseHits:)``.
+    static func ranking(
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+    ) throws -> Ranking {
+        _ = BM25Function.takePhraseHits(db)
+        let matches = try rankedMatches(
+            db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset)
+        let hits = BM25Function.takePhraseHits(db)
+        return Ranking(matches: matches, phraseHits: hits?.count == query.phrases.count ? hits : nil)
+    }
+
+    private static func rankedMatches(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
     ) throws -> [Match] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
