@@ -11,8 +11,8 @@ extension KnowledgeBase {
     ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default): first those that
     ///    bear on the message (their cosine to the message or to the neighbourhood of its first
     ///    hits reaches ``ContextOptions/minimumBearing``), most bearing first; then those filed
-    ///    under the topic of one of the first ``standingAnchors`` hits in the order of part 2,
-    ///    most bearing first. The memory's filing says what the wording does not: a knee
+    ///    under the topic of one of the first six hits in the order of part 2 that score at
+    ///    least 0.3 of the best hit's score, most bearing first. The memory's filing says what the wording does not: a knee
     ///    condition sits beside the goal of training without knee pain, an allergy beside the
     ///    EpiPen a cooking question finds. What must never be forgotten for this message comes
     ///    first; what matters for other messages does not take its room. A goal that is
