@@ -114,6 +114,41 @@ struct ContextBearingTests {
         #expect(context.text.contains("(goal, completed \(completed))"))
     }
 
+    /// A condition whose wording is far from the message (cosine 0 to it and to its hit) is a
+    /// standing fact when it is filed under the topic of a fact the context leads with; an
+    /// important fact filed elsewhere, and newer, is not.
+    @Test func anImportantFactFiledBesideTheLeadingHitsIsAStandingFact() async throws {
+        let message = "plan my training for the spring"
+        let embedder = SeededEmbedder(
+            dimension: 8,
+            pinned: [
+                message: [1, 0, 0, 0, 0, 0, 0, 0],
+                "Wants a training block without knee pain": [0.9, 0.435_890, 0, 0, 0, 0, 0, 0],
+                "Has tendinopathy in the left knee": [0, 0, 1, 0, 0, 0, 0, 0],
+                "Goal: pass the JLPT N4 exam": [0, 0, 0, 1, 0, 0, 0, 0],
+            ])
+        let kb = try KnowledgeBase.inMemory(embedder: embedder, now: { Self.now })
+        let day = { (text: String) in Timestamp.parse(text)! }
+        try await kb.addFacts(
+            [
+                NewFact(
+                    content: "Has tendinopathy in the left knee", topicPath: "Health/Injuries", importance: .high,
+                    createdAt: day("2025-01-26T00:00:00Z")),
+                NewFact(
+                    content: "Wants a training block without knee pain", topicPath: "Health/Injuries",
+                    type: .goal, createdAt: day("2025-03-01T00:00:00Z")),
+                NewFact(
+                    content: "Goal: pass the JLPT N4 exam", topicPath: "Languages/Japanese", type: .goal,
+                    importance: .high, createdAt: day("2025-05-01T00:00:00Z")),
+            ], nearDuplicates: nil)
+        let context = try await kb.context(for: message, budget: 400, options: ContextOptions(candidates: 1))
+        let contents = context.items.map(\.fact.content)
+        #expect(contents.first == "Has tendinopathy in the left knee")
+        #expect(context.items.first?.reason == .always)
+        let exam = try #require(contents.firstIndex(of: "Goal: pass the JLPT N4 exam"))
+        #expect(exam > contents.firstIndex(of: "Wants a training block without knee pain")!)
+    }
+
     static func hit(_ id: Int64, topic: String, type: FactType = .fact) -> SearchHit {
         let date = Self.now
         let fact = Fact(

@@ -6,13 +6,18 @@ extension KnowledgeBase {
     ///
     /// Items come in four parts, each filling what the ones before left:
     /// 1. **Standing** (reason `always`): active facts of at least
-    ///    ``ContextOptions/alwaysImportance`` that bear on the message (their
-    ///    cosine to the message or to the neighbourhood of its first hits reaches
-    ///    ``ContextOptions/minimumBearing``), most bearing first, up to
-    ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default). What must never
-    ///    be forgotten for this message comes first; what matters for other messages does not
-    ///    take its room. A goal that is completed or abandoned is never a standing fact: it is
-    ///    no longer an aim (its line says where it stands).
+    ///    ``ContextOptions/alwaysImportance`` that the search did not find (a hit takes its
+    ///    place in part 2, where the importance prior puts it early), up to
+    ///    ``ContextOptions/alwaysShare`` of the budget (a quarter by default): first those that
+    ///    bear on the message (their cosine to the message or to the neighbourhood of its first
+    ///    hits reaches ``ContextOptions/minimumBearing``), most bearing first; then those filed
+    ///    under the topic of one of the first six hits in the order of part 2 that score at
+    ///    least 0.3 of the best hit's score, most bearing first. The memory's filing says what the wording does not: a knee
+    ///    condition sits beside the goal of training without knee pain, an allergy beside the
+    ///    EpiPen a cooking question finds. What must never be forgotten for this message comes
+    ///    first; what matters for other messages does not take its room. A goal that is
+    ///    completed or abandoned is never a standing fact: it is no longer an aim (its line says
+    ///    where it stands).
     /// 2. **Relevant**: the hits of a hybrid search for the message (text search without an
     ///    embedder), at most ``ContextOptions/candidates``, each with its
     ///    ``SearchHit/relevance`` as ``ContextItem/score``, while room is left; a hit that no
@@ -92,9 +97,19 @@ extension KnowledgeBase {
             Self.urgency(of: fact, now: now, aboutAims: bearing.isAboutAims, options: options)
         }
         let weighed: [(fact: Fact, bearing: Double)] = important.map { ($0, bearing.bearing(of: $0) * urgency($0)) }
-        let standing = weighed.filter { $0.bearing >= options.minimumBearing }.sorted { a, b in
+        let byBearing = { (a: (fact: Fact, bearing: Double), b: (fact: Fact, bearing: Double)) in
             a.bearing != b.bearing ? a.bearing > b.bearing : a.fact.id > b.fact.id
         }
+        let inOrder = Self.inContextOrder(hits, urgency: urgency)
+        // A hit takes its place among the hits (the importance prior puts an important one early);
+        // the standing part brings what the search did not find.
+        let hitIDs = Set(hits.map(\.fact.id))
+        let unfound = weighed.filter { !hitIDs.contains($0.fact.id) }
+        let leadTopics = Self.leadTopics(inOrder)
+        let standing =
+            unfound.filter { $0.bearing >= options.minimumBearing }.sorted(by: byBearing)
+            + unfound.filter { $0.bearing < options.minimumBearing && leadTopics.contains($0.fact.topicPath) }
+            .sorted(by: byBearing)
         let standingIDs = Set(standing.map { $0.fact.id })
         let others = important.filter { !standingIDs.contains($0.id) }.sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id > $1.id
@@ -123,7 +138,7 @@ extension KnowledgeBase {
         let ordered =
             options.relevanceWeight < 1
             ? Self.maximalMarginalRelevance(hits, weight: options.relevanceWeight, store: store, skipping: packer)
-            : Self.inContextOrder(hits, urgency: urgency)
+            : inOrder
         for hit in ordered {
             packer.add(
                 hit.fact, reason: .relevant, score: hit.relevance, partners: partners[hit.fact.id] ?? [], limit: budget)
@@ -174,6 +189,34 @@ extension KnowledgeBase {
 
     /// How many of the first hits name the topics the message is about (see ``topicPrior``).
     static let topicAnchors = 3
+
+    /// How many of the first hits in context order (``inContextOrder(_:urgency:)``) lend their
+    /// topics to the standing part: an important fact the search did not find, filed under the
+    /// topic of one of them, is a standing fact for the message, after those whose bearing
+    /// reaches ``ContextOptions/minimumBearing``, however far its wording is from the message's.
+    /// A memory files a condition beside what it concerns: "Has patellar tendinopathy in his left
+    /// knee" (cosine 0.03 to a half-marathon training plan) under the injuries, where "Wants to
+    /// get through a full marathon training block without knee pain" is among the first hits;
+    /// the peanut allergy (cosine −0.02 to "What should I cook for dinner tonight?") under the
+    /// medical facts, where the EpiPen carried since a reaction to a satay sauce is. Six: on the
+    /// fixtures' judgement set (`Fixtures/context`) 4 or 5 held 0.03 less at 300 tokens and 0.04
+    /// less at 800, 8 0.01 less at 300 and 0.01 more at 800.
+    static let standingAnchors = 6
+
+    /// The share of the best hit's score an anchor of the standing part needs (see
+    /// ``standingAnchors``): in a small memory every fact is among the first hits, and a fact
+    /// that has nothing to do with the message says nothing about what it is about. 0.3: on the
+    /// judgement sets 0.2 and 0.3 kept every fact the anchors bring, 0.4 (the search's
+    /// ``SearchQuery/defaultRelativeScoreFloor``) lost 0.01.
+    static let anchorScoreShare = 0.3
+
+    /// The topics of the first ``standingAnchors`` hits in context order that score at least
+    /// ``anchorScoreShare`` of the best hit's score.
+    static func leadTopics(_ ordered: [SearchHit]) -> Set<String> {
+        let best = ordered.map(\.score).max() ?? 0
+        return Set(
+            ordered.prefix(standingAnchors).filter { $0.score >= anchorScoreShare * best }.map(\.fact.topicPath))
+    }
 
     /// How much more a hit counts when its topic is that of one of the first ``topicAnchors``
     /// hits: 3, as much as high importance. A memory files what belongs together under one
