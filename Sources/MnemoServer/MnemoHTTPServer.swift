@@ -82,11 +82,13 @@ package struct MnemoHTTPServer: Sendable {
     }
 
     /// Runs Swift's tasks on the server's event loops from now on, for the life of the process
-    /// (`mnemo serve` does; an app that embeds the server decides for itself).
+    /// (`mnemo serve --tasks-on-event-loops`).
     ///
     /// A request's task then runs on the loop that read it and writes its answer there, with no
     /// hop to Swift's cooperative pool and back: a text search cost about a third less CPU, a
-    /// listing and a hybrid search a quarter less (Serving article). Reads on the calling thread
+    /// hybrid search a quarter less. But in six of ten load runs some requests waited up to
+    /// two seconds (a route's p99 at 0.45–1.8 s, against under 60 ms on the pool), cause not
+    /// found yet, so it is not the default (Serving article). Reads on the calling thread
     /// (`KnowledgeBase.readNow`) then hold a loop as they held a thread of the pool. Call it
     /// once, before serving.
     package static func runTasksOnEventLoops() {
