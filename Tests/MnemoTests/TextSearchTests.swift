@@ -39,8 +39,9 @@ struct TextSearchTests {
                 if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
             }
             let query = try #require(TextQuery("swiftui marathon"))
-            let matches = try TextSearcher.rank(
-                db, namespace: namespace, query: query, filter: FactFilter(), limit: 20, offset: 0)
+            let matches = try TextSearcher.ranking(
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 20, offset: 0
+            ).matches
             db.trace(options: [])
             return (matches, statements.withLock { $0 })
         }

@@ -8,7 +8,7 @@ import GRDB
 /// (0.8 instead of 1.7 ms for a typical query at 100k facts on a 2 GHz EPYC; merely listing the
 /// matches takes 0.25 ms). Everything else is kept off that path:
 ///
-/// 1. ``rank(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
+/// 1. ``ranking(_:namespace:query:filter:limit:offset:)`` ranks the best `depth` matches inside the
 ///    index alone, then joins only those with `fact` and `topic` to apply the filter.
 /// 2. ``hits(_:namespace:matches:matcher:)`` reads the facts of a page and marks the query's
 ///    words in their content (``SnippetMaker``).
@@ -36,15 +36,8 @@ enum TextSearcher {
         var phraseHits: [Int]?
     }
 
-    /// The page of matches that pass `filter`, best first.
-    static func rank(
-        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
-    ) throws -> [Match] {
-        try ranking(db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset).matches
-    }
-
-    /// ``rank(_:namespace:query:filter:limit:offset:)`` with the phrase counts of the ranking,
-    /// for ``wordCoverage(_:query:facts:phraseHits:)``.
+    /// The page of matches that pass `filter`, best first, with the phrase counts the ranking
+    /// made, for ``wordCoverage(_:query:facts:phraseHits:)``.
     static func ranking(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
     ) throws -> Ranking {
