@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import Mnemo
 import NIOCore
-import NIOPosix
 
 /// The answer of `/healthz`: `storage` only on a node of a PostgreSQL store.
 struct Health: ResponseEncodable {
@@ -75,24 +74,11 @@ package struct MnemoHTTPServer: Sendable {
     {
         Application(
             router: router(),
+            server: .http1OnConnectionLoops(),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "mnemo"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger ?? Logger(label: "mnemo.serve"))
-    }
-
-    /// Runs Swift's tasks on the server's event loops from now on, for the life of the process
-    /// (`mnemo serve --tasks-on-event-loops`).
-    ///
-    /// A request's task then runs on the loop that read it and writes its answer there, with no
-    /// hop to Swift's cooperative pool and back: a text search cost about a third less CPU, a
-    /// hybrid search a quarter less. But in six of ten load runs some requests waited up to
-    /// two seconds (a route's p99 at 0.45–1.8 s, against under 60 ms on the pool), cause not
-    /// found yet, so it is not the default (Serving article). Reads on the calling thread
-    /// (`KnowledgeBase.readNow`) then hold a loop as they held a thread of the pool. Call it
-    /// once, before serving.
-    package static func runTasksOnEventLoops() {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.

@@ -8,11 +8,9 @@ import Testing
 
 /// `mnemo serve` as a user runs it: a real process on a real socket, stopped with SIGTERM.
 @Suite struct ServeCommandTests {
-    /// Also with the tasks on the event loops: the same answers, the same clean stop.
-    @Test(arguments: [[], ["--tasks-on-event-loops"]])
-    func servesUntilSIGTERMThenExitsCleanly(options: [String]) async throws {
+    @Test func servesUntilSIGTERMThenExitsCleanly() async throws {
         let database = try TestKnowledgeBase.temporaryPath()
-        let server = try ServerProcess(["--db", database] + options)
+        let server = try ServerProcess(["--db", database])
         try await server.waitUntilListening()
         let (health, _) = try await server.request("/healthz")
         #expect(health == 200)

@@ -71,13 +71,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The memory page at /ui: on, off or read-only (views without actions).")
     var ui: PageMode = .on
 
-    @Flag(
-        help: """
-            Run each request's task on the event loop that read it: a third less CPU per search, but \
-            some runs under load stalled for about a second (see the Serving article). Off by default.
-            """)
-    var tasksOnEventLoops = false
-
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
     var maxBodyBytes = 1 << 20
 
@@ -126,7 +119,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if tasksOnEventLoops { MnemoHTTPServer.runTasksOnEventLoops() }
         let authentication: Authentication =
             switch auth {
             case .none: .none
