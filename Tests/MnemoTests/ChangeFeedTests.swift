@@ -42,6 +42,23 @@ struct ChangeFeedTests {
         Dictionary(uniqueKeysWithValues: try await kb.snapshot().facts.map { ($0.id, $0) })
     }
 
+    /// A server reads the cursor before every answer: one statement, without the `BEGIN` and
+    /// `COMMIT` of a read transaction around it.
+    @Test func theCursorIsReadInOneStatement() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
+        let statements = Locked<[String]>([])
+        try await kb.writer.base.writeWithoutTransaction { db in
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+        }
+        let cursor = try await kb.currentCursor()
+        try await kb.writer.base.writeWithoutTransaction { db in db.trace(options: []) }
+        #expect(statements.withLock { $0 }.count == 1, "\(statements.withLock { $0 })")
+        #expect(cursor.sequence > 0)
+    }
+
     @Test func eachWriteReportsWhatItDid() async throws {
         let kb = try TestKnowledgeBase.empty()
         let start = try await kb.currentCursor()

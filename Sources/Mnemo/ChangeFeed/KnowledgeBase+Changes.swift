@@ -5,9 +5,11 @@ extension KnowledgeBase {
     /// The position of the namespace's change feed now: follow from it to see only what comes.
     public func currentCursor() async throws -> ChangeCursor {
         try Task.checkCancellation()
-        // One index probe, on the calling thread as searches read (see `readNow(_:)`): a server
-        // reads it before every page it lists and every search it answers.
-        return try readNow { db in ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace) }
+        // One index probe, on the calling thread as searches read (see `readNow(_:)`), in one
+        // statement: a server reads it before every page it lists and every search it answers.
+        return try writer.readOneStatement { db in
+            ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace)
+        }
     }
 
     /// Reads a cursor that an app kept as text (``ChangeCursor/description``).

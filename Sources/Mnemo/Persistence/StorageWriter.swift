@@ -31,6 +31,13 @@ struct StorageWriter: Sendable {
         do { return try base.read(value) } catch { throw MnemoError(error) }
     }
 
+    /// A read of one statement on the calling thread, outside a transaction: SQLite runs a
+    /// statement in a read transaction of its own, so one statement needs no other. It spares the
+    /// `BEGIN` and `COMMIT` that GRDB prepares anew for every read.
+    func readOneStatement<T>(_ value: (Database) throws -> T) throws -> T {
+        do { return try base.unsafeRead(value) } catch { throw MnemoError(error) }
+    }
+
     /// A write transaction, with the change feed's events of what it did (see ``FeedTable``).
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         do {

@@ -1,18 +1,22 @@
 extension JSONOutput {
     /// A field of a JSON object: its key (a `CodingKeys` case of the object's `Encodable`
     /// conformance) and how to write its value.
+    @usableFromInline
     package struct Field<Root>: Sendable {
         /// The key.
-        let name: String
+        @usableFromInline let name: String
         /// Writes the field unless its value is absent; the flag is whether it is the object's first.
-        let write: @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void
+        @usableFromInline let write: @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void
 
-        private init(name: String, write: @escaping @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void) {
+        @usableFromInline
+        init(name: String, write: @escaping @Sendable (Root, inout JSONOutput, inout Bool) throws -> Void) {
             self.name = name
             self.write = write
         }
 
-        /// A field always written, as `Encodable`'s `encode(_:forKey:)`.
+        /// A field always written, as `Encodable`'s `encode(_:forKey:)`. Inlinable, so that the
+        /// value's writer is specialized where the field is listed.
+        @inlinable
         package init<Value: JSONWritable>(_ key: some CodingKey, _ value: @escaping @Sendable (Root) -> Value) {
             let bytes = Self.keyBytes(key.stringValue)
             self.init(name: key.stringValue) { root, output, first in
@@ -22,6 +26,7 @@ extension JSONOutput {
         }
 
         /// A field left out when its value is `nil`, as `Encodable`'s `encodeIfPresent(_:forKey:)`.
+        @inlinable
         package init<Value: JSONWritable>(_ key: some CodingKey, ifPresent value: @escaping @Sendable (Root) -> Value?)
         {
             let bytes = Self.keyBytes(key.stringValue)
@@ -33,7 +38,8 @@ extension JSONOutput {
         }
 
         /// `"name":` (keys are snake_case: nothing to escape).
-        private static func keyBytes(_ name: String) -> [UInt8] {
+        @usableFromInline
+        static func keyBytes(_ name: String) -> [UInt8] {
             Array("\"\(name)\":".utf8)
         }
 
@@ -47,10 +53,12 @@ extension JSONOutput {
     /// A JSON object's fields, sorted by key once, as `JSONEncoder`'s `.sortedKeys` sorts them
     /// on every call (by UTF-8 bytes: snake_case keys hold no digits or capitals, which its
     /// other rules would order).
+    @usableFromInline
     package struct Fields<Root>: Sendable {
-        let sorted: [Field<Root>]
+        @usableFromInline let sorted: [Field<Root>]
 
         /// - Precondition: no two fields have the same key.
+        @usableFromInline
         package init(_ fields: [Field<Root>]) {
             sorted = fields.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
             precondition(zip(sorted, sorted.dropFirst()).allSatisfy { $0.name != $1.name }, "two fields share a key")
@@ -58,6 +66,7 @@ extension JSONOutput {
 
         /// These fields, of the value at `part` of a larger root: for an object that writes another's
         /// keys among its own (a search hit, the fact's).
+        @usableFromInline
         package func lifted<Outer>(_ part: @escaping @Sendable (Outer) -> Root) -> [Field<Outer>] {
             sorted.map { $0.lifted(part) }
         }

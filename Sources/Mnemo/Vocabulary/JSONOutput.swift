@@ -9,12 +9,17 @@ import Foundation
 /// vocabulary types that a server answers most (``FactJSON``, ``SearchResultsJSON``) list their
 /// fields once as ``JSONOutput.Fields``, whose keys are their `CodingKeys` (already snake_case) sorted
 /// once; writing walks that list.
+@usableFromInline
 package struct JSONOutput {
-    /// The text written so far.
-    package private(set) var bytes: [UInt8] = []
+    /// The text written so far (settable in the package so that the generic writers below can be
+    /// inlined, and so specialized, in the modules whose types they write).
+    @usableFromInline
+    package var bytes: [UInt8] = []
     /// Dates cut to whole seconds, as ``Foundation/JSONEncoder/mnemoOutput(pretty:wholeSeconds:)``'s option.
+    @usableFromInline
     package let wholeSeconds: Bool
 
+    @usableFromInline
     package init(wholeSeconds: Bool, capacity: Int = 1_024) {
         self.wholeSeconds = wholeSeconds
         bytes.reserveCapacity(capacity)
@@ -22,6 +27,7 @@ package struct JSONOutput {
 
     /// `value`'s JSON text.
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite, as `JSONEncoder` does.
+    @inlinable
     package static func bytes(of value: some JSONWritable, wholeSeconds: Bool) throws -> [UInt8] {
         var output = JSONOutput(wholeSeconds: wholeSeconds)
         try value.write(to: &output)
@@ -29,6 +35,7 @@ package struct JSONOutput {
     }
 
     /// A string literal, escaped as `JSONEncoder` escapes (slashes and non-ASCII text as is).
+    @usableFromInline
     package mutating func write(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
@@ -68,16 +75,19 @@ package struct JSONOutput {
         }
     }
 
+    @usableFromInline
     package mutating func write(_ value: Int64) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    @usableFromInline
     package mutating func write(_ value: Bool) {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest description, without `.0`.
     /// - Throws: `EncodingError.invalidValue` for infinity or NaN, which JSON cannot hold.
+    @usableFromInline
     package mutating func write(_ value: Double) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
@@ -89,6 +99,7 @@ package struct JSONOutput {
     }
 
     /// A date as ``Timestamp`` text in UTC.
+    @usableFromInline
     package mutating func write(_ date: Date) {
         bytes.append(UInt8(ascii: "\""))
         Timestamp.appendOutput(date, wholeSeconds: wholeSeconds, to: &bytes)
@@ -96,6 +107,7 @@ package struct JSONOutput {
     }
 
     /// `[element, …]`.
+    @inlinable
     package mutating func write<Element: JSONWritable>(_ elements: [Element]) throws {
         bytes.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
@@ -106,6 +118,7 @@ package struct JSONOutput {
     }
 
     /// `{"key": value, …}` with `fields` of `root`, in their (sorted) order.
+    @inlinable
     package mutating func write<Root>(_ root: Root, fields: JSONOutput.Fields<Root>) throws {
         bytes.append(UInt8(ascii: "{"))
         var first = true
@@ -114,7 +127,8 @@ package struct JSONOutput {
     }
 
     /// Starts an object's field: the separator unless it is the first, then `"key":`.
-    mutating func startField(_ key: [UInt8], first: inout Bool) {
+    @inlinable
+    package mutating func startField(_ key: [UInt8], first: inout Bool) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
         bytes.append(contentsOf: key)
@@ -122,50 +136,61 @@ package struct JSONOutput {
 }
 
 /// A value ``JSONOutput`` writes.
+@usableFromInline
 package protocol JSONWritable {
     func write(to output: inout JSONOutput) throws
 }
 
 /// A JSON object whose fields are listed once, with the keys of its `Encodable` conformance.
+@usableFromInline
 package protocol JSONObjectWritable: JSONWritable {
     static var jsonFields: JSONOutput.Fields<Self> { get }
 }
 
 extension JSONObjectWritable {
+    @inlinable
     package func write(to output: inout JSONOutput) throws {
         try output.write(self, fields: Self.jsonFields)
     }
 }
 
 extension String: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(self) }
 }
 
 extension Int64: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(self) }
 }
 
 extension Int: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(Int64(self)) }
 }
 
 extension Bool: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(self) }
 }
 
 extension Double: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) throws { try output.write(self) }
 }
 
 extension Date: JSONWritable {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(self) }
 }
 
 extension Array: JSONWritable where Element: JSONWritable {
+    @inlinable
     package func write(to output: inout JSONOutput) throws { try output.write(self) }
 }
 
 extension JSONWritable where Self: RawRepresentable, RawValue == String {
+    @usableFromInline
     package func write(to output: inout JSONOutput) { output.write(rawValue) }
 }
 
