@@ -52,3 +52,18 @@ extension HTTPServerBuilder {
         }
     }
 }
+
+/// Requests other than `GET` and `HEAD` answered on Swift's cooperative pool, as before the
+/// loops answered reads: a write embeds its facts on the calling thread (a few milliseconds a
+/// fact), and on a loop that would hold every other connection of that loop meanwhile; on the
+/// pool any free thread takes the next request. Reads stay on their connection's loop.
+struct WritesOnThePoolMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        guard request.method != .get, request.method != .head,
+            #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        else { return try await next(request, context) }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await next(request, context) }
+    }
+}

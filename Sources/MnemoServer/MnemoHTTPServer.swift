@@ -41,6 +41,7 @@ package struct MnemoHTTPServer: Sendable {
     /// The routes of both APIs, `/healthz` and `/openapi.json`, behind the error and auth middleware.
     package func router() -> Router<MnemoRequestContext> {
         let router = Router(context: MnemoRequestContext.self)
+        router.add(middleware: WritesOnThePoolMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: RequestLimitMiddleware(maximumBodySize: configuration.maximumBodySize))

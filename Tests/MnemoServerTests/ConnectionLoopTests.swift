@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    /// Reads on the loop; writes, which embed facts on the calling thread, on Swift's pool.
+    @Test func writesAreAnsweredOnThePool() async throws {
+        let router = Router()
+        router.add(middleware: WritesOnThePoolMiddleware())
+        let onLoop: @Sendable (Request, BasicRequestContext) async -> String = { _, _ in
+            "\(MultiThreadedEventLoopGroup.currentEventLoop != nil)"
+        }
+        router.get("/where", use: onLoop)
+        router.post("/where", use: onLoop)
+        let application = Application(router: router, server: .http1OnConnectionLoops())
+        try await application.test(.live) { client in
+            let read = try await client.execute(uri: "/where", method: .get)
+            let write = try await client.execute(uri: "/where", method: .post)
+            #expect(String(buffer: read.body) == "true")
+            #expect(String(buffer: write.body) == "false")
+        }
+    }
+
     @Test func theExecutorRunsItsJobsOnItsLoop() async throws {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
