@@ -56,14 +56,29 @@ extension HTTPServerBuilder {
 /// Requests other than `GET` and `HEAD` answered on Swift's cooperative pool, as before the
 /// loops answered reads: a write embeds its facts on the calling thread (a few milliseconds a
 /// fact), and on a loop that would hold every other connection of that loop meanwhile; on the
-/// pool any free thread takes the next request. Reads stay on their connection's loop.
+/// pool any free thread takes the next request. Reads stay on their connection's loop, but for
+/// those that read a whole namespace (``onThePool(_:)``).
 struct WritesOnThePoolMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard request.method != .get, request.method != .head,
-            #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-        else { return try await next(request, context) }
-        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await next(request, context) }
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        return try await runOnThePool { try await next(request, context) }
     }
+}
+
+/// A read whose answer holds a whole namespace (a device's sync snapshot, an export), answered and
+/// encoded on Swift's pool like a write rather than on its connection's loop.
+func onThePool<Context: RequestContext, Output: ResponseGenerator>(
+    _ handler: @escaping @Sendable (Request, Context) async throws -> Output
+) -> @Sendable (Request, Context) async throws -> Response {
+    { request, context in
+        try await runOnThePool { try await handler(request, context).response(from: request, context: context) }
+    }
+}
+
+/// `work` on Swift's cooperative pool, whatever executor the calling task prefers.
+private func runOnThePool<Value>(_ work: () async throws -> Value) async throws -> Value {
+    guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return try await work() }
+    return try await withTaskExecutorPreference(globalConcurrentExecutor, operation: work)
 }

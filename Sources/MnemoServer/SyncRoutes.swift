@@ -14,7 +14,7 @@ struct SyncRoutes {
     func add(to router: Router<MnemoRequestContext>) {
         router.post("v1/users/:user_id/sync/push", use: push)
         router.get("v1/users/:user_id/sync/changes", use: changes)
-        router.get("v1/users/:user_id/sync/snapshot", use: snapshot)
+        router.get("v1/users/:user_id/sync/snapshot", use: onThePool(snapshot))
     }
 
     /// `POST /v1/users/{user_id}/sync/push`: the device's operations, applied in one transaction,

@@ -28,7 +28,8 @@ import Testing
         }
     }
 
-    /// Reads on the loop; writes, which embed facts on the calling thread, on Swift's pool.
+    /// Reads on the loop; writes, which embed facts on the calling thread, and reads of a whole
+    /// namespace on Swift's pool.
     @Test func writesAreAnsweredOnThePool() async throws {
         let router = Router()
         router.add(middleware: WritesOnThePoolMiddleware())
@@ -37,12 +38,15 @@ import Testing
         }
         router.get("/where", use: onLoop)
         router.post("/where", use: onLoop)
+        router.get("/whole", use: onThePool(onLoop))
         let application = Application(router: router, server: .http1OnConnectionLoops())
         try await application.test(.live) { client in
             let read = try await client.execute(uri: "/where", method: .get)
             let write = try await client.execute(uri: "/where", method: .post)
+            let wholeNamespace = try await client.execute(uri: "/whole", method: .get)
             #expect(String(buffer: read.body) == "true")
             #expect(String(buffer: write.body) == "false")
+            #expect(String(buffer: wholeNamespace.body) == "false")
         }
     }
 

@@ -51,7 +51,7 @@ struct PageRoutes {
         ui.get("stats", use: stats)
         ui.get("undo", use: undoList)
         ui.get("merge", use: mergePreview)
-        ui.get("export", use: export)
+        ui.get("export", use: onThePool(export))
         ui.post("export", use: exportSelected)
         ui.get("erase", use: eraseForm)
         ui.post("facts/:fact_id/edit", use: editFact)
