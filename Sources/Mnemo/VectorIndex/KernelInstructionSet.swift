@@ -39,6 +39,13 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
     /// Whether the vector scan runs on the AVX2 kernels (it does on ``avx512`` too).
     package var scansWithAVX2: Bool { self != .portable }
 
+    /// Whether this CPU runs AVX-512 VNNI (`vpdpbusd`) besides the AVX-512 of ``avx512``.
+    package static let hasVNNI = mnemo_cpu_supports_avx512_vnni() != 0
+
+    /// Whether the graph index scores its neighbour lists with the AVX-512 VNNI kernel: on
+    /// ``avx512`` when the CPU has VNNI (see ``QuantizedQuery/Kernel/scoresOfListed(_:count:codes:scales:into:)``).
+    package var walksWithVNNI: Bool { self == .avx512 && Self.hasVNNI }
+
     /// The path used unless a caller asks for another: the one the environment variable
     /// `MNEMO_KERNELS` (`portable`, `avx2` or `avx512`) names, else the fastest available.
     ///

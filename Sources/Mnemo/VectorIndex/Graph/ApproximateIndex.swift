@@ -32,6 +32,11 @@ final class ApproximateIndex: @unchecked Sendable {
         var exactScanMaximum = 10_000
         /// The beam width of a search (HNSW's `ef`), at least k.
         var searchWidth = 96
+        /// How many of the beam's best (by their int8 scores) are rescored in `Float`, at least
+        /// k: the int8 scores of the bench's vectors put the true top 10 within the beam's best
+        /// few dozen, while each candidate rescored costs a look-up in the snapshot and a read
+        /// of its 1.5 kB `Float` vector (see ApproximateSearch.md).
+        var rescoredCandidates = 96
         var parameters = NeighborGraph.Parameters()
         /// A saved graph is saved again once this many changes (or 1 % of its nodes, if more)
         /// reached it since: a reopened graph repairs each fact changed since its save (an

@@ -62,6 +62,8 @@ final class NeighborGraph: @unchecked Sendable {
     /// The locks of the neighbour lists while a build links nodes on several threads; `nil`
     /// otherwise, when the caller's lock makes the graph one thread's at a time.
     var listLocks: NeighborListLocks?
+    /// The visited sets of searches, reused from one search to the next.
+    let visitedSets = VisitedPool()
 
     init(dimension: Int, parameters: Parameters = Parameters()) {
         precondition(parameters.neighbors >= 2 && parameters.neighbors <= 127, "M must be in 2…127")
