@@ -32,7 +32,7 @@ final class ApproximateIndex: @unchecked Sendable {
         var exactScanMaximum = 10_000
         /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
         /// a million of `mnemo bench`'s clustered facts (see ApproximateSearch.md).
-        var searchWidth = 128
+        var searchWidth = 160
         /// How many of the beam's best (by their int8 scores) are rescored in `Float`, at least
         /// k: the int8 scores of the bench's vectors put the true top 10 within the beam's best
         /// few dozen, while each candidate rescored costs a look-up in the snapshot and a read
