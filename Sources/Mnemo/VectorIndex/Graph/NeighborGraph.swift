@@ -27,8 +27,9 @@ final class NeighborGraph: @unchecked Sendable {
         ///
         /// 24, not the 16 of HNSW's usual setting: on `mnemo bench`'s clustered vectors (thousands
         /// of nearly equidistant facts per cluster) 48 links per node on layer 0 found the same
-        /// share of the top 10 with a beam of 64 as 32 links with a beam of 192 at 300,000 facts,
-        /// for 61 more bytes per fact (see ApproximateSearch.md).
+        /// share of the top 10 with a beam of 64 as 32 links with a beam of 128 at 300,000 facts,
+        /// and 0.958 of it at a million with a beam of 160 where 32 links found 0.947 with 256,
+        /// for 61 more bytes per fact and a slower build (see ApproximateSearch.md).
         var neighbors = 24
         /// The beam width of an insertion's search.
         var constructionWidth = 100
