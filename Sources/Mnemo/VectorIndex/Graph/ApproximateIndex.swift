@@ -48,7 +48,7 @@ final class ApproximateIndex: @unchecked Sendable {
         /// share is rebuilt instead of used.
         /// Measured with `mnemo bench --ann-tombstones` at 100k (see ApproximateSearch.md):
         /// recall does not fall with tombstones (walks pass through them), but every tombstone
-        /// holds a node's memory (about 560 bytes) and is visited by walks; at a fifth, the
+        /// holds a node's memory (about 620 bytes) and is visited by walks; at a fifth, the
         /// graph holds at most a quarter more nodes than facts, recall stayed within a point of
         /// a fresh build, and a rebuild costs about 2 ms of one core per deleted fact.
         var compactionShare = 0.2
