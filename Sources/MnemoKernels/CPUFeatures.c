@@ -21,3 +21,12 @@ int mnemo_cpu_supports_avx512(void) {
     return 0;
 #endif
 }
+
+int mnemo_cpu_supports_avx512_vnni(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return mnemo_cpu_supports_avx512() && __builtin_cpu_supports("avx512vnni");
+#else
+    return 0;
+#endif
+}

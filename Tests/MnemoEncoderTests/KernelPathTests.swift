@@ -186,7 +186,8 @@ struct KernelPathTests {
     }
 
     @Test(
-        "int8 dot products are the same integers on every path", arguments: [1, 15, 16, 31, 32, 33, 64, 100, 384, 385])
+        "int8 dot products are the same integers on every path",
+        arguments: [1, 15, 16, 31, 32, 33, 63, 64, 65, 100, 127, 129, 384, 385])
     func int8Dot(count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
         var query = (0..<count).map { _ in Float(generator.below(2001)) / 1000 - 1 }
@@ -231,6 +232,25 @@ struct KernelPathTests {
                 }
                 let expected = (order.map { $0.map(Int.init) } ?? Array(rows.indices)).map { Float(reference[$0]) }
                 #expect(scores == expected, "\(path) \(order == nil ? "consecutive" : "listed") rows")
+            }
+            // The graph walk's kernel (AVX-512 VNNI on avx512 where the CPU has it), on every
+            // count of listed rows around its groups of four.
+            for count in [1, 3, 4, 5, rows.count] {
+                var scores = [Float](repeating: .nan, count: count)
+                prepared.withKernel(using: path) { kernel in
+                    matrix.withUnsafeBufferPointer { matrix in
+                        scales.withUnsafeBufferPointer { scales in
+                            listed.withUnsafeBufferPointer { listedRows in
+                                kernel.scoresOfListed(
+                                    listedRows.baseAddress!, count: count, codes: matrix.baseAddress!,
+                                    scales: scales.baseAddress!, into: &scores)
+                            }
+                        }
+                    }
+                }
+                #expect(
+                    scores == listed.prefix(count).map { Float(reference[Int($0)]) },
+                    "\(path) walk kernel, \(count) listed rows")
             }
         }
     }

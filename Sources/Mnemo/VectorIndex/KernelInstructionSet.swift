@@ -14,7 +14,9 @@ internal import MnemoKernels
 /// On ``avx512`` the encoder runs on AVX-512 kernels and the vector scan keeps the AVX2 ones: an
 /// int8 scan with AVX-512 VNNI (64 codes per instruction) was measured on a CPU that has it and
 /// ran no faster than AVX2 (1.09 against 1.04 ms for 100k rows on 2 threads): arithmetic is not
-/// what bounds the scan, memory and its bookkeeping are.
+/// what bounds the scan, memory and its bookkeeping are. The graph index scores its neighbour
+/// lists with an AVX-512 VNNI kernel on ``avx512`` when the CPU has VNNI (``walksWithVNNI``); it
+/// measured no faster than the AVX2 one either (see ApproximateSearch.md).
 ///
 /// The paths agree to rounding, not bit for bit: fused multiply-adds round once where the
 /// portable path rounds twice. ``avx2`` and ``avx512`` give the same matrix products (the same
@@ -38,6 +40,13 @@ package enum KernelInstructionSet: String, Sendable, CaseIterable, CustomStringC
 
     /// Whether the vector scan runs on the AVX2 kernels (it does on ``avx512`` too).
     package var scansWithAVX2: Bool { self != .portable }
+
+    /// Whether this CPU runs AVX-512 VNNI (`vpdpbusd`) besides the AVX-512 of ``avx512``.
+    package static let hasVNNI = mnemo_cpu_supports_avx512_vnni() != 0
+
+    /// Whether the graph index scores its neighbour lists with the AVX-512 VNNI kernel: on
+    /// ``avx512`` when the CPU has VNNI (see ``QuantizedQuery/Kernel/scoresOfListed(_:count:codes:scales:into:)``).
+    package var walksWithVNNI: Bool { self == .avx512 && Self.hasVNNI }
 
     /// The path used unless a caller asks for another: the one the environment variable
     /// `MNEMO_KERNELS` (`portable`, `avx2` or `avx512`) names, else the fastest available.

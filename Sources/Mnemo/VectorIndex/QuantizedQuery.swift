@@ -87,6 +87,22 @@ struct QuantizedQuery: Sendable {
             }
         }
 
+        /// The scores of the rows listed at `rows` (``dimension`` codes per row of `matrix`), as
+        /// ``scores(_:codes:scales:into:)`` computes them, for the graph index's walk: on
+        /// ``KernelInstructionSet/avx512`` with VNNI, the AVX-512 VNNI kernel (the same integers).
+        @inline(__always)
+        func scoresOfListed(
+            _ rows: UnsafePointer<Int32>, count: Int, codes matrix: UnsafePointer<Int8>, scales: UnsafePointer<Float>,
+            into scores: UnsafeMutablePointer<Float>
+        ) {
+            #if arch(x86_64)
+                if instructionSet.walksWithVNNI {
+                    return mnemo_avx512_vnni_scores_i8(matrix, dimension, rows, 0, count, codes, scales, scores)
+                }
+            #endif
+            self.scores(ScanBlock(rows: rows, first: 0, count: count), codes: matrix, scales: scales, into: scores)
+        }
+
         /// The plain-Swift dot product: the reference for the other paths.
         @inline(__always)
         func portableDot(_ row: UnsafePointer<Int8>) -> Int32 {

@@ -24,12 +24,23 @@
 extern "C" {
 #endif
 
+/// Asks memory for the `size` bytes at `address` (every 64-byte line), into every cache level,
+/// ahead of their use: the graph index's walk asks for the codes of the nodes it is about to
+/// score while it still looks for more. No effect on the result; a hint compiled on every
+/// architecture.
+static inline void mnemo_prefetch(const void *address, ptrdiff_t size) {
+    for (ptrdiff_t line = 0; line < size; line += 64) __builtin_prefetch((const char *)address + line, 0, 3);
+}
+
 /// 1 when this CPU (and operating system) can run the AVX2 + FMA kernels, else 0.
 int mnemo_cpu_supports_avx2_fma(void);
 
 /// 1 when this CPU (and operating system) can run the AVX-512 kernels (AVX-512 F, BW, DQ and VL,
 /// as well as AVX2 and FMA), else 0.
 int mnemo_cpu_supports_avx512(void);
+
+/// Whether the CPU runs AVX-512 VNNI (vpdpbusd) besides the AVX-512 of mnemo_cpu_supports_avx512.
+int mnemo_cpu_supports_avx512_vnni(void);
 
 /// A team of helper threads for one caller's parallel loops: the encoder's forward pass runs
 /// about thirty of them per text, each tens of microseconds long, and waking a sleeping thread
@@ -105,6 +116,11 @@ int32_t mnemo_avx2_dot_i8_pair(const int8_t *a, const int8_t *b, ptrdiff_t count
 /// prefetched a few ahead.
 void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
                           ptrdiff_t count, const int8_t *query, const float *scales, float *scores);
+
+/// `mnemo_avx2_scores_i8` on AVX-512 VNNI: the same integers (exact), 64 codes per instruction
+/// and no scalar tail (the codes after the last whole 64 are read with a masked load).
+void mnemo_avx512_vnni_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_t *rows, ptrdiff_t first,
+                                 ptrdiff_t count, const int8_t *query, const float *scales, float *scores);
 
 /// The scores of a block of rows of a float matrix: `scores[i] = dot(vectors + row·dimension,
 /// query)`, rows chosen as in `mnemo_avx2_scores_i8`.

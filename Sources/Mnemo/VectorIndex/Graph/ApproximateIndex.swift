@@ -30,8 +30,14 @@ final class ApproximateIndex: @unchecked Sendable {
         /// 10,000 rows of int8 codes takes about 0.2 ms, while a graph walk through mostly
         /// failing nodes visits many nodes per passing one.
         var exactScanMaximum = 10_000
-        /// The beam width of a search (HNSW's `ef`), at least k.
-        var searchWidth = 96
+        /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
+        /// a million of `mnemo bench`'s clustered facts (see ApproximateSearch.md).
+        var searchWidth = 160
+        /// How many of the beam's best (by their int8 scores) are rescored in `Float`, at least
+        /// k: the int8 scores of the bench's vectors put the true top 10 within the beam's best
+        /// few dozen, while each candidate rescored costs a look-up in the snapshot and a read
+        /// of its 1.5 kB `Float` vector (see ApproximateSearch.md).
+        var rescoredCandidates = 96
         var parameters = NeighborGraph.Parameters()
         /// A saved graph is saved again once this many changes (or 1 % of its nodes, if more)
         /// reached it since: a reopened graph repairs each fact changed since its save (an
@@ -42,7 +48,7 @@ final class ApproximateIndex: @unchecked Sendable {
         /// share is rebuilt instead of used.
         /// Measured with `mnemo bench --ann-tombstones` at 100k (see ApproximateSearch.md):
         /// recall does not fall with tombstones (walks pass through them), but every tombstone
-        /// holds a node's memory (about 560 bytes) and is visited by walks; at a fifth, the
+        /// holds a node's memory (about 620 bytes) and is visited by walks; at a fifth, the
         /// graph holds at most a quarter more nodes than facts, recall stayed within a point of
         /// a fresh build, and a rebuild costs about 2 ms of one core per deleted fact.
         var compactionShare = 0.2

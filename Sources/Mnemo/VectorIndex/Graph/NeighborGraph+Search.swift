@@ -1,3 +1,6 @@
+import Foundation
+internal import MnemoKernels
+
 extension NeighborGraph {
     /// What a filtered traversal of layer 0 found.
     struct Traversal {
@@ -25,6 +28,7 @@ extension NeighborGraph {
             candidates.push(score: entry.score, node: Int32(entry.row))
             results.insert(score: entry.score, row: entry.row)
         }
+        let dimension = dimension
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: baseDegree) { pending in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: baseDegree) { scores in
                 while let candidate = candidates.pop() {
@@ -32,10 +36,13 @@ extension NeighborGraph {
                     var fresh = 0
                     withLockedNeighbors(of: candidate.node, layer: layer) { neighbors in
                         for neighbor in neighbors where visited.insert(neighbor) {
+                            // Asked for now, scored after the list: the rows arrive together.
+                            prefetchNode(neighbor, dimension: dimension)
                             pending[fresh] = neighbor
                             fresh += 1
                         }
                     }
+                    if layer == 0, let next = candidates.best { prefetchList(of: next) }
                     scoreNodes(kernel, pending.baseAddress!, count: fresh, into: scores.baseAddress!)
                     for index in 0..<fresh where scores[index] > results.threshold {
                         candidates.push(score: scores[index], node: pending[index])
@@ -45,6 +52,21 @@ extension NeighborGraph {
             }
         }
         return results.sorted()
+    }
+
+    /// Asks memory for `node`'s codes and scale, which the walk scores next.
+    @inline(__always)
+    func prefetchNode(_ node: Int32, dimension: Int) {
+        mnemo_prefetch(codes + Int(node) &* dimension, dimension)
+        mnemo_prefetch(scales + Int(node), 4)
+    }
+
+    /// Asks memory for `node`'s layer-0 list and its count, which the walk reads when it takes
+    /// `node` from its candidates, likely next.
+    @inline(__always)
+    func prefetchList(of node: Int32) {
+        mnemo_prefetch(base + Int(node) &* baseDegree, baseDegree &* 4)
+        mnemo_prefetch(baseCounts + Int(node), 1)
     }
 
     /// The best nodes for the query that are live and pass `accepts`, searched with a beam of
@@ -64,8 +86,10 @@ extension NeighborGraph {
         accepts: (Int32) -> Bool
     ) -> Traversal {
         guard entry >= 0 else { return Traversal(found: [], exhaustedBudget: false, visits: 0) }
-        var visited = VisitedNodes(count: count)
+        var visited = visitedSets.take(count: count)
+        defer { visitedSets.give(visited) }
         let entries = descend(kernel, from: entry, top: topLevel, to: 0, visited: &visited)
+        let dimension = dimension
         visited.clear()
         var candidates = CandidateQueue()
         var results = TopK(capacity: width)
@@ -96,7 +120,12 @@ extension NeighborGraph {
                     withNeighbors(of: candidate.node, layer: 0) { neighbors in
                         for neighbor in neighbors where visited.insert(neighbor) {
                             visits += 1
+                            // When most nodes pass, nearly every neighbour is scored: its codes
+                            // are asked for before its columns are read, so that the rows of
+                            // a whole list arrive together (see ApproximateSearch.md).
+                            if !expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                             if isScored(neighbor) {
+                                if expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                                 pending[fresh] = neighbor
                                 fresh += 1
                                 continue
@@ -105,12 +134,14 @@ extension NeighborGraph {
                                 for node in second where !visited.contains(node) && isScored(node) {
                                     visited.insert(node)
                                     visits += 1
+                                    prefetchNode(node, dimension: dimension)
                                     pending[fresh] = node
                                     fresh += 1
                                 }
                             }
                         }
                     }
+                    if let next = candidates.best { prefetchList(of: next) }
                     scoreNodes(kernel, pending.baseAddress!, count: fresh, into: scores.baseAddress!)
                     for index in 0..<fresh where scores[index] > results.threshold {
                         let node = pending[index]
@@ -125,19 +156,21 @@ extension NeighborGraph {
     }
 
     /// The ids of the best live nodes for the unit vector `query` that pass `accepts`, at most
-    /// `width`: the walk of ``searchFiltered(_:width:budget:expandThroughFailing:accepts:)``
-    /// with the budget and the expansion chosen by `passingShare`, the estimated share of nodes
-    /// that pass.
-    func nearestIDs(to query: [Float], width: Int, passingShare share: Double, accepts: (Int32) -> Bool)
-        -> (ids: [Int64], exhaustedBudget: Bool, visits: Int)
-    {
+    /// `width` (the first `limit` of them when given), best first: the walk of
+    /// ``searchFiltered(_:width:budget:expandThroughFailing:accepts:)`` with the budget and the
+    /// expansion chosen by `passingShare`, the estimated share of nodes that pass. `found` is
+    /// how many the walk found, `limit` or not.
+    func nearestIDs(
+        to query: [Float], width: Int, limit: Int? = nil, passingShare share: Double, accepts: (Int32) -> Bool
+    ) -> (ids: [Int64], found: Int, exhaustedBudget: Bool, visits: Int) {
         QuantizedQuery(query).withKernel { kernel in
             // Twice the visits of an unfiltered walk (each beam step looks at a full neighbour
             // list), for the share of them that passes.
             let budget = Int(min(Double(count), Double(2 * width * baseDegree) / max(share, 1e-3)))
             let traversal = searchFiltered(
                 kernel, width: width, budget: budget, expandThroughFailing: share < 0.5, accepts: accepts)
-            return (traversal.found.map { ids[$0.row] }, traversal.exhaustedBudget, traversal.visits)
+            let ids = traversal.found.prefix(limit ?? traversal.found.count).map { self.ids[$0.row] }
+            return (ids, traversal.found.count, traversal.exhaustedBudget, traversal.visits)
         }
     }
 
@@ -148,50 +181,91 @@ extension NeighborGraph {
         into scores: UnsafeMutablePointer<Float>
     ) {
         guard count > 0 else { return }
-        kernel.scores(ScanBlock(rows: nodes, first: 0, count: count), codes: codes, scales: scales, into: scores)
+        kernel.scoresOfListed(nodes, count: count, codes: codes, scales: scales, into: scores)
     }
 }
 
-/// The nodes a search has reached: one bit per node.
-struct VisitedNodes {
-    private var words: [UInt64]
+/// The nodes a search has reached: one bit per node, in memory of its own (no bounds or
+/// uniqueness checks in the walk's inner loop), reused from one layer, insertion or search to
+/// the next (see ``VisitedPool``).
+final class VisitedNodes {
+    /// The nodes the set has room for.
+    let capacity: Int
+    private let words: UnsafeMutablePointer<UInt64>
     /// The words ``insert(_:)`` set a bit in since the last ``clear()``: at a million nodes the
     /// set takes 125 kB, which a walk of a few thousand nodes would otherwise clear or allocate
     /// again for every layer of every search and insertion.
-    private var touched: [Int32] = []
+    private let touched: UnsafeMutablePointer<Int32>
+    private var touchedCount = 0
 
     init(count: Int) {
-        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+        let wordCount = max(1, (count + 63) / 64)
+        capacity = wordCount * 64
+        words = .allocate(capacity: wordCount)
+        words.initialize(repeating: 0, count: wordCount)
+        touched = .allocate(capacity: wordCount)
+    }
+
+    deinit {
+        words.deallocate()
+        touched.deallocate()
     }
 
     /// Unmarks every node.
-    mutating func clear() {
-        for word in touched { words[Int(word)] = 0 }
-        touched.removeAll(keepingCapacity: true)
+    func clear() {
+        for index in 0..<touchedCount { words[Int(touched[index])] = 0 }
+        touchedCount = 0
     }
 
     @inline(__always)
     func contains(_ node: Int32) -> Bool {
-        words[Int(node) >> 6] & (1 << UInt64(node & 63)) != 0
+        words[Int(node) &>> 6] & (1 &<< UInt64(node & 63)) != 0
     }
 
     /// Marks `node`; true when it was not marked before.
     @inline(__always)
     @discardableResult
-    mutating func insert(_ node: Int32) -> Bool {
-        let bit: UInt64 = 1 << UInt64(node & 63)
-        let word = Int(node) >> 6
+    func insert(_ node: Int32) -> Bool {
+        precondition(Int(node) < capacity, "node \(node) is beyond the visited set")
+        let bit: UInt64 = 1 &<< UInt64(node & 63)
+        let word = Int(node) &>> 6
         let old = words[word]
         guard old & bit == 0 else { return false }
-        if old == 0 { touched.append(Int32(word)) }
+        if old == 0 {
+            touched[touchedCount] = Int32(word)
+            touchedCount &+= 1
+        }
         words[word] = old | bit
         return true
+    }
+}
+
+/// The visited sets of a graph's searches, kept between searches: a set for a million nodes is
+/// 125 kB to allocate and zero, for a walk that marks a few thousand.
+final class VisitedPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sets: [VisitedNodes] = []
+
+    /// A cleared set with room for `count` nodes.
+    func take(count: Int) -> VisitedNodes {
+        let pooled = lock.withLock { sets.popLast() }
+        if let pooled, pooled.capacity >= count { return pooled }
+        return VisitedNodes(count: count)
+    }
+
+    /// Takes `set` back (cleared) for another search; a few are kept, one per concurrent search.
+    func give(_ set: VisitedNodes) {
+        set.clear()
+        lock.withLock { if sets.count < 8 { sets.append(set) } }
     }
 }
 
 /// The frontier of a beam search: a max-heap of scored nodes.
 struct CandidateQueue {
     private var entries: [(score: Float, node: Int32)] = []
+
+    /// The best entry's node, left in place; `nil` when empty.
+    var best: Int32? { entries.first?.node }
 
     mutating func push(score: Float, node: Int32) {
         entries.append((score, node))

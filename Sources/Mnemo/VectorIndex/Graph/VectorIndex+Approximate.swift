@@ -50,9 +50,13 @@ extension VectorIndex {
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
         }
         let width = max(settings.searchWidth, k)
+        // The beam's best by their int8 scores are rescored in `Float`, not the whole beam.
+        let rescored = max(k, min(width, settings.rescoredCandidates))
         let candidates = Self.alongside(work) {
             approximate.withGraph(namespace) { graph in
-                graph.nearestIDs(to: query, width: width, passingShare: Double(passing) / Double(total)) { node in
+                graph.nearestIDs(
+                    to: query, width: width, limit: rescored, passingShare: Double(passing) / Double(total)
+                ) { node in
                     filter.accepts(
                         flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
                         createdTime: graph.createdTimes[Int(node)])
@@ -67,8 +71,10 @@ extension VectorIndex {
         }
         // A beam that did not fill ran out of passing nodes it could reach: fewer than its width
         // pass, or they lie apart in the graph. Either way the best may be among those it missed;
-        // so may they when the walk ran out of its budget of visits.
-        guard rows.count >= width, candidates?.exhaustedBudget == false else {
+        // so may they when the walk ran out of its budget of visits. And a node the snapshot
+        // does not hold (or holds failing the filter) among the best leaves fewer to rescore.
+        guard let candidates, candidates.found >= width, rows.count >= rescored, !candidates.exhaustedBudget
+        else {
             approximate.count(.graphThenScan)
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
         }

@@ -94,6 +94,14 @@ struct BenchCommand: AsyncParsableCommand {
     var annTombstones = false
 
     @Option(
+        name: .customLong("ann-widths"),
+        help: ArgumentHelp(
+            "The beam widths of the semantic_ann curve and of the peers' curves, comma-separated "
+                + "(default: 16,32,64,96,128,192,256).",
+            valueName: "widths"))
+    var annWidths: String?
+
+    @Option(
         help: ArgumentHelp(
             "Time dedupe (a dry run) instead of search, on --facts facts plus this many planted near-duplicate pairs.",
             valueName: "pairs"))
@@ -136,10 +144,18 @@ struct BenchCommand: AsyncParsableCommand {
         guard queries > 0 else { throw ValidationError("--queries must be at least 1") }
         guard tenants.map({ $0 > 0 }) ?? true else { throw ValidationError("--tenants must be at least 1") }
         guard (1...4096).contains(dimension) else { throw ValidationError("--dimension must be between 1 and 4096") }
+        if let annWidths {
+            let widths = annWidths.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !widths.isEmpty, widths.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                throw ValidationError("--ann-widths must list positive beam widths, such as 64,128,256")
+            }
+        }
     }
 
-    /// The beam widths of `semantic_ann_curve`, and of the peers' curves.
+    /// The beam widths of `semantic_ann_curve`, and of the peers' curves, unless `--ann-widths` names others.
     static let curveWidths = [16, 32, 64, 96, 128, 192, 256]
+
+    var curveWidths: [Int] { annWidths.map { $0.split(separator: ",").compactMap { Int($0) } } ?? Self.curveWidths }
 
     var selectedVariants: [SearchBenchmark.Variant] {
         variants.isEmpty
@@ -162,7 +178,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         let variantNames = Set(selectedVariants.map(\.name))
         let configuration = SearchBenchmark.Configuration(
-            databasePath: global.db, variants: selectedVariants, curveWidths: Self.curveWidths,
+            databasePath: global.db, variants: selectedVariants, curveWidths: curveWidths,
             tombstoneShares: annTombstones ? [0.05, 0.1, 0.2, 0.3, 0.5] : [])
         // Ctrl-C cancels the run (a graph build stops at once) and the scratch database is removed.
         let report = try await Interruption.cancelling {
@@ -200,7 +216,7 @@ struct BenchCommand: AsyncParsableCommand {
             } else {
                 status?.show("building and timing \(importable.joined(separator: " and "))…", force: true)
                 let peersRun = try AnnPeersBaseline.run(
-                    corpus, factIDs: report.factIDs, exact: report.exactSemanticRankings, widths: Self.curveWidths,
+                    corpus, factIDs: report.factIDs, exact: report.exactSemanticRankings, widths: curveWidths,
                     python: python, peers: importable)
                 output.annPeers = peersRun.report
                 let missing = AnnPeersBaseline.names.filter { !importable.contains($0) }
