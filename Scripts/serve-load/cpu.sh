@@ -11,17 +11,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 rounds="$1"; seconds="$2"; shift 2
 routes="${ROUTES:-text hybrid list patch}"
 tick=$(getconf CLK_TCK)
+source "$here/inputs.sh"
 
 measure() {
   local mnemo="$1" work port spid
   work="$(mktemp -d)"
-  "$mnemo" ingest "$here/../../Fixtures/knowledge.jsonl" --db "$work/kb.sqlite" --namespace alice >/dev/null
-  printf 'tok-alice alice\n' > "$work/tokens.txt"
-  python3 -c "
-import json
-q = json.load(open('$here/../../Fixtures/queries.json'))
-for kind in ('keyword', 'paraphrase'):
-    for item in q[kind]: print(item['query'])" > "$work/queries.txt"
+  load_inputs "$mnemo" "$work/kb.sqlite" "$work"
   port=$((8100 + RANDOM % 800))
   "$mnemo" serve --db "$work/kb.sqlite" --port "$port" --auth tokens --tokens-file "$work/tokens.txt" 2>/dev/null &
   spid=$!

@@ -12,13 +12,8 @@ mnemo="${1:-.build/release/mnemo}"; seconds="${2:-15}"
 work="$(mktemp -d)"; pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 db="${MNEMO_LOAD_DB:-$work/kb.sqlite}"; nodes="${MNEMO_LOAD_NODES:-1}"
-"$mnemo" ingest "$here/../../Fixtures/knowledge.jsonl" --db "$db" --namespace alice >/dev/null
-printf 'tok-alice alice\n' > "$work/tokens.txt"
-python3 -c "
-import json, sys
-q = json.load(open('$here/../../Fixtures/queries.json'))
-for kind in ('keyword', 'paraphrase'):
-    for item in q[kind]: print(item['query'])" > "$work/queries.txt"
+source "$here/inputs.sh"
+load_inputs "$mnemo" "$db" "$work"
 for node in $(seq "$nodes"); do
   "$mnemo" serve --db "$db" --port "808$node" --auth tokens --tokens-file "$work/tokens.txt" 2>/dev/null &
   pids+=($!)
