@@ -31,10 +31,19 @@ struct ContextBearingTests {
             ])
     }
 
+    /// An in-memory knowledge base holding `facts`, on the test's clock.
+    static func knowledgeBase(embedder: SeededEmbedder = embedder(), _ facts: [NewFact]) async throws
+        -> KnowledgeBase
+    {
+        let kb = try KnowledgeBase.inMemory(embedder: embedder, now: { now })
+        try await kb.addFacts(facts, nearDuplicates: nil)
+        return kb
+    }
+
+    static func day(_ text: String) -> Date { Timestamp.parse(text)! }
+
     static func knowledgeBase() async throws -> KnowledgeBase {
-        let kb = try KnowledgeBase.inMemory(embedder: embedder(), now: { now })
-        let day = { (text: String) in Timestamp.parse(text)! }
-        try await kb.addFacts(
+        try await knowledgeBase(
             [
                 NewFact(
                     content: "Allergic to peanuts", topicPath: "Health", importance: .high,
@@ -47,8 +56,7 @@ struct ContextBearingTests {
                     createdAt: day("2025-06-01T00:00:00Z")),
                 NewFact(
                     content: "Rent is 950 euros a month", topicPath: "Money", createdAt: day("2025-02-01T00:00:00Z")),
-            ], nearDuplicates: nil)
-        return kb
+            ])
     }
 
     @Test func standingFactsAreTheImportantOnesThatBearOnTheMessageNotTheNewest() async throws {
@@ -127,20 +135,19 @@ struct ContextBearingTests {
                 "Has tendinopathy in the left knee": [0, 0, 1, 0, 0, 0, 0, 0],
                 "Goal: pass the JLPT N4 exam": [0, 0, 0, 1, 0, 0, 0, 0],
             ])
-        let kb = try KnowledgeBase.inMemory(embedder: embedder, now: { Self.now })
-        let day = { (text: String) in Timestamp.parse(text)! }
-        try await kb.addFacts(
+        let kb = try await Self.knowledgeBase(
+            embedder: embedder,
             [
                 NewFact(
                     content: "Has tendinopathy in the left knee", topicPath: "Health/Injuries", importance: .high,
-                    createdAt: day("2025-01-26T00:00:00Z")),
+                    createdAt: Self.day("2025-01-26T00:00:00Z")),
                 NewFact(
                     content: "Wants a training block without knee pain", topicPath: "Health/Injuries",
-                    type: .goal, createdAt: day("2025-03-01T00:00:00Z")),
+                    type: .goal, createdAt: Self.day("2025-03-01T00:00:00Z")),
                 NewFact(
                     content: "Goal: pass the JLPT N4 exam", topicPath: "Languages/Japanese", type: .goal,
-                    importance: .high, createdAt: day("2025-05-01T00:00:00Z")),
-            ], nearDuplicates: nil)
+                    importance: .high, createdAt: Self.day("2025-05-01T00:00:00Z")),
+            ])
         let context = try await kb.context(for: message, budget: 400, options: ContextOptions(candidates: 1))
         let contents = context.items.map(\.fact.content)
         #expect(contents.first == "Has tendinopathy in the left knee")

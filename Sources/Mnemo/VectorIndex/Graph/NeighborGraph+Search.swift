@@ -242,13 +242,12 @@ final class VisitedNodes {
 
 /// The visited sets of a graph's searches, kept between searches: a set for a million nodes is
 /// 125 kB to allocate and zero, for a walk that marks a few thousand.
-final class VisitedPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sets: [VisitedNodes] = []
+final class VisitedPool: Sendable {
+    private let sets = Locked<[VisitedNodes]>([])
 
     /// A cleared set with room for `count` nodes.
     func take(count: Int) -> VisitedNodes {
-        let pooled = lock.withLock { sets.popLast() }
+        let pooled = sets.withLock { $0.popLast() }
         if let pooled, pooled.capacity >= count { return pooled }
         return VisitedNodes(count: count)
     }
@@ -256,7 +255,7 @@ final class VisitedPool: @unchecked Sendable {
     /// Takes `set` back (cleared) for another search; a few are kept, one per concurrent search.
     func give(_ set: VisitedNodes) {
         set.clear()
-        lock.withLock { if sets.count < 8 { sets.append(set) } }
+        sets.withLock { sets in if sets.count < 8 { sets.append(set) } }
     }
 }
 
