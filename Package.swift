@@ -42,8 +42,13 @@ let package = Package(
     targets: [
         .target(
             name: "Mnemo",
-            dependencies: ["MnemoKernels", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "MnemoKernels", "MnemoSQLiteSettings", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
+        // SQLite's process-wide settings, in C because Swift cannot call the variadic
+        // `sqlite3_config`. Links the SQLite that GRDB links.
+        .target(name: "MnemoSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // A few C loops (the encoder's matrix product, the scan's dot products) compiled for AVX2
         // through function attributes and chosen at run time; no flags, no dependencies, nothing
         // public. See Sources/MnemoKernels/include/MnemoKernels.h.

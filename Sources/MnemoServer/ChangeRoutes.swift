@@ -130,14 +130,13 @@ final class SharedEncodings: Sendable {
     }
 }
 
-/// `answer`, computed after reading the feed's cursor, with that cursor in `Mnemo-Cursor`: a
-/// client that follows the feed from it misses nothing the answer lacks (it may see again a
-/// change the answer already shows, which applying an event twice allows).
+/// `answer` with the feed's cursor it reflects in `Mnemo-Cursor`: a client that follows the
+/// feed from it misses nothing the answer lacks (see `KnowledgeBase.reflectingCursor(_:)`).
 func reflectingCursor<Answer: ResponseGenerator>(of kb: KnowledgeBase, _ answer: () async throws -> Answer)
     async throws -> EditedResponse<Answer>
 {
-    let cursor = try await kb.currentCursor()
-    return EditedResponse(headers: [.mnemoCursor: cursor.description], response: try await answer())
+    let (response, cursor) = try await kb.reflectingCursor(answer)
+    return EditedResponse(headers: [.mnemoCursor: cursor.description], response: response)
 }
 
 extension HTTPField.Name {

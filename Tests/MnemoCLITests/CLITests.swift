@@ -57,6 +57,19 @@ struct CLITests {
         #expect(text.status == 0, "\(text.stderr)")
     }
 
+    /// A process of Mnemo's own opens its databases before SQLite starts, so SQLite's memory
+    /// statistics (one mutex taken by every allocation of every thread) are off.
+    @Test func benchRunsSQLiteWithoutMemoryStatistics() throws {
+        let bench = try CLIRunner.run([
+            "bench", "--facts", "50", "--queries", "1", "--only", "text", "--no-numpy", "--no-bandwidth", "--json",
+        ])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(bench.stdout.utf8)) as? [String: Any]
+        let sqlite = try #require(report?["sqlite"] as? [String: Any], "\(bench.stdout)")
+        #expect(sqlite["memory_statistics"] as? Bool == false)
+        #expect((sqlite["version"] as? String)?.hasPrefix("3.") == true)
+    }
+
     /// The graph index's keys are there beside the exact scan's; 300 facts are below the graph's
     /// minimum, so the exact scan answers and its recall is 1.
     @Test func benchReportsTheApproximateVariants() throws {

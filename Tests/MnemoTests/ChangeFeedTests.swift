@@ -42,8 +42,8 @@ struct ChangeFeedTests {
         Dictionary(uniqueKeysWithValues: try await kb.snapshot().facts.map { ($0.id, $0) })
     }
 
-    /// A server reads the cursor before every answer: one statement, without the `BEGIN` and
-    /// `COMMIT` of a read transaction around it.
+    /// The cursor of now is one statement, without the `BEGIN` and `COMMIT` of a read
+    /// transaction around it.
     @Test func theCursorIsReadInOneStatement() async throws {
         let kb = try TestKnowledgeBase.empty()
         try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
@@ -57,6 +57,38 @@ struct ChangeFeedTests {
         try await kb.writer.base.writeWithoutTransaction { db in db.trace(options: []) }
         #expect(statements.withLock { $0 }.count == 1, "\(statements.withLock { $0 })")
         #expect(cursor.sequence > 0)
+    }
+
+    /// An answer carries the cursor its own reads saw, not one read before it: a change committed
+    /// after the answer began but before its read is reflected.
+    @Test func anAnswerReflectsTheCursorOfItsOwnRead() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
+        let before = try await kb.currentCursor()
+        let (hits, cursor) = try await kb.reflectingCursor {
+            try await kb.addFact(NewFact(content: "Sings in a choir", topicPath: "Music"))
+            return try await kb.search("choir", mode: .text)
+        }
+        #expect(hits.map(\.fact.content) == ["Sings in a choir"])
+        #expect(cursor.sequence > before.sequence)
+        #expect(cursor == (try await kb.currentCursor()))
+    }
+
+    /// Of an answer's reads, the earliest position counts: a change between two reads is still
+    /// in the feed after the answer's cursor.
+    @Test func anAnswerOfSeveralReadsReflectsTheEarliest() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
+        let (_, cursor) = try await kb.reflectingCursor {
+            _ = try await kb.search("cello", mode: .text)
+            try await kb.addFact(NewFact(content: "Sings in a choir", topicPath: "Music"))
+            return try await kb.search("choir", mode: .text)
+        }
+        let events = try await Self.allChanges(kb, after: cursor)
+        #expect(events.map(\.kind).contains(.factAdded), "\(events.map(\.kind))")
+        // An answer that reads nothing reflects the feed's position when it ends.
+        let (_, unread) = try await kb.reflectingCursor { 42 }
+        #expect(unread == (try await kb.currentCursor()))
     }
 
     @Test func eachWriteReportsWhatItDid() async throws {

@@ -6,7 +6,7 @@ extension KnowledgeBase {
     public func currentCursor() async throws -> ChangeCursor {
         try Task.checkCancellation()
         // One index probe, on the calling thread as searches read (see `readNow(_:)`), in one
-        // statement: a server reads it before every page it lists and every search it answers.
+        // statement. (A server's answers note theirs in their own reads: see `AnswerCursor`.)
         return try writer.readOneStatement { db in
             ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace)
         }

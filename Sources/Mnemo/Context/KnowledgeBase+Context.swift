@@ -91,7 +91,7 @@ extension KnowledgeBase {
 
         var alwaysFilter = filter
         alwaysFilter.minimumImportance = max(filter.minimumImportance ?? .negligible, options.alwaysImportance)
-        let important = try await facts(matching: alwaysFilter, limit: 200).filter { !$0.isSettledGoal }
+        let important = try listedFacts(alwaysFilter, limit: 200).filter { !$0.isSettledGoal }
         let now = now
         let urgency = { (fact: Fact) -> Double in
             Self.urgency(of: fact, now: now, aboutAims: bearing.isAboutAims, options: options)
@@ -119,10 +119,7 @@ extension KnowledgeBase {
             let start = now.addingTimeInterval(-window)
             recentFilter.since = max(filter.since ?? start, start)
         }
-        let namespace = namespace
-        let recent = try readNow { db in
-            try FactTable.recent(db, namespace: namespace, filter: recentFilter, limit: max(options.candidates, 20))
-        }
+        let recent = try recentFacts(recentFilter, limit: max(options.candidates, 20))
 
         let partners = try conflictPartners(of: important + hits.map(\.fact) + recent, filter: filter)
         let rule = NearDuplicateRule()
@@ -274,6 +271,25 @@ extension KnowledgeBase {
         if let window = options.recentWindow, !(window.isFinite && window >= 0) {
             throw MnemoError.invalidInput(field: "recentWindow", reason: "\(window) is not a duration")
         }
+    }
+
+    // The two reads of `context(for:budget:options:)`, never inlined into it: there they
+    // crashed Swift 6.3.1's optimizer (CopyPropagation).
+
+    /// The first `limit` facts that pass `filter`, in the listing's order.
+    @inline(never)
+    private func listedFacts(_ filter: FactFilter, limit: Int) throws -> [Fact] {
+        let namespace = namespace
+        return try readNow { db in
+            try FactTable.list(db, namespace: namespace, filter: filter, limit: limit, offset: 0)
+        }
+    }
+
+    /// The newest facts that pass `filter`, at most `limit`.
+    @inline(never)
+    private func recentFacts(_ filter: FactFilter, limit: Int) throws -> [Fact] {
+        let namespace = namespace
+        return try readNow { db in try FactTable.recent(db, namespace: namespace, filter: filter, limit: limit) }
     }
 
     /// The active facts passing `filter` that each of `facts` conflicts with.

@@ -113,6 +113,11 @@ public final class KnowledgeBase: Sendable {
     /// function, foreign keys, in-memory temporary tables, and the memory map of
     /// ``Configuration/mmapSize``. Call it before creating the writer you pass to
     /// ``init(writer:configuration:)``.
+    ///
+    /// The first call in a process, if SQLite has not started yet, also turns off SQLite's memory
+    /// statistics for the whole process: counting every allocation under one mutex slowed
+    /// searches on several threads. `sqlite3_memory_used()` then reads zero and
+    /// `sqlite3_soft_heap_limit64()` has no effect.
     public static func prepare(_ configuration: inout GRDB.Configuration, mmapSize: Int = Configuration.defaultMmapSize)
     {
         DatabaseFactory.prepare(&configuration, mmapSize: mmapSize)

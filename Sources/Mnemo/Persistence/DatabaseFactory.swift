@@ -27,6 +27,8 @@ enum DatabaseFactory {
 
     /// Adds Mnemo's connection setup to `configuration`, after any steps already there.
     static func prepare(_ configuration: inout Configuration, mmapSize: Int) {
+        // Before any connection: SQLite takes process-wide settings only until it starts.
+        SQLiteProcessSettings.apply()
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // Statement journals (an INSERT whose full-text trigger merges index segments writes

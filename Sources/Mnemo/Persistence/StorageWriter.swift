@@ -22,20 +22,39 @@ struct StorageWriter: Sendable {
         self.feed = FeedSignal(reader: base)
     }
 
+    /// Every read notes the change feed's position for the answer it serves, if any (see
+    /// ``AnswerCursor``), first, in its own transaction.
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await base.readReleasingFirst(value) } catch { throw Self.mapped(error) }
+        let cursor = AnswerCursor.current
+        do {
+            guard let cursor else { return try await base.readReleasingFirst(value) }
+            return try await base.readReleasingFirst { db in try cursor.noting(db, value) }
+        } catch {
+            throw Self.mapped(error)
+        }
     }
 
     /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`).
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        do { return try base.read(value) } catch { throw MnemoError(error) }
+        do {
+            guard let cursor = AnswerCursor.current else { return try base.read(value) }
+            return try base.read { db in try cursor.noting(db, value) }
+        } catch {
+            throw MnemoError(error)
+        }
     }
 
     /// A read of one statement on the calling thread, outside a transaction: SQLite runs a
     /// statement in a read transaction of its own, so one statement needs no other. It spares the
-    /// `BEGIN` and `COMMIT` that GRDB prepares anew for every read.
+    /// `BEGIN` and `COMMIT` that GRDB prepares anew for every read. An answer's cursor is noted
+    /// in a statement of its own just before: `value`'s statement sees at least that commit.
     func readOneStatement<T>(_ value: (Database) throws -> T) throws -> T {
-        do { return try base.unsafeRead(value) } catch { throw MnemoError(error) }
+        do {
+            guard let cursor = AnswerCursor.current else { return try base.unsafeRead(value) }
+            return try base.unsafeRead { db in try cursor.noting(db, value) }
+        } catch {
+            throw MnemoError(error)
+        }
     }
 
     /// A write transaction, with the change feed's events of what it did (see ``FeedTable``).

@@ -295,7 +295,7 @@ extension KnowledgeBase {
                 field: "mode", reason: "semantic and hybrid search need an embedder: open the knowledge base with one")
         }
         do {
-            return try vectorIndex.snapshot(writer.base)
+            return try vectorIndex.snapshot(writer.base, noting: AnswerCursor.current)
         } catch {
             throw MnemoError(error)
         }

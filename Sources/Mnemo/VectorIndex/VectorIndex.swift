@@ -66,10 +66,14 @@ final class VectorIndex: @unchecked Sendable {
     }
 
     /// The rows as of at least the latest commit, caught up from the change log (or loaded) on
-    /// one of `reader`'s connections first if needed.
-    func snapshot(_ reader: any DatabaseReader) throws -> VectorSnapshot {
+    /// one of `reader`'s connections first if needed. The first read notes `cursor`'s position
+    /// (see ``AnswerCursor``): an answer from the snapshot reflects at least that much.
+    func snapshot(_ reader: any DatabaseReader, noting cursor: AnswerCursor? = nil) throws -> VectorSnapshot {
         if !followsChanges, let store = lock.withLock({ state?.store }) { return store }
-        let latest = try reader.read(ChangeLog.latestSequence)
+        let latest = try reader.read { db in
+            try cursor?.note(db)
+            return try ChangeLog.latestSequence(db)
+        }
         if let store = store(asOf: latest) { return store }
         return try catchUpLock.withLock {
             // Another search may have caught up while this one waited.

@@ -1,4 +1,5 @@
 import Foundation
+import Mnemo
 import MnemoEvaluation
 
 /// What `mnemo bench` prints: `facts`, `dimension`, then `text`, `semantic` and `hybrid` with
@@ -200,6 +201,18 @@ struct BenchOutput: Encodable {
             semanticInt8Speedup: latency("semantic_int8").map { p50 / $0.p50Ms })
     }
 
+    /// The SQLite the figures were measured with: its version and whether it counted its memory
+    /// (see `SQLiteProcessSettings`), which costs searches on several threads.
+    private struct SQLiteSettings: Encodable {
+        let version = SQLiteProcessSettings.version
+        let memoryStatistics = SQLiteProcessSettings.keepsMemoryStatistics
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case memoryStatistics = "memory_statistics"
+        }
+    }
+
     private struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -218,6 +231,7 @@ struct BenchOutput: Encodable {
         try container.encodeIfPresent(int8RecallAt10, forKey: Key("int8_recall_at_10"))
         try container.encodeIfPresent(int8RecallAt10Filtered, forKey: Key("int8_recall_at_10_filtered"))
         try container.encode(build, forKey: Key("build"))
+        try container.encode(SQLiteSettings(), forKey: Key("sqlite"))
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
         try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
