@@ -1,8 +1,15 @@
 import Foundation
+import GRDB
 import MnemoTestSupport
 import Testing
 
 @testable import Mnemo
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#elseif canImport(SQLite3)
+    import SQLite3
+#endif
 
 @Suite("Persistence and concurrency")
 struct PersistenceTests {
@@ -27,6 +34,31 @@ struct PersistenceTests {
         #expect(try await reopened.search("portuguese").map(\.fact.id) == [factID])
         #expect(try await reopened.history(ofFact: factID).map(\.kind) == [.added, .updated])
         #expect(try await reopened.subtree(of: "languages").count == 2)
+    }
+
+    /// A search's read runs in a transaction whose `BEGIN` and `COMMIT` stay prepared on the
+    /// connection for the next read, instead of being prepared for each.
+    @Test func readsOnTheCallingThreadKeepTheirTransactionPrepared() async throws {
+        let kb = try KnowledgeBase(path: try TestKnowledgeBase.temporaryPath())
+        try await kb.addFact(NewFact(content: "Plays the cello", topicPath: "Music"))
+        _ = try kb.readNow { db in try FactTable.facts(db, namespace: kb.namespace, ids: [1]) }
+        let (isInTransaction, prepared) = try kb.readNow { db in
+            (db.isInsideTransaction, Self.preparedStatements(db))
+        }
+        #expect(isInTransaction)
+        #expect(prepared.contains("BEGIN DEFERRED TRANSACTION"), "\(prepared)")
+        #expect(prepared.contains("COMMIT TRANSACTION"), "\(prepared)")
+    }
+
+    /// The SQL of every statement prepared and not yet finalized on `db`'s connection.
+    static func preparedStatements(_ db: Database) -> Set<String> {
+        var statements: Set<String> = []
+        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+        while let current = statement {
+            if let sql = sqlite3_sql(current) { statements.insert(String(cString: sql)) }
+            statement = sqlite3_next_stmt(db.sqliteConnection, current)
+        }
+        return statements
     }
 
     @Test func oneInstanceServesManyTasks() async throws {

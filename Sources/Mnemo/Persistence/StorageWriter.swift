@@ -34,11 +34,12 @@ struct StorageWriter: Sendable {
         }
     }
 
-    /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`).
+    /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`), in a transaction whose
+    /// statements are cached (see ``ReadTransaction``).
     func read<T>(_ value: (Database) throws -> T) throws -> T {
+        let cursor = AnswerCursor.current
         do {
-            guard let cursor = AnswerCursor.current else { return try base.read(value) }
-            return try base.read { db in try cursor.noting(db, value) }
+            return try base.unsafeRead { db in try ReadTransaction.run(db, noting: cursor, value) }
         } catch {
             throw MnemoError(error)
         }
