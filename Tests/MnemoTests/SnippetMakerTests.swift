@@ -21,6 +21,25 @@ struct SnippetMakerTests {
         #expect(try await Self.snippet("swiftui", "Prefers SwiftUI over UIKit") == "Prefers [SwiftUI] over UIKit")
     }
 
+    /// A connection makes its tokenizer once; another connection has its own.
+    @Test func eachConnectionMakesItsTokenizerOnce() async throws {
+        let tokenizers = ConnectionTokenizers()
+        let first = try TestKnowledgeBase.empty()
+        let (a, b) = try await first.writer.read { db in
+            (
+                ObjectIdentifier(try tokenizers.tokenizer(of: db) as AnyObject),
+                ObjectIdentifier(try tokenizers.tokenizer(of: db) as AnyObject)
+            )
+        }
+        #expect(a == b)
+        let other = try await TestKnowledgeBase.empty().writer.read { db in
+            ObjectIdentifier(try tokenizers.tokenizer(of: db) as AnyObject)
+        }
+        #expect(other != a)
+        #expect(
+            try await Self.snippet("marathon", "Ran the Porto half marathon") == "Ran the Porto half [marathon]")
+    }
+
     @Test func phrasesAreMarkedWhole() async throws {
         #expect(
             try await Self.snippet("\"half marathon\" marathon", "Ran the Porto half marathon, then a marathon.")
