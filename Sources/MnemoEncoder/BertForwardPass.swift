@@ -71,7 +71,7 @@ struct BertForwardPass: Sendable {
             total += sequence.count
         }
         offsets.append(total)
-        let rows = (total + MicroKernel.rows - 1) / MicroKernel.rows * MicroKernel.rows
+        let rows = kernel.rowsComputed(for: total)
         precondition(rows <= workspace.rowCapacity, "workspace too small")
         guard total > 0 else { return sequences.map { _ in [Float](repeating: 0, count: config.hiddenSize) } }
 

@@ -41,6 +41,16 @@ struct LinearLayerKernel: Sendable {
         return microKernel.readsSplats
     }
 
+    /// The rows a product over `count` token rows computes: exactly those on the C kernels, which
+    /// take any number; on the portable path a multiple of ``MicroKernel/rows`` (the caller pads).
+    /// A text of 17 tokens padded to 20 rows would spend 3 rows of every product on nothing.
+    func rowsComputed(for count: Int) -> Int {
+        #if arch(x86_64)
+            if instructionSet != .portable { return count }
+        #endif
+        return (count + MicroKernel.rows - 1) / MicroKernel.rows * MicroKernel.rows
+    }
+
     static let rowBlock = 64
     static let depthBlock = 384
     /// The scratch floats one worker needs to hold an input block as splats.
@@ -83,7 +93,8 @@ struct LinearLayerKernel: Sendable {
     /// Computes `output = epilogue(input·Wᵀ + b)` for `rows` rows.
     ///
     /// - Parameters:
-    ///   - rows: A multiple of ``MicroKernel/rows``; the caller pads its buffers accordingly.
+    ///   - rows: Any number on the C kernels, else a multiple of ``MicroKernel/rows``
+    ///     (``rowsComputed(for:)``); the caller pads its buffers accordingly.
     ///   - inputStride: The distance between input rows; at least `layer.inputSize`.
     ///   - outputStride: The distance between output rows; at least `layer.paddedOutputSize`.
     ///   - splats: Scratch of ``splatFloatsPerWorker`` floats per worker.
@@ -93,7 +104,8 @@ struct LinearLayerKernel: Sendable {
         splats: UnsafeMutablePointer<Float>
     ) {
         precondition(
-            rows % MicroKernel.rows == 0 && outputStride >= layer.paddedOutputSize && inputStride >= layer.inputSize)
+            rowsComputed(for: rows) == rows && outputStride >= layer.paddedOutputSize
+                && inputStride >= layer.inputSize)
         // Small layers are not worth waking a second thread for (tens of microseconds in a VM).
         let work = rows * layer.inputSize * layer.paddedOutputSize
         let workerCount = work < 1 << 20 ? 1 : max(1, min(workers, layer.panelCount))

@@ -40,6 +40,7 @@
 MNEMO_TILE(6)
 MNEMO_TILE(4)
 MNEMO_TILE(2)
+MNEMO_TILE(1)
 
 MNEMO_AVX2
 void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
@@ -60,7 +61,12 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
             r += 4;
             next = NULL;
         }
-        if (rows - r >= 2) tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+        if (rows - r >= 2) {
+            tile2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+            r += 2;
+            next = NULL;
+        }
+        if (rows - r == 1) tile1(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
     }
 }
 

@@ -17,9 +17,8 @@
 // register, so each k costs one panel load, ROWS broadcasts (folded into the multiply-adds as
 // memory operands) and ROWS fused multiply-adds. Twelve rows keep both FMA units busy despite
 // their latency and measured faster than 14 or 16 (and than two panels × 12 rows, whose two
-// panel streams no longer fit in L1 with the rows of `a`); the smaller tiles finish the rows
-// that are left, except that the last 16 or 20 rows of a block take one tile (see
-// mnemo_avx512_sgemm_panels).
+// panel streams no longer fit in L1 with the rows of `a`); the last rows of a block, up to 20,
+// are one tile of their own length (see last_tile512).
 #define MNEMO_TILE512(ROWS)                                                                             \
     MNEMO_AVX512_INLINE void tile512_##ROWS(const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth, \
                                             float *c, ptrdiff_t ldc, int accumulate, const float *prefetch) { \
@@ -35,11 +34,57 @@
     }
 
 MNEMO_TILE512(20)
+MNEMO_TILE512(19)
+MNEMO_TILE512(18)
+MNEMO_TILE512(17)
 MNEMO_TILE512(16)
+MNEMO_TILE512(15)
+MNEMO_TILE512(14)
+MNEMO_TILE512(13)
 MNEMO_TILE512(12)
+MNEMO_TILE512(11)
+MNEMO_TILE512(10)
+MNEMO_TILE512(9)
 MNEMO_TILE512(8)
+MNEMO_TILE512(7)
+MNEMO_TILE512(6)
+MNEMO_TILE512(5)
 MNEMO_TILE512(4)
+MNEMO_TILE512(3)
 MNEMO_TILE512(2)
+MNEMO_TILE512(1)
+
+// The last rows of a panel block, 1 to 20, as one tile: a tile keeps one chain of multiply-adds per
+// row, so splitting 16 rows into 12 + 4 left the 4-row tile with four chains in flight where two
+// FMA units of 4 cycles' latency need eight (half speed), and a text of 17 tokens padded to 20 rows
+// did 3 rows of work for nothing.
+MNEMO_AVX512_INLINE void last_tile512(ptrdiff_t rows, const float *a, ptrdiff_t lda, const float *b,
+                                      ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate,
+                                      const float *prefetch) {
+    switch (rows) {
+    case 20: tile512_20(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 19: tile512_19(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 18: tile512_18(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 17: tile512_17(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 16: tile512_16(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 15: tile512_15(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 14: tile512_14(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 13: tile512_13(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 12: tile512_12(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 11: tile512_11(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 10: tile512_10(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 9: tile512_9(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 8: tile512_8(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 7: tile512_7(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 6: tile512_6(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 5: tile512_5(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 4: tile512_4(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 3: tile512_3(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 2: tile512_2(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    case 1: tile512_1(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
+    default: break;
+    }
+}
 
 MNEMO_AVX512
 void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
@@ -51,34 +96,13 @@ void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         const float *next = p + 1 < panel_count ? b + panel_stride : NULL;
         float *out = c + 16 * p;
         ptrdiff_t r = 0;
-        // The last 16 rows are one tile, not 12 + 4: a 4-row tile keeps only four chains of
-        // multiply-adds in flight where two FMA units of 4 cycles' latency need eight, so it runs at
-        // half speed. Likewise the last 20 are one tile, not 12 + 8 (eight chains, no slack).
-        // Sixteen rows end every 64-row block of a batch, and 16 or 20 are a whole text of 13 to
-        // 20 tokens.
-        for (; rows - r >= 12; next = NULL) {
-            if (rows - r == 16) {
-                tile512_16(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
-                r += 16;
-            } else if (rows - r == 20) {
-                tile512_20(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
-                r += 20;
-            } else {
-                tile512_12(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
-                r += 12;
-            }
+        // Tiles of 12 rows until at most 20 are left, then one tile of exactly those: 64-row blocks
+        // of a batch end in a 16-row tile, and a whole text of up to 20 tokens is one tile of its
+        // own length.
+        for (; rows - r > 20; r += 12, next = NULL) {
+            tile512_12(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
         }
-        if (rows - r >= 8) {
-            tile512_8(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
-            r += 8;
-            next = NULL;
-        }
-        if (rows - r >= 4) {
-            tile512_4(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
-            r += 4;
-            next = NULL;
-        }
-        if (rows - r >= 2) tile512_2(a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
+        last_tile512(rows - r, a + r * lda, lda, b, depth, out + r * ldc, ldc, accumulate, next);
     }
 }
 

@@ -74,7 +74,7 @@ void mnemo_team_run(mnemo_team *team, ptrdiff_t iterations, void (*body)(void *c
 /// `[0, rows)`, the 16 floats `c[r·ldc + 16p …]` become (or, with `accumulate`, gain)
 /// `Σ_k a[r·lda + k] · panels[p·panel_stride + 16k …]` for `k` in `[0, depth)`.
 ///
-/// `rows` must be a multiple of 2. Each output is one chain of fused multiply-adds in the order
+/// `rows` may be any number. Each output is one chain of fused multiply-adds in the order
 /// k = 0, 1, 2…, whatever its row's place in the tile, so a row's result does not depend on the
 /// other rows of the batch.
 void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
