@@ -22,7 +22,7 @@
             }                                                                                        \
         }                                                                                            \
         for (ptrdiff_t k = 0; k < depth; k++) {                                                      \
-            if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T0);              \
+            if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);              \
             __m256 b0 = _mm256_loadu_ps(b + 16 * k);                                                  \
             __m256 b1 = _mm256_loadu_ps(b + 16 * k + 8);                                              \
             for (int r = 0; r < ROWS; r++) {                                                         \
@@ -51,7 +51,11 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         const float *b = panels + p * panel_stride;
         // The first tile of a panel block brings it from memory; it also asks for the next
         // panel block, line by line (a block is 16 floats, one line, per step of k), so that the
-        // jump of a whole panel stride does not stall the next tile.
+        // jump of a whole panel stride does not stall the next tile. Into L2, not L1: there the
+        // next block (24 kB) would push out the rows of `a` that every panel reads again. On an
+        // Emerald Rapids Xeon, the 24 products of one 18-token text on one thread took 2.8 ms
+        // instead of 3.1 on AVX-512 (4.7 instead of 5.1 on AVX2), and a 64-row block of a batch
+        // 4-7 % less (a C harness timing this function alone, best of 40).
         const float *next = p + 1 < panel_count ? b + panel_stride : NULL;
         float *out = c + 16 * p;
         ptrdiff_t r = 0;

@@ -25,7 +25,7 @@
         __m512 sum[ROWS];                                                                               \
         for (int r = 0; r < ROWS; r++) sum[r] = accumulate ? _mm512_loadu_ps(c + r * ldc) : _mm512_setzero_ps(); \
         for (ptrdiff_t k = 0; k < depth; k++) {                                                         \
-            if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T0);                 \
+            if (prefetch) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);                 \
             __m512 w = _mm512_loadu_ps(b + 16 * k);                                                     \
             MNEMO_UNROLL_FULLY                                                                          \
             for (int r = 0; r < ROWS; r++) sum[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r * lda + k]), w, sum[r]); \
