@@ -62,6 +62,24 @@ struct EncoderTests {
         }
     }
 
+    @Test("calls reuse the last call's scratch memory when it is small, with the same vectors")
+    func scratchMemoryIsReused() throws {
+        let encoder = try SentenceEncoder(modelDirectory: ModelFixture.requireModel(), threadCount: 1)
+        let short = "my aunt lives in Braga"
+        let fresh = encoder.encode(short)
+        // About 60 tokens: a larger workspace, kept in place of the first.
+        _ = encoder.encode(String(repeating: "she keeps bees in the garden. ", count: 8))
+        #expect(encoder.workspacesMade == 2)
+        // The larger one, used before, gives the short text the same floats.
+        #expect(encoder.encode(short) == fresh)
+        #expect(encoder.workspacesMade == 2)
+        // A batch past the kept size makes its own and does not keep it.
+        _ = encoder.encode([String](repeating: "the quick brown fox jumps over the lazy dog", count: 20))
+        #expect(encoder.workspacesMade == 3)
+        #expect(encoder.encode(short) == fresh)
+        #expect(encoder.workspacesMade == 3)
+    }
+
     @Test("vectors have unit length, and the empty batch gives no vectors")
     func unitLength() async throws {
         let vectors = try await encoder.embed(["hello", "", "a much longer sentence about rock climbing in Portugal"])
