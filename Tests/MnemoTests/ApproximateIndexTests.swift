@@ -124,6 +124,23 @@ struct ApproximateIndexTests {
         #expect(kb.vectorIndex!.approximate.walkWidths == [24: 10, 100: 5])
     }
 
+    /// The listing tests every row of the namespace, the walk's cost grows as the share passing
+    /// falls: at a million facts 1 % passing is listed and 10 % walked; at ten million even
+    /// 1 % is walked; without AVX-512 (a row at a time) the listing gives way sooner.
+    @Test func theListingIsChosenByItsCost() {
+        let settings = ApproximateIndex.Settings()
+        #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 30_000, of: 300_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 20_000, of: 10_000_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: false))
+        #expect(!settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: false))
+        var forced = settings
+        forced.forcedFilteredPath = .walk
+        #expect(!forced.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
+    }
+
     /// The listing kernel (`mnemo_list_passing`) lists exactly the rows ``VectorSnapshot/passes(_:_:)``
     /// accepts, in order, for random columns and filters of every kind: in a namespace that holds
     /// every row (16 rows a step on the AVX-512 path) and in namespaces that share the index

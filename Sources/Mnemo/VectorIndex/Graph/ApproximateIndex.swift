@@ -27,23 +27,28 @@ final class ApproximateIndex: @unchecked Sendable {
         var minimumRows = 20_000
         /// At most this many rows estimated to pass a filter are listed and scored exactly
         /// instead of walking the graph, and only when the cost model says listing is the
-        /// cheaper path (``listsPassingRows(passing:of:vectorized:)``; figures in
-        /// ApproximateSearch.md).
+        /// cheaper path (``listsPassingRows(passing:of:vectorized:)``). Scoring 30,000 listed
+        /// rows takes about 1 ms, what a walk at 10 % passing takes: at 300,000 facts the 10 %
+        /// filter (30,000 passing) answered in 1.14 ms listed against 1.35 ms walked (p50; p99
+        /// 1.35 against 3.33 ms). Measured with `mnemo bench`'s `semantic_ann_filtered_paths`,
+        /// which times both paths (see ApproximateSearch.md).
         var exactScanMaximum = 30_000
         /// The time, in nanoseconds, the listing kernel (`mnemo_list_passing`) takes per row of
-        /// the namespace, passing or not, on the AVX-512 path (16 rows per step): measured on a
-        /// million rows with a time range (flags and times read, 9 bytes a row), 0.41 ms.
+        /// the namespace, passing or not, on the AVX-512 path (16 rows per step): 0.41 ms for a
+        /// million rows with a time range (flags and times read, 9 bytes a row).
         var listingNanosecondsPerRow = 0.45
         /// The same on the path that tests one row at a time (no AVX-512, or a namespace that
         /// shares the index with others, whose rows are listed): 2.5 ms for a million rows.
         var listingNanosecondsPerListedRow = 2.5
-        /// The time, in nanoseconds, scoring one listed row takes (int8 over the row's codes,
-        /// then the best rescored in `Float`).
-        var scoringNanosecondsPerRow = 30.0
-        /// What a walk with the filtered width costs, in nanoseconds, where the listing competes
-        /// with it (1 % to 10 % of the facts passing): listing is chosen when its estimate is
-        /// below this.
-        var filteredWalkNanoseconds = 1_000_000.0
+        /// The time, in nanoseconds, scoring one listed row takes (int8 over its codes, the best
+        /// rescored in `Float`): 30,000 rows in about 1 ms at 300,000 facts.
+        var scoringNanosecondsPerRow = 33.0
+        /// The mean time of a walk with the filtered width when a tenth of the nodes pass, in
+        /// nanoseconds, and how it grows as the share falls: times (0.1 / share) to this power.
+        /// At 300,000 facts the walk took 1.36 ms at 10 % and 2.5 ms at 1 % (means, without the
+        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8.
+        var filteredWalkNanoseconds = 1_360_000.0
+        var filteredWalkGrowth = 0.26
         /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
         /// a million of `mnemo bench`'s clustered facts (see ApproximateSearch.md).
         var searchWidth = 160
@@ -75,9 +80,11 @@ final class ApproximateIndex: @unchecked Sendable {
             case .walk: return false
             case nil: break
             }
-            guard passing <= exactScanMaximum else { return false }
+            guard passing <= exactScanMaximum, rows > 0 else { return passing <= exactScanMaximum }
             let perRow = vectorized ? listingNanosecondsPerRow : listingNanosecondsPerListedRow
-            return Double(rows) * perRow + Double(passing) * scoringNanosecondsPerRow <= filteredWalkNanoseconds
+            let listing = Double(rows) * perRow + Double(passing) * scoringNanosecondsPerRow
+            let share = max(Double(passing) / Double(rows), 1e-4)
+            return listing <= filteredWalkNanoseconds * pow(0.1 / share, filteredWalkGrowth)
         }
 
         /// The beam width of a walk for k results under a filter that `passingShare` of the

@@ -135,13 +135,14 @@ extension NeighborGraph {
                     var fresh = 0
                     var failingCount = 0
                     withNeighbors(of: candidate.node, layer: 0) { neighbors in
-                        for neighbor in neighbors where visited.insert(neighbor) {
-                            visits += 1
+                        for neighbor in neighbors where !visited.contains(neighbor) {
                             // When most nodes pass, nearly every neighbour is scored: its codes
                             // are asked for before its columns are read, so that the rows of
                             // a whole list arrive together (see ApproximateSearch.md).
                             if !expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                             if isScored(neighbor) {
+                                visited.insert(neighbor)
+                                visits += 1
                                 if expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                                 pending[fresh] = neighbor
                                 fresh += 1
@@ -155,14 +156,18 @@ extension NeighborGraph {
                     }
                     // The second hop adds at most `baseDegree` nodes: at 10 % passing, a list of
                     // 48 failing neighbours leads to about 200 passing nodes, more than a step
-                    // needs to move the beam (see ApproximateSearch.md). Nodes not taken stay
-                    // unvisited, for later steps to reach.
+                    // needs to move the beam (see ApproximateSearch.md). A failing neighbour is
+                    // marked visited only once its list is read: the ones the limit left out, and
+                    // the nodes they lead to, stay for later steps to reach.
                     let secondHopLimit = fresh + baseDegree
                     let firstHop = fresh
                     for index in 0..<failingCount where fresh < secondHopLimit {
                         // The list a few ahead, so that it has arrived when it is read; not all:
                         // the limit usually stops the hop before the last.
                         if index + Self.listsAhead < failingCount { prefetchList(of: failing[index + Self.listsAhead]) }
+                        // A list may name a node twice over two failing neighbours' lists.
+                        guard visited.insert(failing[index]) else { continue }
+                        visits += 1
                         withNeighbors(of: failing[index], layer: 0) { second in
                             for node in second where fresh < secondHopLimit && !visited.contains(node) && isScored(node) {
                                 visited.insert(node)
