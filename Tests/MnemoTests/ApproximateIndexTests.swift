@@ -160,7 +160,8 @@ struct ApproximateIndexTests {
                         type: FactType.allCases.randomElement(using: &random)!,
                         importance: Importance.allCases.randomElement(using: &random)!,
                         isActive: Bool.random(using: &random),
-                        createdAt: Date(timeIntervalSince1970: start + Double(Int.random(in: 0..<1_000, using: &random)))))
+                        createdAt: Date(
+                            timeIntervalSince1970: start + Double(Int.random(in: 0..<1_000, using: &random)))))
             }
             return store
         }
@@ -172,16 +173,20 @@ struct ApproximateIndexTests {
             if Bool.random(using: &random) {
                 filter.importances = Set(Importance.allCases.filter { _ in Bool.random(using: &random) })
             }
-            if Bool.random(using: &random) { filter.minimumImportance = Importance.allCases.randomElement(using: &random) }
+            if Bool.random(using: &random) {
+                filter.minimumImportance = Importance.allCases.randomElement(using: &random)
+            }
             if Bool.random(using: &random) {
                 let since = Double(Int.random(in: -10..<1_000, using: &random))
                 filter.since = Date(timeIntervalSince1970: start + since)
-                filter.until = Date(timeIntervalSince1970: start + since + Double(Int.random(in: 0..<500, using: &random)))
+                filter.until = Date(
+                    timeIntervalSince1970: start + since + Double(Int.random(in: 0..<500, using: &random)))
             } else if Bool.random(using: &random) {
                 filter.until = Date(timeIntervalSince1970: start + Double(Int.random(in: 0..<1_000, using: &random)))
             }
             let topics: Set<Int64>? =
-                Bool.random(using: &random) ? Set((0..<12).filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) : nil
+                Bool.random(using: &random)
+                ? Set((0..<12).filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) : nil
             return VectorFilter(filter, namespaceCode: namespaceCode, topicIDs: topics)
         }
         for (rows, namespaces) in [(1_000, 1), (37, 1), (2_003, 3)] {

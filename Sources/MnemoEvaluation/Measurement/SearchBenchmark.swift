@@ -282,7 +282,8 @@ public enum SearchBenchmark {
             [(variant: String, path: String, stats: LatencyStats, recallAt10: Double, paths: [String: Int])] = []
         if graphBuildTime != nil {
             defer { kb.approximateFilteredPath = nil }
-            for variant in configuration.variants where variant.vectorScan == .approximate && variant.passingShare != nil {
+            for variant in configuration.variants
+            where variant.vectorScan == .approximate && variant.passingShare != nil {
                 guard let exact = variant.exactCounterpart.flatMap({ rankings[$0] }) else { continue }
                 let filters = queries.indices.map { variant.filter(for: $0, in: corpus) }
                 for path in ["listing", "walk"] {
@@ -298,7 +299,9 @@ public enum SearchBenchmark {
                     for index in queries.indices.prefix(configuration.warmupQueries) { _ = try await search(index) }
                     let before = kb.approximateSearchPaths
                     var ids: [[Int64]] = []
-                    let stats = try await LatencyStats.measure(Array(queries.indices)) { ids.append(try await search($0)) }
+                    let stats = try await LatencyStats.measure(Array(queries.indices)) {
+                        ids.append(try await search($0))
+                    }
                     let paths = kb.approximateSearchPaths
                         .map { ($0.key, $0.value - before[$0.key, default: 0]) }
                         .reduce(into: [String: Int]()) { $0[$1.0] = $1.1 > 0 ? $1.1 : nil }

@@ -169,7 +169,8 @@ extension NeighborGraph {
                         guard visited.insert(failing[index]) else { continue }
                         visits += 1
                         withNeighbors(of: failing[index], layer: 0) { second in
-                            for node in second where fresh < secondHopLimit && !visited.contains(node) && isScored(node) {
+                            for node in second where fresh < secondHopLimit && !visited.contains(node) && isScored(node)
+                            {
                                 visited.insert(node)
                                 visits += 1
                                 prefetchNode(node, dimension: dimension)
