@@ -46,7 +46,9 @@ final class ApproximateIndex: @unchecked Sendable {
         /// The mean time of a walk with the filtered width when a tenth of the nodes pass, in
         /// nanoseconds, and how it grows as the share falls: times (0.1 / share) to this power.
         /// At 300,000 facts the walk took 1.36 ms at 10 % and 2.5 ms at 1 % (means, without the
-        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8.
+        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8. Not yet fitted to
+        /// the namespace's size: at a million facts the walk took 2.8 ms at 10 % (see
+        /// ApproximateSearch.md, "Filtered search, measured").
         var filteredWalkNanoseconds = 1_360_000.0
         var filteredWalkGrowth = 0.26
         /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
