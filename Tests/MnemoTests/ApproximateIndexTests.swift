@@ -105,6 +105,105 @@ struct ApproximateIndexTests {
         #expect(kb.vectorIndex!.approximate.pathCounts[.graph, default: 0] > 0)
     }
 
+    /// A filter most nodes fail walks with ``ApproximateIndex/Settings/filteredSearchWidth``
+    /// (only passing nodes enter its beam); a filter most nodes pass, with the search width.
+    @Test func aSelectiveFilterWalksWithTheFilteredWidth() async throws {
+        let kb = try await Self.corpusKnowledgeBase()
+        kb.vectorIndex!.approximate.settings.searchWidth = 100
+        kb.vectorIndex!.approximate.settings.filteredSearchWidth = 24
+        // 300 of the 3,000 facts pass.
+        let window = Self.window(first: 1_000, count: 300)
+        let selective = FactFilter(activity: .all, since: window.since, until: window.until)
+        for query in Self.corpus.queries.prefix(10) {
+            let exact = try await Self.ids(kb, query.text, .exact, filter: selective)
+            let approximate = try await Self.ids(kb, query.text, .approximate, filter: selective)
+            #expect(approximate.count == exact.count)
+        }
+        #expect(kb.vectorIndex!.approximate.walkWidths == [24: 10])
+        for query in Self.corpus.queries.prefix(5) { _ = try await Self.ids(kb, query.text, .approximate) }
+        #expect(kb.vectorIndex!.approximate.walkWidths == [24: 10, 100: 5])
+    }
+
+    /// The listing tests every row of the namespace, the walk's cost grows as the share passing
+    /// falls: at a million facts 1 % passing is listed and 10 % walked; at ten million even
+    /// 1 % is walked; without AVX-512 (a row at a time) the listing gives way sooner.
+    @Test func theListingIsChosenByItsCost() {
+        let settings = ApproximateIndex.Settings()
+        #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 30_000, of: 300_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 20_000, of: 10_000_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: false))
+        #expect(!settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: false))
+        var forced = settings
+        forced.forcedFilteredPath = .walk
+        #expect(!forced.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
+    }
+
+    /// The listing kernel (`mnemo_list_passing`) lists exactly the rows ``VectorSnapshot/passes(_:_:)``
+    /// accepts, in order, for random columns and filters of every kind: in a namespace that holds
+    /// every row (16 rows a step on the AVX-512 path) and in namespaces that share the index
+    /// (their rows listed), with every size of list to start from.
+    @Test(arguments: KernelInstructionSet.available)
+    func passingRowsAreTheRowsThatPass(path: KernelInstructionSet) {
+        var random = SplitMix64(seed: 37)
+        let start = 1_700_000_000.0
+        func snapshot(rows: Int, namespaces: Int) -> VectorSnapshot {
+            var store = VectorSnapshot(dimension: 4)
+            for id in 0..<rows {
+                store.upsert(
+                    id: Int64(id + 1), vector: [1, 0, 0, 0],
+                    attributes: .init(
+                        namespace: "n\(Int.random(in: 0..<namespaces, using: &random))",
+                        topicID: Int64.random(in: 0..<12, using: &random),
+                        type: FactType.allCases.randomElement(using: &random)!,
+                        importance: Importance.allCases.randomElement(using: &random)!,
+                        isActive: Bool.random(using: &random),
+                        createdAt: Date(
+                            timeIntervalSince1970: start + Double(Int.random(in: 0..<1_000, using: &random)))))
+            }
+            return store
+        }
+        func randomFilter(namespaceCode: Int32) -> VectorFilter {
+            var filter = FactFilter(activity: FactFilter.Activity.allCases.randomElement(using: &random)!)
+            if Bool.random(using: &random) {
+                filter.types = Set(FactType.allCases.filter { _ in Bool.random(using: &random) })
+            }
+            if Bool.random(using: &random) {
+                filter.importances = Set(Importance.allCases.filter { _ in Bool.random(using: &random) })
+            }
+            if Bool.random(using: &random) {
+                filter.minimumImportance = Importance.allCases.randomElement(using: &random)
+            }
+            if Bool.random(using: &random) {
+                let since = Double(Int.random(in: -10..<1_000, using: &random))
+                filter.since = Date(timeIntervalSince1970: start + since)
+                filter.until = Date(
+                    timeIntervalSince1970: start + since + Double(Int.random(in: 0..<500, using: &random)))
+            } else if Bool.random(using: &random) {
+                filter.until = Date(timeIntervalSince1970: start + Double(Int.random(in: 0..<1_000, using: &random)))
+            }
+            let topics: Set<Int64>? =
+                Bool.random(using: &random)
+                ? Set((0..<12).filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) : nil
+            return VectorFilter(filter, namespaceCode: namespaceCode, topicIDs: topics)
+        }
+        for (rows, namespaces) in [(1_000, 1), (37, 1), (2_003, 3)] {
+            let store = snapshot(rows: rows, namespaces: namespaces)
+            for _ in 0..<200 {
+                let code = Int32.random(in: 0..<Int32(namespaces), using: &random)
+                let filter = randomFilter(namespaceCode: code)
+                let expected = (store.rows(ofNamespace: code) ?? (0..<Int32(store.count)).map { $0 })
+                    .filter { store.passes(Int($0), filter) }
+                for estimate in [0, expected.count, rows] {
+                    let listed = store.passingRows(filter, expected: estimate, instructionSet: path)
+                    #expect(listed == expected, "\(filter) from an estimate of \(estimate)")
+                }
+            }
+        }
+    }
+
     /// A filter 12 facts pass gives 10 results, one that 5 pass gives 5, through the graph or the
     /// scan it falls back to.
     @Test(arguments: [12, 5])

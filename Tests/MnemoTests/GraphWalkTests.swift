@@ -44,6 +44,23 @@ struct GraphWalkTests {
         }
     }
 
+    /// Under a filter most nodes fail, a step of the walk looks through each failing neighbour
+    /// to its own neighbours (ACORN-1), and takes at most the layer-0 degree of nodes that way,
+    /// not up to the degree squared; the walk still fills its beam with passing nodes.
+    @Test func theExpansionThroughFailingNodesStopsAtTheDegree() {
+        let graph = Self.graph
+        for query in Self.queries {
+            // A quarter of the nodes pass: a list of 48 neighbours, 36 failing, leads to about
+            // 400 passing nodes two hops away.
+            let traversal = QuantizedQuery(query).withKernel { kernel in
+                graph.searchFiltered(kernel, width: 64, budget: graph.count, expandThroughFailing: true) { $0 % 4 == 0 }
+            }
+            #expect(traversal.mostSecondHopNodesInOneStep > 0)
+            #expect(traversal.mostSecondHopNodesInOneStep <= graph.baseDegree)
+            #expect(traversal.found.count == 64 && traversal.found.allSatisfy { $0.row % 4 == 0 })
+        }
+    }
+
     /// The integer dot products are exact on every path, so the walk takes the same steps and
     /// finds the same nodes whichever kernel scores its lists (AVX-512 VNNI where the CPU has it).
     @Test(arguments: KernelInstructionSet.available)

@@ -282,6 +282,18 @@ extension KnowledgeBase {
         set { vectorIndex?.approximate.settings.searchWidth = newValue }
     }
 
+    /// Forces the path of approximate searches under a filter a minority of rows pass, for
+    /// benchmarks that time both: `"listing"` (list the passing rows and score them), `"walk"`
+    /// (the graph), or `nil` (the cost model chooses).
+    package var approximateFilteredPath: String? {
+        get { vectorIndex?.approximate.settings.forcedFilteredPath?.rawValue }
+        set {
+            vectorIndex?.approximate.settings.forcedFilteredPath = newValue.flatMap {
+                ApproximateIndex.Settings.FilteredPath(rawValue: $0)
+            }
+        }
+    }
+
     /// How many graph indexes this knowledge base's vector index built from the vectors and how
     /// many it read from their saved files, for benchmarks.
     package var vectorGraphOrigins: (builds: Int, loads: Int) {

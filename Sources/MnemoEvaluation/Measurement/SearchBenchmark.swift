@@ -141,6 +141,12 @@ public enum SearchBenchmark {
         package var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
         /// The unfiltered approximate search at each of the configuration's `curveWidths`.
         public var approximateCurve: [(width: Int, stats: LatencyStats, recallAt10: Double)] = []
+        /// Each approximate variant with a share passing timed again with its path forced: the
+        /// passing rows listed and scored (`listing`), and the graph's walk (`walk`), whichever
+        /// the cost model chose; how many queries each path answered (a walk whose beam does not
+        /// fill still ends in the listing).
+        public var filteredPaths:
+            [(variant: String, path: String, stats: LatencyStats, recallAt10: Double, paths: [String: Int])] = []
         /// The bytes the vector index held after the variants, for its rows (`Float` vectors,
         /// int8 codes, attributes) and for the graph index.
         public var vectorIndexBytes: (rows: Int, graph: Int)?
@@ -272,6 +278,37 @@ public enum SearchBenchmark {
                 approximateCurve.append((width, stats, recall(ids, against: exact) ?? 0))
             }
         }
+        var filteredPaths:
+            [(variant: String, path: String, stats: LatencyStats, recallAt10: Double, paths: [String: Int])] = []
+        if graphBuildTime != nil {
+            defer { kb.approximateFilteredPath = nil }
+            for variant in configuration.variants
+            where variant.vectorScan == .approximate && variant.passingShare != nil {
+                guard let exact = variant.exactCounterpart.flatMap({ rankings[$0] }) else { continue }
+                let filters = queries.indices.map { variant.filter(for: $0, in: corpus) }
+                for path in ["listing", "walk"] {
+                    kb.approximateFilteredPath = path
+                    func search(_ index: Int) async throws -> [Int64] {
+                        try await kb.search(
+                            SearchQuery(
+                                queries[index].text, mode: .semantic, filter: filters[index],
+                                limit: configuration.limit, vectorScan: .approximate)
+                        ).map(\.fact.id)
+                    }
+                    progress?(Progress(phase: "timing \(variant.name) by \(path)", done: 0, total: 1))
+                    for index in queries.indices.prefix(configuration.warmupQueries) { _ = try await search(index) }
+                    let before = kb.approximateSearchPaths
+                    var ids: [[Int64]] = []
+                    let stats = try await LatencyStats.measure(Array(queries.indices)) {
+                        ids.append(try await search($0))
+                    }
+                    let paths = kb.approximateSearchPaths
+                        .map { ($0.key, $0.value - before[$0.key, default: 0]) }
+                        .reduce(into: [String: Int]()) { $0[$1.0] = $1.1 > 0 ? $1.1 : nil }
+                    filteredPaths.append((variant.name, path, stats, recall(ids, against: exact) ?? 0, paths))
+                }
+            }
+        }
         let vectorIndexBytes = try await kb.vectorIndexResidentBytes()
         var tombstoneRecall: [KnowledgeBase.TombstoneRecall] = []
         if !configuration.tombstoneShares.isEmpty {
@@ -300,6 +337,7 @@ public enum SearchBenchmark {
         report.tombstoneRecall = tombstoneRecall
         report.vectorIndexBytes = vectorIndexBytes
         report.approximateCurve = approximateCurve
+        report.filteredPaths = filteredPaths
         return report
     }
 

@@ -67,6 +67,49 @@ void mnemo_team_release(mnemo_team *team);
 void mnemo_team_run(mnemo_team *team, ptrdiff_t iterations, void (*body)(void *context, ptrdiff_t iteration),
                     void *context);
 
+/// A filter of the vector index's rows (`VectorFilter` in Swift), for mnemo_list_passing.
+typedef struct mnemo_row_filter {
+    /// Tested only when the columns give namespace codes.
+    int32_t namespace_code;
+    /// Bit n set when the type with index n (the flag's low nibble) passes.
+    uint16_t type_mask;
+    /// Bit r set when the importance of rank r (the flag's bits 4-5) passes.
+    uint8_t importance_mask;
+    /// A row passes when `flag & activity_mask == activity_value` (0x80 and 0x80: active only;
+    /// 0x80 and 0: inactive only; 0 and 0: both).
+    uint8_t activity_mask;
+    uint8_t activity_value;
+    /// Nonzero when the statement time must be in [time_lower, time_upper).
+    int32_t has_time_range;
+    double time_lower;
+    double time_upper;
+    /// The topics that pass, in ascending order, or NULL for every topic.
+    const int64_t *topics;
+    ptrdiff_t topic_count;
+} mnemo_row_filter;
+
+/// The filter columns of the vector index's rows, indexed by row.
+typedef struct mnemo_row_columns {
+    /// NULL when the namespace is not tested (the rows given are all the namespace's).
+    const int32_t *namespace_codes;
+    const uint8_t *flags;
+    /// Read only when the filter names topics.
+    const int64_t *topic_ids;
+    /// Read only when the filter has a time range.
+    const double *created_times;
+} mnemo_row_columns;
+
+/// Lists the rows that pass `filter`: the rows `rows[start..<end]`, or the row numbers
+/// `start..<end` when `rows` is NULL, each tested on the columns the filter uses; the passing
+/// ones are written to `out` in order, at most `capacity` of them. Returns how many were
+/// written and sets `*stopped` to the position it stopped at (`end` when every row was
+/// tested), from which a second call with more room goes on. With `use_avx512` (only where
+/// mnemo_cpu_supports_avx512() said yes) row numbers are tested 16 at a time; listed rows always
+/// one at a time. The same rows either way.
+ptrdiff_t mnemo_list_passing(const mnemo_row_columns *columns, const mnemo_row_filter *filter, const int32_t *rows,
+                             ptrdiff_t start, ptrdiff_t end, int32_t *out, ptrdiff_t capacity, ptrdiff_t *stopped,
+                             int use_avx512);
+
 #if defined(__x86_64__)
 
 /// The matrix product of the encoder's linear layers over packed weight panels (see

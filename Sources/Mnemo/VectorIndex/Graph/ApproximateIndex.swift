@@ -25,14 +25,76 @@ final class ApproximateIndex: @unchecked Sendable {
         /// 20,000 rows the int8 scan takes about 0.3 ms on two cores, no slower than the graph,
         /// which would cost 10 s to build.
         var minimumRows = 20_000
-        /// When fewer rows than this are estimated to pass a filter, they are listed and scored
-        /// exactly instead of searching the graph: listing reads one byte per row and scoring
-        /// 10,000 rows of int8 codes takes about 0.2 ms, while a graph walk through mostly
-        /// failing nodes visits many nodes per passing one.
-        var exactScanMaximum = 10_000
+        /// At most this many rows estimated to pass a filter are listed and scored exactly
+        /// instead of walking the graph, and only when the cost model says listing is the
+        /// cheaper path (``listsPassingRows(passing:of:vectorized:)``). Scoring 30,000 listed
+        /// rows takes about 1 ms, what a walk at 10 % passing takes: at 300,000 facts the 10 %
+        /// filter (30,000 passing) answered in 1.14 ms listed against 1.35 ms walked (p50; p99
+        /// 1.35 against 3.33 ms). Measured with `mnemo bench`'s `semantic_ann_filtered_paths`,
+        /// which times both paths (see ApproximateSearch.md).
+        var exactScanMaximum = 30_000
+        /// The time, in nanoseconds, the listing kernel (`mnemo_list_passing`) takes per row of
+        /// the namespace, passing or not, on the AVX-512 path (16 rows per step): 0.41 ms for a
+        /// million rows with a time range (flags and times read, 9 bytes a row).
+        var listingNanosecondsPerRow = 0.45
+        /// The same on the path that tests one row at a time (no AVX-512, or a namespace that
+        /// shares the index with others, whose rows are listed): 2.5 ms for a million rows.
+        var listingNanosecondsPerListedRow = 2.5
+        /// The time, in nanoseconds, scoring one listed row takes (int8 over its codes, the best
+        /// rescored in `Float`): 30,000 rows in about 1 ms at 300,000 facts.
+        var scoringNanosecondsPerRow = 33.0
+        /// The mean time of a walk with the filtered width when a tenth of the nodes pass, in
+        /// nanoseconds, and how it grows as the share falls: times (0.1 / share) to this power.
+        /// At 300,000 facts the walk took 1.36 ms at 10 % and 2.5 ms at 1 % (means, without the
+        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8. Not yet fitted to
+        /// the namespace's size: at a million facts the walk took 2.8 ms at 10 % (see
+        /// ApproximateSearch.md, "Filtered search, measured").
+        var filteredWalkNanoseconds = 1_360_000.0
+        var filteredWalkGrowth = 0.26
         /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
         /// a million of `mnemo bench`'s clustered facts (see ApproximateSearch.md).
         var searchWidth = 160
+        /// The beam width of a walk under a filter that most nodes fail (at least k), which
+        /// expands through failing nodes (ACORN-1): only passing nodes enter its beam, which
+        /// need not hold the failing ones a wide unfiltered beam keeps near the query. Measured
+        /// with the bench's 1 % and 10 % filters (see ApproximateSearch.md).
+        var filteredSearchWidth = 64
+        /// Forces the path of every filtered search whose rows could be listed, for benchmarks
+        /// that time both (`nil`: the cost model chooses).
+        var forcedFilteredPath: FilteredPath? = nil
+
+        /// The two ways to answer a filter that a minority of rows pass.
+        enum FilteredPath: String, Sendable, Equatable, CaseIterable {
+            /// List the passing rows and score them exactly.
+            case listing
+            /// Walk the graph.
+            case walk
+        }
+
+        /// Whether a filter estimated to let `passing` of the namespace's `rows` through is
+        /// answered by listing and scoring those rows rather than by a walk. The listing tests
+        /// every row of the namespace and scores the passing ones, so its cost grows with the
+        /// namespace; the walk's grows as the share passing falls, not with the namespace.
+        /// `vectorized`: the listing tests 16 rows a step (AVX-512, the namespace holds every row).
+        func listsPassingRows(passing: Int, of rows: Int, vectorized: Bool) -> Bool {
+            switch forcedFilteredPath {
+            case .listing: return true
+            case .walk: return false
+            case nil: break
+            }
+            guard passing <= exactScanMaximum, rows > 0 else { return passing <= exactScanMaximum }
+            let perRow = vectorized ? listingNanosecondsPerRow : listingNanosecondsPerListedRow
+            let listing = Double(rows) * perRow + Double(passing) * scoringNanosecondsPerRow
+            let share = max(Double(passing) / Double(rows), 1e-4)
+            return listing <= filteredWalkNanoseconds * pow(0.1 / share, filteredWalkGrowth)
+        }
+
+        /// The beam width of a walk for k results under a filter that `passingShare` of the
+        /// nodes pass.
+        func width(k: Int, passingShare: Double) -> Int {
+            max(k, passingShare < NeighborGraph.expansionShare ? filteredSearchWidth : searchWidth)
+        }
+
         /// How many of the beam's best (by their int8 scores) are rescored in `Float`, at least
         /// k: the int8 scores of the bench's vectors put the true top 10 within the beam's best
         /// few dozen, while each candidate rescored costs a look-up in the snapshot and a read
@@ -142,6 +204,7 @@ final class ApproximateIndex: @unchecked Sendable {
     /// Whether any graph exists or is being built, so that updates must be logged.
     private var isTracking = false
     private var _pathCounts: [VectorIndex.ApproximatePath: Int] = [:]
+    private var _walkWidths: [Int: Int] = [:]
     private var _statistics = Statistics()
     /// Changes applied to each namespace's graph since it was last saved (guarded by `stateLock`).
     private var changesSinceSave: [String: Int] = [:]
@@ -196,6 +259,13 @@ final class ApproximateIndex: @unchecked Sendable {
 
     func count(_ path: VectorIndex.ApproximatePath) {
         stateLock.withLock { _pathCounts[path, default: 0] += 1 }
+    }
+
+    /// How many walks each beam width took, for tests and benchmarks.
+    var walkWidths: [Int: Int] { stateLock.withLock { _walkWidths } }
+
+    func countWalk(width: Int) {
+        stateLock.withLock { _walkWidths[width, default: 0] += 1 }
     }
 
     /// Stops the build of `namespace`'s graph, if one is under way: it ends within one node's

@@ -11,7 +11,17 @@ extension NeighborGraph {
         var exhaustedBudget: Bool
         /// The nodes it visited (scored, or looked through to their neighbours).
         var visits: Int
+        /// The most nodes one step found through failing neighbours (their second hop): at most
+        /// the layer-0 degree.
+        var mostSecondHopNodesInOneStep = 0
     }
+
+    /// Under this share of passing nodes, a walk expands through failing nodes (ACORN-1) rather
+    /// than scoring them, and its beam is ``ApproximateIndex/Settings/filteredSearchWidth`` wide.
+    static let expansionShare = 0.5
+
+    /// How many failing neighbours' lists the second hop asks memory for ahead of reading them.
+    static let listsAhead = 4
 
     /// The beam search of one layer without a filter, as insertions use it: the `width` nodes
     /// nearest the query that the search reaches from `entries`, best first. `visited` is
@@ -105,9 +115,15 @@ extension NeighborGraph {
             candidates.push(score: entry.score, node: node)
             if passes(node) { results.insert(score: entry.score, row: entry.row) }
         }
-        let capacity = baseDegree * baseDegree
+        // A step scores the candidate's own neighbours that are scored, then at most `baseDegree`
+        // nodes found through its failing ones.
+        let capacity = 2 * baseDegree
         var exhausted = false
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { pending in
+        var mostSecondHop = 0
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity + baseDegree) { buffer in
+            let pending = buffer.baseAddress!
+            // The candidate's failing neighbours, whose lists the second hop reads.
+            let failing = buffer.baseAddress! + capacity
             withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { scores in
                 while let candidate = candidates.pop() {
                     if candidate.score < results.threshold { break }
@@ -117,32 +133,55 @@ extension NeighborGraph {
                         break
                     }
                     var fresh = 0
+                    var failingCount = 0
                     withNeighbors(of: candidate.node, layer: 0) { neighbors in
-                        for neighbor in neighbors where visited.insert(neighbor) {
-                            visits += 1
+                        for neighbor in neighbors where !visited.contains(neighbor) {
                             // When most nodes pass, nearly every neighbour is scored: its codes
                             // are asked for before its columns are read, so that the rows of
                             // a whole list arrive together (see ApproximateSearch.md).
                             if !expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                             if isScored(neighbor) {
+                                visited.insert(neighbor)
+                                visits += 1
                                 if expandThroughFailing { prefetchNode(neighbor, dimension: dimension) }
                                 pending[fresh] = neighbor
                                 fresh += 1
-                                continue
-                            }
-                            withNeighbors(of: neighbor, layer: 0) { second in
-                                for node in second where !visited.contains(node) && isScored(node) {
-                                    visited.insert(node)
-                                    visits += 1
-                                    prefetchNode(node, dimension: dimension)
-                                    pending[fresh] = node
-                                    fresh += 1
-                                }
+                            } else {
+                                // Its list is read below: the first few are asked for now.
+                                if failingCount < Self.listsAhead { prefetchList(of: neighbor) }
+                                failing[failingCount] = neighbor
+                                failingCount += 1
                             }
                         }
                     }
+                    // The second hop adds at most `baseDegree` nodes: at 10 % passing, a list of
+                    // 48 failing neighbours leads to about 200 passing nodes, more than a step
+                    // needs to move the beam (see ApproximateSearch.md). A failing neighbour is
+                    // marked visited only once its list is read: the ones the limit left out, and
+                    // the nodes they lead to, stay for later steps to reach.
+                    let secondHopLimit = fresh + baseDegree
+                    let firstHop = fresh
+                    for index in 0..<failingCount where fresh < secondHopLimit {
+                        // The list a few ahead, so that it has arrived when it is read; not all:
+                        // the limit usually stops the hop before the last.
+                        if index + Self.listsAhead < failingCount { prefetchList(of: failing[index + Self.listsAhead]) }
+                        // A list may name a node twice over two failing neighbours' lists.
+                        guard visited.insert(failing[index]) else { continue }
+                        visits += 1
+                        withNeighbors(of: failing[index], layer: 0) { second in
+                            for node in second where fresh < secondHopLimit && !visited.contains(node) && isScored(node)
+                            {
+                                visited.insert(node)
+                                visits += 1
+                                prefetchNode(node, dimension: dimension)
+                                pending[fresh] = node
+                                fresh += 1
+                            }
+                        }
+                    }
+                    mostSecondHop = max(mostSecondHop, fresh - firstHop)
                     if let next = candidates.best { prefetchList(of: next) }
-                    scoreNodes(kernel, pending.baseAddress!, count: fresh, into: scores.baseAddress!)
+                    scoreNodes(kernel, pending, count: fresh, into: scores.baseAddress!)
                     for index in 0..<fresh where scores[index] > results.threshold {
                         let node = pending[index]
                         candidates.push(score: scores[index], node: node)
@@ -152,7 +191,9 @@ extension NeighborGraph {
                 }
             }
         }
-        return Traversal(found: results.sorted(), exhaustedBudget: exhausted, visits: visits)
+        var traversal = Traversal(found: results.sorted(), exhaustedBudget: exhausted, visits: visits)
+        traversal.mostSecondHopNodesInOneStep = mostSecondHop
+        return traversal
     }
 
     /// The ids of the best live nodes for the unit vector `query` that pass `accepts`, at most
@@ -168,7 +209,8 @@ extension NeighborGraph {
             // list), for the share of them that passes.
             let budget = Int(min(Double(count), Double(2 * width * baseDegree) / max(share, 1e-3)))
             let traversal = searchFiltered(
-                kernel, width: width, budget: budget, expandThroughFailing: share < 0.5, accepts: accepts)
+                kernel, width: width, budget: budget, expandThroughFailing: share < Self.expansionShare,
+                accepts: accepts)
             let ids = traversal.found.prefix(limit ?? traversal.found.count).map { self.ids[$0.row] }
             return (ids, traversal.found.count, traversal.exhaustedBudget, traversal.visits)
         }

@@ -11,7 +11,8 @@ extension VectorIndex {
         /// The graph's traversal found k passing facts.
         case graph
         /// The traversal's beam did not fill with passing facts (it ran out of them, or of its
-        /// budget); the int8 scan of every passing row gave the answer.
+        /// budget); the passing rows, listed and scored (or, when most rows pass, the int8 scan),
+        /// gave the answer.
         case graphThenScan
         /// The graph is being built: the int8 scan meanwhile.
         case buildingScan
@@ -22,8 +23,10 @@ extension VectorIndex {
     /// large enough: ``VectorScan/approximate``.
     ///
     /// k results come back whenever k rows pass: a filter estimated to let few rows through is
-    /// answered by scoring those rows exactly, and a traversal whose beam does not fill with
-    /// passing nodes is replaced by the exact scan. Every node the graph returns is checked against
+    /// answered by scoring those rows exactly (when the cost model of
+    /// ``ApproximateIndex/Settings/listsPassingRows(passing:of:vectorized:)`` finds it cheaper
+    /// than the walk), and a traversal whose beam does not fill with passing nodes is replaced by
+    /// scoring every passing row. Every node the graph returns is checked against
     /// `store` (its row and attributes there) and rescored with its float vector there, so a
     /// graph that is ahead of the snapshot never returns what the snapshot does not hold.
     func approximateNearest(
@@ -38,10 +41,16 @@ extension VectorIndex {
             return store.nearest(to: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
         }
         let passing = store.estimatedPassingRows(filter)
-        if passing <= settings.exactScanMaximum {
+        let share = Double(passing) / Double(total)
+        // The listing tests 16 rows a step when the namespace holds every row (see `passingRows`).
+        let vectorized =
+            KernelInstructionSet.preferred == .avx512 && store.rows(ofNamespace: filter.namespaceCode) == nil
+        if share < NeighborGraph.expansionShare,
+            settings.listsPassingRows(passing: passing, of: total, vectorized: vectorized)
+        {
             approximate.count(.passingRows)
             return Self.alongside(work) {
-                store.nearest(to: query, k: k, among: store.passingRows(filter), floor: floor)
+                store.nearest(to: query, k: k, among: store.passingRows(filter, expected: passing), floor: floor)
             }
         }
         guard approximate.hasGraph(namespace) else {
@@ -49,14 +58,13 @@ extension VectorIndex {
             approximate.count(.buildingScan)
             return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: work)
         }
-        let width = max(settings.searchWidth, k)
+        let width = settings.width(k: k, passingShare: share)
+        approximate.countWalk(width: width)
         // The beam's best by their int8 scores are rescored in `Float`, not the whole beam.
         let rescored = max(k, min(width, settings.rescoredCandidates))
         let candidates = Self.alongside(work) {
             approximate.withGraph(namespace) { graph in
-                graph.nearestIDs(
-                    to: query, width: width, limit: rescored, passingShare: Double(passing) / Double(total)
-                ) { node in
+                graph.nearestIDs(to: query, width: width, limit: rescored, passingShare: share) { node in
                     filter.accepts(
                         flag: graph.flags[Int(node)], topicID: graph.topicIDs[Int(node)],
                         createdTime: graph.createdTimes[Int(node)])
@@ -76,7 +84,12 @@ extension VectorIndex {
         guard let candidates, candidates.found >= width, rows.count >= rescored, !candidates.exhaustedBudget
         else {
             approximate.count(.graphThenScan)
-            return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
+            // Under a selective filter, only the passing rows are scored (listed by the kernel),
+            // not every row of the namespace with the filter tested on each.
+            guard share < NeighborGraph.expansionShare else {
+                return scan(store, query: query, k: k, filter: filter, minSimilarity: minSimilarity, alongside: nil)
+            }
+            return store.nearest(to: query, k: k, among: store.passingRows(filter, expected: passing), floor: floor)
         }
         approximate.count(.graph)
         return store.rescore(rows.map { TopK.Entry(score: 0, row: $0) }, query: query, k: k, floor: floor)

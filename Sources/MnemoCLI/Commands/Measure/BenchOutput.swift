@@ -21,9 +21,12 @@ struct BenchOutput: Encodable {
         var paths: [String: Int]?
         /// For a point of `semantic_ann_curve`: the beam width.
         var width: Int?
+        /// For an entry of `semantic_ann_filtered_paths`: the variant and the path forced on it.
+        var variant: String?
+        var forcedPath: String?
 
         enum CodingKeys: String, CodingKey {
-            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths, width
+            case p50Ms, p95Ms, p99Ms, meanMs, maxMs, cpuMs, paths, width, variant, forcedPath
             case recallAt10 = "recall_at_10"
         }
 
@@ -93,6 +96,9 @@ struct BenchOutput: Encodable {
     var numpy: Numpy?
     /// The unfiltered approximate search at several beam widths: `semantic_ann_curve`.
     var semanticAnnCurve: [Latency]?
+    /// The approximate variants with a share passing, timed with each path forced:
+    /// `semantic_ann_filtered_paths`.
+    var semanticAnnFilteredPaths: [Latency]?
 
     /// faiss's and usearch's HNSW on the same vectors and queries at the same widths: `ann_peers`.
     var annPeers: AnnPeersBaseline.Report?
@@ -154,6 +160,17 @@ struct BenchOutput: Encodable {
                 point.width = $0.width
                 point.recallAt10 = $0.recallAt10
                 return point
+            }
+        semanticAnnFilteredPaths =
+            report.filteredPaths.isEmpty
+            ? nil
+            : report.filteredPaths.map {
+                var entry = Latency($0.stats, cpu: nil)
+                entry.variant = $0.variant
+                entry.forcedPath = $0.path
+                entry.recallAt10 = $0.recallAt10
+                entry.paths = $0.paths
+                return entry
             }
         annTombstones =
             report.tombstoneRecall.isEmpty
@@ -235,6 +252,7 @@ struct BenchOutput: Encodable {
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
         try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
+        try container.encodeIfPresent(semanticAnnFilteredPaths, forKey: Key("semantic_ann_filtered_paths"))
         try container.encodeIfPresent(annPeers, forKey: Key("ann_peers"))
         try container.encodeIfPresent(annTombstones, forKey: Key("ann_tombstones"))
     }
@@ -283,6 +301,12 @@ struct BenchOutput: Encodable {
                 String(
                     format: "semantic_ann at width %d: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", point.width ?? 0,
                     point.p50Ms, point.p99Ms, point.recallAt10 ?? 0))
+        }
+        for entry in semanticAnnFilteredPaths ?? [] {
+            lines.append(
+                String(
+                    format: "%@ by %@: p50 %.3f ms, p99 %.3f ms, recall@10 %.4f", entry.variant ?? "",
+                    entry.forcedPath ?? "", entry.p50Ms, entry.p99Ms, entry.recallAt10 ?? 0))
         }
         for (name, peer) in (annPeers?.peers ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append(
