@@ -13,8 +13,6 @@ struct VectorFilter: Sendable {
     /// The half-open range of statement times that pass, in seconds since 1970, or `nil` for
     /// any time (see ``FactFilter/since`` and ``FactFilter/until``).
     let timeRange: (lower: Double, upper: Double)?
-    /// ``topicIDs`` in ascending order, for the listing kernel's binary search.
-    let sortedTopicIDs: [Int64]?
 
     init(_ filter: FactFilter, namespaceCode: Int32, topicIDs: Set<Int64>?) {
         self.namespaceCode = namespaceCode
@@ -33,7 +31,6 @@ struct VectorFilter: Sendable {
         self.importanceMask = importanceMask
         self.activity = filter.activity
         self.topicIDs = topicIDs
-        self.sortedTopicIDs = topicIDs?.sorted()
         self.timeRange =
             filter.hasTimeRange
             ? (filter.since?.timeIntervalSince1970 ?? -.infinity, filter.until?.timeIntervalSince1970 ?? .infinity)

@@ -42,11 +42,8 @@ extension VectorIndex {
         }
         let passing = store.estimatedPassingRows(filter)
         let share = Double(passing) / Double(total)
-        // The listing tests 16 rows a step when the namespace holds every row (see `passingRows`).
-        let vectorized =
-            KernelInstructionSet.preferred == .avx512 && store.rows(ofNamespace: filter.namespaceCode) == nil
         if share < NeighborGraph.expansionShare,
-            settings.listsPassingRows(passing: passing, of: total, vectorized: vectorized)
+            settings.listsPassingRows(passing: passing, of: total, vectorized: store.listsVectorized(filter))
         {
             approximate.count(.passingRows)
             return Self.alongside(work) {

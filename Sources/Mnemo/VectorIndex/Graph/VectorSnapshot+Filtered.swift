@@ -46,13 +46,15 @@ extension VectorSnapshot {
             description.has_time_range = 1
             (description.time_lower, description.time_upper) = (range.lower, range.upper)
         }
-        let vectorized = members == nil && instructionSet == .avx512
+        let vectorized = listsVectorized(filter, instructionSet: instructionSet)
+        // In ascending order for the kernel's binary search; sorted here, only for a listing.
+        let sortedTopicIDs = filter.topicIDs?.sorted()
         return namespaceCodes.withUnsafeBufferPointer { namespaceCodes in
             flags.withUnsafeBufferPointer { flags in
                 topicIDs.withUnsafeBufferPointer { topicIDs in
                     createdTimes.withUnsafeBufferPointer { createdTimes in
-                        (filter.sortedTopicIDs ?? []).withUnsafeBufferPointer { topics in
-                            if filter.sortedTopicIDs != nil {
+                        (sortedTopicIDs ?? []).withUnsafeBufferPointer { topics in
+                            if sortedTopicIDs != nil {
                                 description.topics = topics.baseAddress
                                 description.topic_count = topics.count
                                 // An empty subtree passes nothing; the kernel needs an address.
@@ -72,6 +74,12 @@ extension VectorSnapshot {
                 }
             }
         }
+    }
+
+    /// Whether ``passingRows(_:expected:instructionSet:)`` tests 16 rows a step: on AVX-512, when
+    /// the filter's namespace holds every row (else it tests the namespace's listed rows one by one).
+    func listsVectorized(_ filter: VectorFilter, instructionSet: KernelInstructionSet = .preferred) -> Bool {
+        instructionSet == .avx512 && rows(ofNamespace: filter.namespaceCode) == nil
     }
 
     /// Runs the listing kernel over `total` positions (of `members`, or row numbers), starting
