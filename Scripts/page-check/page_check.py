@@ -25,11 +25,10 @@ import time
 import urllib.parse
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
@@ -159,11 +158,31 @@ def wait_for(driver, condition, message, seconds=10):
         check(False, message)
 
 
+def wait_until_replaced(driver, page):
+    """Waits until the next page has replaced `page` (this page's `html` element).
+
+    Selenium's `staleness_of` knows only the stale-element error; Chromium sometimes reports a
+    replaced page instead as an inspector error for a node no longer in the document.
+    """
+    def replaced(_):
+        try:
+            page.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+
+    WebDriverWait(driver, 10).until(replaced)
+
+
 def click_and_load(driver, element):
     """Clicks a button that submits a form and waits until the next page has replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 10).until(staleness_of(page))
+    wait_until_replaced(driver, page)
 
 
 def submit(driver, form_selector, button_selector="button[type=submit]"):
@@ -277,7 +296,7 @@ def check_accessible(driver, server):
     check((focused.get_attribute("href") or "").endswith(first), "Tab reaches the first topic of the tree")
     page = driver.find_element(By.TAG_NAME, "html")
     focused.send_keys(Keys.ENTER)
-    WebDriverWait(driver, 10).until(staleness_of(page))
+    wait_until_replaced(driver, page)
     check(driver.current_url.endswith(first), f"Enter opens the focused topic: {driver.current_url}")
     for _ in range(40):
         if (driver.switch_to.active_element.get_attribute("href") or "").endswith("/ui/search"):
@@ -285,12 +304,12 @@ def check_accessible(driver, server):
         driver.switch_to.active_element.send_keys(Keys.TAB)
     page = driver.find_element(By.TAG_NAME, "html")
     driver.switch_to.active_element.send_keys(Keys.ENTER)
-    WebDriverWait(driver, 10).until(staleness_of(page))
+    wait_until_replaced(driver, page)
     box = driver.switch_to.active_element
     check(box.get_attribute("id") == "q", "the search view opened by keyboard has its box focused")
     page = driver.find_element(By.TAG_NAME, "html")
     box.send_keys("sourdough", Keys.ENTER)
-    WebDriverWait(driver, 10).until(staleness_of(page))
+    wait_until_replaced(driver, page)
     check("Bakes sourdough bread on weekends" in driver.find_element(By.TAG_NAME, "main").text,
           "a search typed and sent by keyboard finds the fact")
 
