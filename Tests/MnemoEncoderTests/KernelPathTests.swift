@@ -41,9 +41,11 @@ struct KernelPathTests {
     }
 
     /// The shapes of the encoder's layers and odd ones: rows past the 64-row block and not a
-    /// multiple of the AVX2 (6) or AVX-512 (12) tiles, so every smaller tile runs, and rows that
-    /// end in AVX-512's 16- or 20-row tile (16, 20, 44, and 68 = a 64-row block + 4); inputs of 1, odd,
-    /// and past the 384-deep block (so later blocks accumulate); outputs not a multiple of 16.
+    /// multiple of the AVX2 tile (6), so every smaller tile runs; on AVX-512, rows of one two-panel
+    /// tile (up to 14), of one one-panel tile (15 to 20: 15, 16, 17, 19, 20) and of several two-panel
+    /// tiles of equal size (28, 33, 44, and 68 = a 64-row block + 4), with odd panel counts ending in
+    /// a one-panel tile; inputs of 1, odd, and past the 384-deep block (so later blocks accumulate);
+    /// outputs not a multiple of 16.
     static let linearShapes =
         [
             (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40),
@@ -56,7 +58,8 @@ struct KernelPathTests {
             (rows: 1, inputs: 384, outputs: 40), (rows: 3, inputs: 50, outputs: 17),
             (rows: 17, inputs: 384, outputs: 1152), (rows: 19, inputs: 1536, outputs: 48),
             (rows: 13, inputs: 385, outputs: 16), (rows: 33, inputs: 97, outputs: 64),
-            (rows: 71, inputs: 400, outputs: 37),
+            (rows: 71, inputs: 400, outputs: 37), (rows: 28, inputs: 384, outputs: 80),
+            (rows: 15, inputs: 64, outputs: 48),
         ] + randomShapes
 
     /// Six shapes drawn at random (with a fixed seed): rows a multiple of 4 up to 160, any inputs
