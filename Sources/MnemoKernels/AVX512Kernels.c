@@ -15,9 +15,8 @@
 
 // One tile of ROWS rows × 16 columns, one panel wide: a 16-float panel row is exactly one ZMM
 // register, so each k costs one panel load, ROWS broadcasts (folded into the multiply-adds as
-// memory operands) and ROWS fused multiply-adds. It serves a text of 15 to 20 tokens as one tile
-// (two panels of that many rows would need more than the 32 registers), and the last panel of an
-// odd count.
+// memory operands) and ROWS fused multiply-adds. It serves the last panel of an odd count, and
+// 15 rows.
 #define MNEMO_TILE512(ROWS)                                                                             \
     MNEMO_AVX512_INLINE void tile512_##ROWS(const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth, \
                                             float *c, ptrdiff_t ldc, int accumulate, const float *prefetch) { \
@@ -71,11 +70,6 @@
         }                                                                                               \
     }
 
-MNEMO_TILE512(20)
-MNEMO_TILE512(19)
-MNEMO_TILE512(18)
-MNEMO_TILE512(17)
-MNEMO_TILE512(16)
 MNEMO_TILE512(15)
 MNEMO_TILE512(14)
 MNEMO_TILE512(13)
@@ -107,18 +101,10 @@ MNEMO_PAIR_TILE512(3)
 MNEMO_PAIR_TILE512(2)
 MNEMO_PAIR_TILE512(1)
 
-// A one-panel tile of exactly `rows` rows, 1 to 20: a tile keeps one chain of multiply-adds per
-// row, so splitting rows into a tile of 12 and one of 4 would leave the second with four chains in
-// flight where two FMA units of 4 cycles' latency need eight (half speed).
+// A one-panel tile of exactly `rows` rows, 1 to 14.
 MNEMO_AVX512_INLINE void tile512(ptrdiff_t rows, const float *a, ptrdiff_t lda, const float *b, ptrdiff_t depth,
                                  float *c, ptrdiff_t ldc, int accumulate, const float *prefetch) {
     switch (rows) {
-    case 20: tile512_20(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
-    case 19: tile512_19(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
-    case 18: tile512_18(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
-    case 17: tile512_17(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
-    case 16: tile512_16(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
-    case 15: tile512_15(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
     case 14: tile512_14(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
     case 13: tile512_13(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
     case 12: tile512_12(a, lda, b, depth, c, ldc, accumulate, prefetch); break;
@@ -164,36 +150,35 @@ MNEMO_AVX512
 void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
                                const float *panels, ptrdiff_t panel_stride, ptrdiff_t panel_count,
                                ptrdiff_t depth, float *c, ptrdiff_t ldc, int accumulate) {
-    // A text of 15 to 20 tokens: one-panel tiles of all its rows, which measured faster than
-    // two-panel tiles of half its rows.
-    if (rows > 14 && rows <= 20) {
+    // Fifteen rows would end in a two-panel tile of one row, two chains of multiply-adds where
+    // the FMA units need eight: one one-panel tile of all fifteen measured faster.
+    if (rows == 15) {
         for (ptrdiff_t p = 0; p < panel_count; p++) {
             const float *b = panels + p * panel_stride;
-            tile512(rows, a, lda, b, depth, c + 16 * p, ldc, accumulate, p + 1 < panel_count ? b + panel_stride : NULL);
+            tile512_15(a, lda, b, depth, c + 16 * p, ldc, accumulate, p + 1 < panel_count ? b + panel_stride : NULL);
         }
         return;
     }
-    // Otherwise pairs of panels, the rows cut into tiles of equal size up to 14 (a batch's 64-row
-    // block into 13 + 13 + 13 + 13 + 12); the first tile of a pair asks for the next pair's block
-    // to be brought into L2 (into L1 it would push out the input rows every pair reads again).
-    const ptrdiff_t tiles = (rows + 13) / 14;
+    // Pairs of panels, the rows in tiles of 14 and one of the rows left (a text of 18 tokens is
+    // 14 + 4, a batch's 64-row block 4 × 14 + 8); on the Xeon, 14 + 4 took 9 % less time than
+    // one one-panel tile of 18 rows, and 9 + 9 no less. The first tile of a pair asks for the next
+    // pair's block to be brought into L2 (into L1 it would push out the input rows every pair
+    // reads again).
     ptrdiff_t p = 0;
     for (; p + 1 < panel_count; p += 2) {
         const float *b = panels + p * panel_stride;
         const float *next = p + 3 < panel_count ? b + 2 * panel_stride : NULL;
-        for (ptrdiff_t t = 0, r = 0; t < tiles; t++) {
-            const ptrdiff_t end = rows * (t + 1) / tiles;
-            pair_tile512(end - r, a + r * lda, lda, b, panel_stride, depth, c + r * ldc + 16 * p, ldc, accumulate,
-                         t == 0 ? next : NULL);
-            r = end;
+        for (ptrdiff_t r = 0; r < rows; r += 14, next = NULL) {
+            pair_tile512(rows - r < 14 ? rows - r : 14, a + r * lda, lda, b, panel_stride, depth, c + r * ldc + 16 * p,
+                         ldc, accumulate, next);
         }
     }
+    // The last panel of an odd count, in one-panel tiles of the same rows.
     if (p < panel_count) {
         const float *b = panels + p * panel_stride;
-        for (ptrdiff_t t = 0, r = 0; t < tiles; t++) {
-            const ptrdiff_t end = rows * (t + 1) / tiles;
-            tile512(end - r, a + r * lda, lda, b, depth, c + r * ldc + 16 * p, ldc, accumulate, NULL);
-            r = end;
+        for (ptrdiff_t r = 0; r < rows; r += 14) {
+            tile512(rows - r < 14 ? rows - r : 14, a + r * lda, lda, b, depth, c + r * ldc + 16 * p, ldc, accumulate,
+                    NULL);
         }
     }
 }

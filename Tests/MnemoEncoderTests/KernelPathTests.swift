@@ -42,10 +42,10 @@ struct KernelPathTests {
 
     /// The shapes of the encoder's layers and odd ones: rows past the 64-row block and not a
     /// multiple of the AVX2 tile (6), so every smaller tile runs; on AVX-512, rows of one two-panel
-    /// tile (up to 14), of one one-panel tile (15 to 20: 15, 16, 17, 19, 20) and of several two-panel
-    /// tiles of equal size (28, 33, 44, and 68 = a 64-row block + 4), with odd panel counts ending in
-    /// a one-panel tile; inputs of 1, odd, and past the 384-deep block (so later blocks accumulate);
-    /// outputs not a multiple of 16.
+    /// tile (up to 14), 15 rows (one one-panel tile), and two-panel tiles of 14 then of the rows
+    /// left (16, 17, 19, 20, 28, 33, 44, and 68 = a 64-row block + 4), with odd panel counts ending
+    /// in one-panel tiles; inputs of 1, odd, and past the 384-deep block (so later blocks
+    /// accumulate); outputs not a multiple of 16.
     static let linearShapes =
         [
             (rows: 4, inputs: 8, outputs: 16), (rows: 12, inputs: 384, outputs: 40),
