@@ -274,6 +274,33 @@ struct KernelPathTests {
         }
     }
 
+    @Test(
+        "the graph's dot products of two nodes' codes are the same integers on every path",
+        arguments: [1, 15, 16, 63, 64, 65, 127, 128, 384, 385])
+    func int8PairDot(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count) + 7)
+        var pairs = (0..<8).map { _ in
+            (
+                (0..<count).map { _ in Int8(generator.below(255) - 127) },
+                (0..<count).map { _ in Int8(generator.below(255) - 127) }
+            )
+        }
+        // The extremes: every product at ±127², where 16-bit sums of pairs would overflow.
+        pairs.append(([Int8](repeating: 127, count: count), [Int8](repeating: 127, count: count)))
+        pairs.append(([Int8](repeating: -127, count: count), [Int8](repeating: 127, count: count)))
+        for (x, y) in pairs {
+            let exact = zip(x, y).reduce(Int32(0)) { $0 + Int32($1.0) * Int32($1.1) }
+            for path in Self.paths {
+                let dot = x.withUnsafeBufferPointer { x in
+                    y.withUnsafeBufferPointer { y in
+                        NeighborGraph.pairDot(x.baseAddress!, y.baseAddress!, count: count, using: path)
+                    }
+                }
+                #expect(dot == exact, "\(path): \(dot), exact \(exact)")
+            }
+        }
+    }
+
     /// Lengths around the 8- and 16-key vectors, the 32-key block and the 4-query group, head sizes
     /// around the 16- and 32-column blocks;
     /// scores large enough that the softmax is far from uniform, and one token that takes nearly

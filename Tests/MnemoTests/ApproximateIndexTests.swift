@@ -124,18 +124,25 @@ struct ApproximateIndexTests {
         #expect(kb.vectorIndex!.approximate.walkWidths == [24: 10, 100: 5])
     }
 
-    /// The listing tests every row of the namespace, the walk's cost grows as the share passing
-    /// falls: at a million facts 1 % passing is listed and 10 % walked; at ten million even
-    /// 1 % is walked; without AVX-512 (a row at a time) the listing gives way sooner.
+    /// The listing tests every row of the namespace and scores the passing rows on the scan's
+    /// threads; the walk's cost grows as the share passing falls and as the namespace grows. On
+    /// two threads, 1 % and 10 % of a million facts are listed, half of 300,000 walked; on one
+    /// thread, or without AVX-512 (rows tested one at a time), 10 % of a million is walked; past
+    /// `exactScanMaximum` passing rows the walk is taken whatever the estimates.
     @Test func theListingIsChosenByItsCost() {
-        let settings = ApproximateIndex.Settings()
+        var settings = ApproximateIndex.Settings()
+        settings.scoringThreads = 2
         #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
         #expect(settings.listsPassingRows(passing: 30_000, of: 300_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 150_000, of: 300_000, vectorized: true))
         #expect(settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: true))
-        #expect(!settings.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: true))
-        #expect(!settings.listsPassingRows(passing: 20_000, of: 10_000_000, vectorized: true))
+        #expect(settings.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: true))
+        #expect(!settings.listsPassingRows(passing: 400_000, of: 10_000_000, vectorized: true))
         #expect(settings.listsPassingRows(passing: 3_000, of: 300_000, vectorized: false))
-        #expect(!settings.listsPassingRows(passing: 10_000, of: 1_000_000, vectorized: false))
+        #expect(!settings.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: false))
+        var oneThread = settings
+        oneThread.scoringThreads = 1
+        #expect(!oneThread.listsPassingRows(passing: 100_000, of: 1_000_000, vectorized: true))
         var forced = settings
         forced.forcedFilteredPath = .walk
         #expect(!forced.listsPassingRows(passing: 3_000, of: 300_000, vectorized: true))
@@ -201,6 +208,39 @@ struct ApproximateIndexTests {
                     #expect(listed == expected, "\(filter) from an estimate of \(estimate)")
                 }
             }
+        }
+    }
+
+    /// Listed rows are scored on several threads once they are many (as the exact scan's are):
+    /// the k best are those one thread finds, and those of the int8 scan with the filter.
+    @Test func listedRowsScoredOnSeveralThreadsAreTheBestOnOne() {
+        var random = SplitMix64(seed: 41)
+        let dimension = 32
+        var store = VectorSnapshot(dimension: dimension)
+        let rowCount = 3 * VectorSnapshot.parallelThreshold
+        func unitVector() -> [Float] {
+            var vector = (0..<dimension).map { _ in Float.random(in: -1...1, using: &random) }
+            VectorMath.normalize(&vector)
+            return vector
+        }
+        for id in 0..<rowCount {
+            store.upsert(
+                id: Int64(id + 1), vector: unitVector(),
+                attributes: .init(
+                    namespace: "n", topicID: 1, type: id % 3 == 0 ? .goal : .fact, importance: .medium,
+                    isActive: true, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id))))
+        }
+        let filter = VectorFilter(FactFilter(types: [.fact]), namespaceCode: store.namespaceCode("n")!, topicIDs: nil)
+        let rows = store.passingRows(filter)
+        #expect(rows.count > VectorSnapshot.parallelThreshold)
+        for _ in 0..<5 {
+            let query = unitVector()
+            let one = store.nearest(to: query, k: 10, among: rows, floor: -.infinity, threads: 1)
+            let two = store.nearest(to: query, k: 10, among: rows, floor: -.infinity, threads: 2)
+            let scan = store.nearest(to: query, k: 10, filter: filter, precision: .quantized(rescoreFactor: 10))
+            #expect(one.count == 10)
+            #expect(two == one)
+            #expect(scan == one)
         }
     }
 

@@ -82,7 +82,7 @@ extension VectorSnapshot {
     /// Each thread keeps one heap and takes the next chunk as it finishes the last: a heap per
     /// chunk started empty for every chunk, and filling the ~15 heaps of a 100k scan took a
     /// quarter of its time.
-    private func parallelTopK(
+    func parallelTopK(
         k: Int, count: Int, threads: Int, alongside work: (@Sendable () -> Void)?,
         _ scan: (Range<Int>, inout TopK) -> Void
     ) -> [TopK.Entry] {

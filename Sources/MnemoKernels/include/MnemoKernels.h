@@ -149,6 +149,9 @@ int32_t mnemo_avx2_dot_i8(const int8_t *row, const int8_t *query, ptrdiff_t coun
 /// compares its nodes' codes with each other; `mnemo_avx2_dot_i8` needs a coarser query).
 int32_t mnemo_avx2_dot_i8_pair(const int8_t *a, const int8_t *b, ptrdiff_t count);
 
+/// `mnemo_avx2_dot_i8_pair` on AVX-512 VNNI: the same integer, 64 codes per instruction.
+int32_t mnemo_avx512_vnni_dot_i8_pair(const int8_t *a, const int8_t *b, ptrdiff_t count);
+
 /// The scores of a block of rows of an int8 matrix with `dimension` codes per row: for `i` in
 /// `[0, count)`, `scores[i] = dot(codes + row·dimension, query) · scales[row]`, where `row` is
 /// `rows[i]` when `rows` is not NULL, else `first + i`. Codes are as for `mnemo_avx2_dot_i8`;

@@ -27,12 +27,11 @@ final class ApproximateIndex: @unchecked Sendable {
         var minimumRows = 20_000
         /// At most this many rows estimated to pass a filter are listed and scored exactly
         /// instead of walking the graph, and only when the cost model says listing is the
-        /// cheaper path (``listsPassingRows(passing:of:vectorized:)``). Scoring 30,000 listed
-        /// rows takes about 1 ms, what a walk at 10 % passing takes: at 300,000 facts the 10 %
-        /// filter (30,000 passing) answered in 1.14 ms listed against 1.35 ms walked (p50; p99
-        /// 1.35 against 3.33 ms). Measured with `mnemo bench`'s `semantic_ann_filtered_paths`,
-        /// which times both paths (see ApproximateSearch.md).
-        var exactScanMaximum = 30_000
+        /// cheaper path (``listsPassingRows(passing:of:vectorized:)``): a bound on the model's
+        /// reach rather than a threshold of its own. 200,000 rows take about 3.3 ms to score on
+        /// two cores, where a walk at a million facts takes 3 ms at 10 % passing. Tests set it to
+        /// 0 to make every filtered search walk.
+        var exactScanMaximum = 200_000
         /// The time, in nanoseconds, the listing kernel (`mnemo_list_passing`) takes per row of
         /// the namespace, passing or not, on the AVX-512 path (16 rows per step): 0.41 ms for a
         /// million rows with a time range (flags and times read, 9 bytes a row).
@@ -40,17 +39,26 @@ final class ApproximateIndex: @unchecked Sendable {
         /// The same on the path that tests one row at a time (no AVX-512, or a namespace that
         /// shares the index with others, whose rows are listed): 2.5 ms for a million rows.
         var listingNanosecondsPerListedRow = 2.5
-        /// The time, in nanoseconds, scoring one listed row takes (int8 over its codes, the best
-        /// rescored in `Float`): 30,000 rows in about 1 ms at 300,000 facts.
+        /// The time, in nanoseconds, scoring one listed row takes on one thread (int8 over its
+        /// codes, the best rescored in `Float`): 30,000 rows in about 1 ms at 300,000 facts.
+        /// Listed rows are scored on ``scoringThreads`` threads once they are
+        /// `VectorSnapshot.parallelThreshold` or more, as the exact scan's rows are.
         var scoringNanosecondsPerRow = 33.0
-        /// The mean time of a walk with the filtered width when a tenth of the nodes pass, in
-        /// nanoseconds, and how it grows as the share falls: times (0.1 / share) to this power.
+        var scoringThreads = VectorSnapshot.defaultThreads
+        /// The mean time of a walk with the filtered width when a tenth of the nodes pass in a
+        /// namespace of ``filteredWalkRows`` rows, in nanoseconds; how it grows as the share
+        /// falls (times (0.1 / share) to ``filteredWalkGrowth``) and as the namespace grows
+        /// (times (rows / ``filteredWalkRows``) to ``filteredWalkSizeGrowth``).
         /// At 300,000 facts the walk took 1.36 ms at 10 % and 2.5 ms at 1 % (means, without the
-        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8. Not yet fitted to
-        /// the namespace's size: at a million facts the walk took 2.8 ms at 10 % (see
-        /// ApproximateSearch.md, "Filtered search, measured").
+        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8. At a million it
+        /// took 2.8 ms at 10 %: (10 / 3)^0.6 = 2.06, the graph and codes no longer in the
+        /// 260 MB L3 of the machine it was measured on (see ApproximateSearch.md, "Filtered
+        /// search, measured"). Two sizes make a line, not a law: past a million, the walk's
+        /// estimate is an extrapolation.
         var filteredWalkNanoseconds = 1_360_000.0
         var filteredWalkGrowth = 0.26
+        var filteredWalkRows = 300_000.0
+        var filteredWalkSizeGrowth = 0.6
         /// The beam width of a search (HNSW's `ef`), at least k. Chosen for recall@10 of 0.95 at
         /// a million of `mnemo bench`'s clustered facts (see ApproximateSearch.md).
         var searchWidth = 160
@@ -84,9 +92,13 @@ final class ApproximateIndex: @unchecked Sendable {
             }
             guard passing <= exactScanMaximum, rows > 0 else { return passing <= exactScanMaximum }
             let perRow = vectorized ? listingNanosecondsPerRow : listingNanosecondsPerListedRow
-            let listing = Double(rows) * perRow + Double(passing) * scoringNanosecondsPerRow
+            let lanes = passing >= VectorSnapshot.parallelThreshold ? max(1, scoringThreads) : 1
+            let listing = Double(rows) * perRow + Double(passing) * scoringNanosecondsPerRow / Double(lanes)
             let share = max(Double(passing) / Double(rows), 1e-4)
-            return listing <= filteredWalkNanoseconds * pow(0.1 / share, filteredWalkGrowth)
+            let walk =
+                filteredWalkNanoseconds * pow(0.1 / share, filteredWalkGrowth)
+                * pow(Double(rows) / filteredWalkRows, filteredWalkSizeGrowth)
+            return listing <= walk
         }
 
         /// The beam width of a walk for k results under a filter that `passingShare` of the

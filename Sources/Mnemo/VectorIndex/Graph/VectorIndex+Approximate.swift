@@ -46,9 +46,8 @@ extension VectorIndex {
             settings.listsPassingRows(passing: passing, of: total, vectorized: store.listsVectorized(filter))
         {
             approximate.count(.passingRows)
-            return Self.alongside(work) {
-                store.nearest(to: query, k: k, among: store.passingRows(filter, expected: passing), floor: floor)
-            }
+            let rows = store.passingRows(filter, expected: passing)
+            return store.nearest(to: query, k: k, among: rows, floor: floor, alongside: work)
         }
         guard approximate.hasGraph(namespace) else {
             buildGraphInBackground(of: namespace)

@@ -123,29 +123,39 @@ extension VectorSnapshot {
     }
 
     /// The `k` best of the listed rows by cosine similarity: int8 dot products over every row,
-    /// then float re-scoring of the best `rescoreFactor × k` (at least k + 32).
+    /// then float re-scoring of the best `rescoreFactor × k` (at least k + 32). The rows are
+    /// scored on `threads` threads when they are many, as the exact scan's are; `work`, when
+    /// given, runs beside the scoring (a hybrid search's text ranking).
     func nearest(
         to query: [Float], k: Int, among rows: [Int32], floor: Float, rescoreFactor: Int = 10,
-        instructionSet: KernelInstructionSet = .preferred
+        threads: Int = VectorSnapshot.defaultThreads, instructionSet: KernelInstructionSet = .preferred,
+        alongside work: (@Sendable () -> Void)? = nil
     ) -> [Match] {
-        guard k > 0, !rows.isEmpty else { return [] }
-        var heap = TopK(capacity: max(k * rescoreFactor, k + 32))
-        QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
+        guard k > 0, !rows.isEmpty else {
+            work?()
+            return []
+        }
+        let candidates = QuantizedQuery(query).withKernel(using: instructionSet) { kernel in
             codes.withUnsafeBufferPointer { codes in
                 scales.withUnsafeBufferPointer { scales in
                     rows.withUnsafeBufferPointer { rows in
-                        ScanBlock.forEach(in: 0..<rows.count, of: rows) { block, scores in
-                            kernel.scores(block, codes: codes.baseAddress!, scales: scales.baseAddress!, into: scores)
-                            var bar = heap.threshold
-                            for index in 0..<block.count where scores[index] > bar {
-                                heap.insert(score: scores[index], row: block.row(index))
-                                bar = heap.threshold
+                        parallelTopK(
+                            k: max(k * rescoreFactor, k + 32), count: rows.count, threads: threads, alongside: work
+                        ) { range, heap in
+                            ScanBlock.forEach(in: range, of: rows) { block, scores in
+                                kernel.scores(
+                                    block, codes: codes.baseAddress!, scales: scales.baseAddress!, into: scores)
+                                var bar = heap.threshold
+                                for index in 0..<block.count where scores[index] > bar {
+                                    heap.insert(score: scores[index], row: block.row(index))
+                                    bar = heap.threshold
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return rescore(heap.sorted(), query: query, k: k, floor: floor, instructionSet: instructionSet)
+        return rescore(candidates, query: query, k: k, floor: floor, instructionSet: instructionSet)
     }
 }
