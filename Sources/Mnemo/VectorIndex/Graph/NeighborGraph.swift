@@ -70,6 +70,9 @@ final class NeighborGraph: @unchecked Sendable {
     var listLocks: NeighborListLocks?
     /// The visited sets of searches, reused from one search to the next.
     let visitedSets = VisitedPool()
+    /// The kernels of ``pairSimilarity(_:_:)``, read once: a build compares nodes millions of
+    /// times, and each read of the static ``KernelInstructionSet/preferred`` is a call.
+    private let pairKernels = KernelInstructionSet.preferred
 
     init(dimension: Int, parameters: Parameters = Parameters()) {
         precondition(parameters.neighbors >= 2 && parameters.neighbors <= 127, "M must be in 2…127")
@@ -386,8 +389,7 @@ final class NeighborGraph: @unchecked Sendable {
     @inline(__always)
     func pairSimilarity(_ a: Int32, _ b: Int32) -> Float {
         let dot = Self.pairDot(
-            codes + Int(a) * dimension, codes + Int(b) * dimension, count: dimension,
-            using: KernelInstructionSet.preferred)
+            codes + Int(a) * dimension, codes + Int(b) * dimension, count: dimension, using: pairKernels)
         return Float(dot) * scales[Int(a)] * scales[Int(b)]
     }
 
