@@ -23,7 +23,7 @@ struct Tenancy: Sendable {
         } else {
             namespace = named ?? defaultNamespace
         }
-        guard !namespace.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !namespace.isBlank else {
             throw APIError.badRequest("invalid_user", "the user id must not be empty")
         }
         let user = try await knowledgeBase.knowledgeBase(forNamespace: namespace)

@@ -41,16 +41,4 @@ extension KnowledgeBase {
                 now: now)
         }
     }
-
-    /// Fills each hit's ``SearchHit/conflictsWith``, in the read that found the hits.
-    static func withConflicts(_ hits: [SearchHit], _ db: Database) throws -> [SearchHit] {
-        guard !hits.isEmpty else { return hits }
-        let partners = try ConflictTable.partners(db, of: hits.map(\.fact.id))
-        guard !partners.isEmpty else { return hits }
-        return hits.map { hit in
-            var hit = hit
-            hit.conflictsWith = partners[hit.fact.id] ?? []
-            return hit
-        }
-    }
 }

@@ -226,7 +226,7 @@ public final class KnowledgeBase: Sendable {
     }
 
     private static func validate(namespace: String) throws {
-        guard !namespace.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !namespace.isBlank else {
             throw MnemoError.invalidInput(
                 field: "namespace", reason: "\"\(namespace)\" is empty; a namespace names whose memory it is")
         }

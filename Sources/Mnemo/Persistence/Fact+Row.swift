@@ -10,6 +10,9 @@ extension Fact {
         fact.completed_at, fact.uid
         """
 
+    /// How many columns ``selection`` holds: a query may select more after them.
+    static let columnCount = 19
+
     /// The join every fact query reads from.
     static let source = "fact JOIN topic ON topic.id = fact.topic_id"
 

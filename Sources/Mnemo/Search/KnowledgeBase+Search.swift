@@ -95,16 +95,15 @@ extension KnowledgeBase {
             guard !ranking.matches.isEmpty else { return [] }
             // One tokenizer marks the snippets and weighs the hits' words.
             let matcher = try SnippetMaker(db, query: textQuery)
-            let hits = try TextSearcher.hits(db, namespace: namespace, matches: ranking.matches, matcher: matcher)
+            let marked = try TextSearcher.hits(db, namespace: namespace, matches: ranking.matches, matcher: matcher)
             let coverage = try TextSearcher.wordCoverage(
-                db, query: textQuery, facts: hits.map(\.fact), matcher: matcher, phraseHits: ranking.phraseHits)
-            return try Self.withConflicts(
-                hits.map { hit in
-                    var hit = hit
-                    hit.wordShare = coverage.facts[hit.fact.id] ?? 0
-                    hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
-                    return hit
-                }, db)
+                db, query: textQuery, hits: marked, matcher: matcher, phraseHits: ranking.phraseHits)
+            return marked.map { marked in
+                var hit = marked.hit
+                hit.wordShare = coverage.facts[hit.fact.id] ?? 0
+                hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
+                return hit
+            }
         }
     }
 
@@ -120,16 +119,16 @@ extension KnowledgeBase {
         guard !page.isEmpty else { return [] }
         let namespace = namespace
         return try readNow { db in
-            let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
-            return try Self.withConflicts(
-                page.compactMap { match in
-                    facts[match.id].map {
-                        SearchHit(
-                            fact: $0, score: Double(match.similarity), textScore: nil,
-                            similarity: Double(match.similarity), snippet: nil,
-                            relevance: Relevance.meaning(similarity: Double(match.similarity)))
-                    }
-                }, db)
+            let facts = try FactTable.factsWithPartners(db, namespace: namespace, ids: page.map(\.id))
+            return page.compactMap { match in
+                facts[match.id].map {
+                    SearchHit(
+                        fact: $0.fact, score: Double(match.similarity), textScore: nil,
+                        similarity: Double(match.similarity), snippet: nil,
+                        relevance: Relevance.meaning(similarity: Double(match.similarity)),
+                        conflictsWith: $0.conflictPartners)
+                }
+            }
         }
     }
 
@@ -184,20 +183,19 @@ extension KnowledgeBase {
         let textIDs = Set(page.map(\.id).filter { candidates[$0]?.textRank != nil })
         guard !page.isEmpty else { return [] }
         return try readNow { db in
-            let facts = try FactTable.facts(db, namespace: namespace, ids: page.map(\.id))
+            let facts = try FactTable.factsWithPartners(db, namespace: namespace, ids: page.map(\.id))
             let maker = textIDs.isEmpty ? nil : try SnippetMaker(db, query: textQuery)
-            return try Self.withConflicts(
-                page.compactMap { entry in
-                    facts[entry.id].map {
-                        SearchHit(
-                            fact: $0, score: entry.score, textScore: candidates[entry.id]?.textScore,
-                            similarity: candidates[entry.id]?.similarity,
-                            snippet: textIDs.contains(entry.id) ? maker?.snippet($0.content) : nil,
-                            relevance: candidates[entry.id].map {
-                                Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
-                            }, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
-                    }
-                }, db)
+            return page.compactMap { entry in
+                facts[entry.id].map {
+                    SearchHit(
+                        fact: $0.fact, score: entry.score, textScore: candidates[entry.id]?.textScore,
+                        similarity: candidates[entry.id]?.similarity,
+                        snippet: textIDs.contains(entry.id) ? maker?.snippet($0.fact.content) : nil,
+                        relevance: candidates[entry.id].map {
+                            Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
+                        }, conflictsWith: $0.conflictPartners, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
+                }
+            }
         }
     }
 

@@ -252,4 +252,12 @@ extension String {
         while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
         return String(text)
     }
+
+    /// Whether the text is empty or only white space and line breaks (Unicode's `White_Space`),
+    /// as `trimmingCharacters(in: .whitespacesAndNewlines).isEmpty` says, without building a
+    /// `CharacterSet` and a trimmed copy: checking a server request's namespace that way was
+    /// 2 % of a text search's CPU.
+    package var isBlank: Bool {
+        unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
 }

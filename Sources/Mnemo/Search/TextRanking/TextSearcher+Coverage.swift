@@ -36,13 +36,24 @@ extension TextSearcher {
         }
     }
 
-    /// ``wordCoverage(_:query:facts:phraseHits:)`` for facts already read (their content and
-    /// topic path), with the query's `matcher`.
+    /// ``wordCoverage(_:query:facts:phraseHits:)`` for hits already read and marked, with the
+    /// query's `matcher` (for their topic paths, which many hits share).
     static func wordCoverage(
-        _ db: Database, query: TextQuery, facts: [Fact], matcher: SnippetMaker, phraseHits: [Int]? = nil
+        _ db: Database, query: TextQuery, hits: [MarkedHit], matcher: SnippetMaker, phraseHits: [Int]? = nil
     ) throws -> WordCoverage {
         try wordCoverage(db, query: query, phraseHits: phraseHits) {
-            facts.map { Document(id: $0.id, content: $0.content, topic: $0.topicPath, matcher: matcher) }
+            var topics: [String: [Bool]] = [:]
+            return hits.map { marked in
+                let topic = marked.hit.fact.topicPath
+                let inTopic =
+                    topics[topic]
+                    ?? {
+                        let held = matcher.heldPhrases(in: topic)
+                        topics[topic] = held
+                        return held
+                    }()
+                return Document(id: marked.hit.fact.id, held: zip(marked.heldPhrases, inTopic).map { $0 || $1 })
+            }
         }
     }
 
@@ -90,9 +101,14 @@ extension TextSearcher {
         var id: Int64
         var held: [Bool]
 
-        init(id: Int64, content: String, topic: String, matcher: SnippetMaker) {
+        init(id: Int64, held: [Bool]) {
             self.id = id
-            held = zip(matcher.heldPhrases(in: content), matcher.heldPhrases(in: topic)).map { $0 || $1 }
+            self.held = held
+        }
+
+        init(id: Int64, content: String, topic: String, matcher: SnippetMaker) {
+            self.init(
+                id: id, held: zip(matcher.heldPhrases(in: content), matcher.heldPhrases(in: topic)).map { $0 || $1 })
         }
     }
 

@@ -93,14 +93,25 @@ enum TextSearcher {
         }
     }
 
-    /// Search hits for `matches`, in their order, with snippets marked by `matcher`.
-    static func hits(_ db: Database, namespace: String, matches: [Match], matcher: SnippetMaker) throws -> [SearchHit] {
-        let facts = try FactTable.facts(db, namespace: namespace, ids: matches.map(\.id))
+    /// A page's hit, with the query's phrases its content holds (in the order of
+    /// ``TextQuery/phrases``), for ``wordCoverage(_:query:hits:matcher:phraseHits:)``.
+    struct MarkedHit {
+        var hit: SearchHit
+        var heldPhrases: [Bool]
+    }
+
+    /// Search hits for `matches`, in their order, with snippets marked by `matcher` and their
+    /// conflicts.
+    static func hits(_ db: Database, namespace: String, matches: [Match], matcher: SnippetMaker) throws -> [MarkedHit] {
+        let facts = try FactTable.factsWithPartners(db, namespace: namespace, ids: matches.map(\.id))
         return matches.compactMap { match in
             facts[match.id].map {
-                SearchHit(
-                    fact: $0, score: match.relevance, textScore: match.relevance, similarity: nil,
-                    snippet: matcher.snippet($0.content))
+                let marking = matcher.marking($0.fact.content)
+                return MarkedHit(
+                    hit: SearchHit(
+                        fact: $0.fact, score: match.relevance, textScore: match.relevance, similarity: nil,
+                        snippet: marking.snippet, conflictsWith: $0.conflictPartners),
+                    heldPhrases: marking.heldPhrases)
             }
         }
     }
