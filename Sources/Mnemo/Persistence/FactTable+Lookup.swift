@@ -5,17 +5,7 @@ extension FactTable {
     /// The namespace's facts with these ids, by id.
     static func facts(_ db: Database, namespace: String, ids: [Int64]) throws -> [Int64: Fact] {
         guard !ids.isEmpty else { return [:] }
-        // The unary `+` keeps SQLite from reading the whole namespace through the
-        // (namespace, …) indexes: without statistics it guesses that `namespace = ?` is as
-        // selective as a handful of primary-key lookups, and at 100k facts that guess cost
-        // 20 ms per search.
-        // The ids travel as one JSON array so that the statement is prepared once and cached.
-        let facts = try Fact.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(Fact.selection) FROM \(Fact.source)
-                    WHERE +fact.namespace = ? AND fact.id IN (SELECT value FROM json_each(?))
-                    """), arguments: [namespace, idList(ids)])
+        let facts = try Fact.fetchAll(db.cachedStatement(sql: factsByID), arguments: [namespace, idList(ids)])
         return Dictionary(facts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -32,16 +22,7 @@ extension FactTable {
     static func factsWithPartners(_ db: Database, namespace: String, ids: [Int64]) throws -> [Int64: FactWithPartners] {
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(Fact.selection), (
-                        SELECT group_concat(partner) FROM (
-                            SELECT newer_fact_id AS partner FROM fact_conflict WHERE older_fact_id = fact.id
-                            UNION SELECT older_fact_id FROM fact_conflict WHERE newer_fact_id = fact.id)
-                    )
-                    FROM \(Fact.source)
-                    WHERE +fact.namespace = ? AND fact.id IN (SELECT value FROM json_each(?))
-                    """), arguments: [namespace, idList(ids)])
+            db.cachedStatement(sql: factsWithPartnersByID), arguments: [namespace, idList(ids)])
         var facts: [Int64: FactWithPartners] = [:]
         while let row = try rows.next() {
             let fact = Fact(row: row)
@@ -50,6 +31,29 @@ extension FactTable {
         }
         return facts
     }
+
+    // The statements' text is made once: `cachedStatement` finds a statement by its text, and
+    // building that text for every read showed in a search's profile.
+
+    /// The unary `+` keeps SQLite from reading the whole namespace through the (namespace, …)
+    /// indexes: without statistics it guesses that `namespace = ?` is as selective as a handful
+    /// of primary-key lookups, and at 100k facts that guess cost 20 ms per search. The ids travel
+    /// as one JSON array so that the statement is prepared once and cached.
+    private static let factsByID = """
+        SELECT \(Fact.selection) FROM \(Fact.source)
+        WHERE +fact.namespace = ? AND fact.id IN (SELECT value FROM json_each(?))
+        """
+
+    /// ``factsByID`` with each fact's conflict partners as one text, `3,17`.
+    private static let factsWithPartnersByID = """
+        SELECT \(Fact.selection), (
+            SELECT group_concat(partner) FROM (
+                SELECT newer_fact_id AS partner FROM fact_conflict WHERE older_fact_id = fact.id
+                UNION SELECT older_fact_id FROM fact_conflict WHERE newer_fact_id = fact.id)
+        )
+        FROM \(Fact.source)
+        WHERE +fact.namespace = ? AND fact.id IN (SELECT value FROM json_each(?))
+        """
 
     /// Ids as a JSON array, for `IN (SELECT value FROM json_each(?))`.
     static func idList(_ ids: [Int64]) -> String {

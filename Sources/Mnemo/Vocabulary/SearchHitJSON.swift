@@ -41,7 +41,7 @@ package struct SearchHitJSON: Encodable, Sendable {
 
 extension SearchHitJSON: JSONObjectWritable {
     package static let jsonFields = JSONOutput.Fields<SearchHitJSON>(
-        FactJSON.jsonFields.lifted { $0.fact } + [
+        FactJSON.jsonFields.lifted { hit, body in try body(hit.fact) } + [
             JSONOutput.Field(CodingKeys.score) { $0.score },
             JSONOutput.Field(CodingKeys.textScore, ifPresent: { $0.textScore }),
             JSONOutput.Field(CodingKeys.similarity, ifPresent: { $0.similarity }),

@@ -59,6 +59,7 @@ struct SnippetMaker {
     private func snippet(_ bytes: [UInt8], tokens: [Token], matches: [Range<Int>]) -> String {
         let window = self.window(tokens: tokens.count, matches: matches)
         var snippet: [UInt8] = []
+        snippet.reserveCapacity(bytes.count + 16)
         var position = window.lowerBound == 0 ? 0 : tokens[window.lowerBound].bytes.lowerBound
         if window.lowerBound > 0 { snippet += "…".utf8 }
         for match in matches where window.contains(match.lowerBound) {
@@ -66,7 +67,10 @@ struct SnippetMaker {
                 tokens[match.lowerBound].bytes
                 .lowerBound..<tokens[min(match.upperBound, window.upperBound) - 1].bytes.upperBound
             guard marked.lowerBound >= position else { continue } // Inside the previous mark.
-            snippet += bytes[position..<marked.lowerBound] + "[".utf8 + bytes[marked] + "]".utf8
+            snippet += bytes[position..<marked.lowerBound]
+            snippet.append(UInt8(ascii: "["))
+            snippet += bytes[marked]
+            snippet.append(UInt8(ascii: "]"))
             position = marked.upperBound
         }
         let end = window.upperBound == tokens.count ? bytes.count : tokens[window.upperBound - 1].bytes.upperBound
