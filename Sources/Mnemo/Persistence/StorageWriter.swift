@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The knowledge base's database writer, with every failure turned into a ``MnemoError``:
@@ -15,11 +16,16 @@ struct StorageWriter: Sendable {
     let replication: (any StorageReplication)?
     /// Wakes the change feed's followers.
     let feed: FeedSignal
+    /// Connections of its own for reads on the calling thread, when `base` is a pool.
+    let directReaders: DirectReaders?
 
     init(base: any DatabaseWriter, replication: (any StorageReplication)? = nil) {
         self.base = base
         self.replication = replication
         self.feed = FeedSignal(reader: base)
+        directReaders = (base as? DatabasePool).map {
+            DirectReaders(pool: $0, maximumCount: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        }
     }
 
     /// Every read notes the change feed's position for the answer it serves, if any (see
@@ -35,10 +41,12 @@ struct StorageWriter: Sendable {
     }
 
     /// A read on the calling thread (see `KnowledgeBase.readNow(_:)`), in a transaction whose
-    /// statements are cached (see ``ReadTransaction``).
+    /// statements are cached (see ``ReadTransaction``), on a connection of ``directReaders``
+    /// when one is free.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
         let cursor = AnswerCursor.current
         do {
+            if let read = try directReaders?.read(noting: cursor, value) { return read }
             return try base.unsafeRead { db in try ReadTransaction.run(db, noting: cursor, value) }
         } catch {
             throw MnemoError(error)
