@@ -1,3 +1,4 @@
+import Foundation
 import MnemoTestSupport
 import Testing
 
@@ -36,10 +37,26 @@ struct NamespaceTests {
         #expect(try await alice.namespaces() == ["alice"])
     }
 
-    @Test func emptyNamespaceIsRejected() {
+    @Test func emptyNamespaceIsRejected() throws {
         #expect(
             throws: MnemoError.invalidInput(
                 field: "namespace", reason: "\" \" is empty; a namespace names whose memory it is")
         ) { try KnowledgeBase.inMemory(namespace: " ") }
+        for blank in ["", "\t\n", "\u{3000}", " \u{2028}\u{85}"] {
+            #expect(throws: MnemoError.self) { try KnowledgeBase.inMemory(namespace: blank) }
+        }
+        _ = try KnowledgeBase.inMemory(namespace: "\u{3000}alice")
+    }
+
+    /// Blank is what `trimmingCharacters(in: .whitespacesAndNewlines)` leaves empty, for every
+    /// scalar.
+    @Test func blankTextIsWhatFoundationTrimsAway() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(Character(scalar))
+            if text.isBlank != text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true))")
+            }
+        }
     }
 }

@@ -21,6 +21,20 @@ struct SnippetMakerTests {
         #expect(try await Self.snippet("swiftui", "Prefers SwiftUI over UIKit") == "Prefers [SwiftUI] over UIKit")
     }
 
+    /// A text search splits each hit's content once for its snippet and the phrases it holds.
+    @Test func oneSplitGivesTheSnippetAndThePhrasesHeld() async throws {
+        let kb = try TestKnowledgeBase.empty()
+        let query = try #require(TextQuery("\"half marathon\" porto swimming"))
+        let content = "Ran the Porto half marathon, then a marathon in Lisbon the year after that one."
+        let (marking, snippet, held) = try await kb.writer.read { db in
+            let maker = try SnippetMaker(db, query: query)
+            return (maker.marking(content), maker.snippet(content), maker.heldPhrases(in: content))
+        }
+        #expect(marking.snippet == snippet)
+        #expect(marking.heldPhrases == held)
+        #expect(held == [true, true, false])
+    }
+
     /// A connection makes its tokenizer once; another connection has its own.
     @Test func eachConnectionMakesItsTokenizerOnce() async throws {
         let tokenizers = ConnectionTokenizers()

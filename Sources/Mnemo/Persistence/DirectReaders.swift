@@ -38,6 +38,10 @@ final class DirectReaders: Sendable {
     private let open: @Sendable () throws -> DatabaseQueue
     private let maximumCount: Int
     private let readers = Locked((idle: [Reader](), opened: 0))
+    /// Held so that the pool closes after these connections: the last connection to a file
+    /// checkpoints its write-ahead log into it and deletes the log, which a read-only one
+    /// cannot do, and an app may copy the file alone once the knowledge base is gone.
+    private let pool: DatabasePool
 
     /// Connections to `pool`'s file, at most `maximumCount` of them.
     init(pool: DatabasePool, maximumCount: Int) {
@@ -47,6 +51,13 @@ final class DirectReaders: Sendable {
         let configuration = readOnly
         open = { try DatabaseQueue(path: path, configuration: configuration) }
         self.maximumCount = maximumCount
+        self.pool = pool
+    }
+
+    deinit {
+        readers.withLock { readers in
+            for reader in readers.idle { try? reader.queue.close() }
+        }
     }
 
     /// `value(db)` in a deferred transaction on a connection of its own, after noting `cursor`

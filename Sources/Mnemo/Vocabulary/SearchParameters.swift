@@ -253,11 +253,12 @@ extension String {
         return String(text)
     }
 
-    /// Whether the text is empty or only white space and line breaks (Unicode's `White_Space`),
-    /// as `trimmingCharacters(in: .whitespacesAndNewlines).isEmpty` says, without building a
+    /// Whether the text is empty or only white space and line breaks: what
+    /// `trimmingCharacters(in: .whitespacesAndNewlines).isEmpty` says (Unicode's `White_Space`,
+    /// and U+200B ZERO WIDTH SPACE, which Foundation counts too), without building a
     /// `CharacterSet` and a trimmed copy: checking a server request's namespace that way was
     /// 2 % of a text search's CPU.
     package var isBlank: Bool {
-        unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
     }
 }
