@@ -26,7 +26,8 @@ extension FactTable {
         var facts: [Int64: FactWithPartners] = [:]
         while let row = try rows.next() {
             let fact = Fact(row: row)
-            let partners = (row[Fact.columnCount] as String?)?.split(separator: ",").compactMap { Int64($0) }.sorted() ?? []
+            let partners =
+                (row[Fact.columnCount] as String?)?.split(separator: ",").compactMap { Int64($0) }.sorted() ?? []
             facts[fact.id] = FactWithPartners(fact: fact, conflictPartners: partners)
         }
         return facts

@@ -193,7 +193,8 @@ extension KnowledgeBase {
                         snippet: textIDs.contains(entry.id) ? maker?.snippet($0.fact.content) : nil,
                         relevance: candidates[entry.id].map {
                             Relevance.combined(similarity: $0.similarity, share: $0.wordShare ?? 0)
-                        }, conflictsWith: $0.conflictPartners, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 })
+                        }, conflictsWith: $0.conflictPartners, wordShare: candidates[entry.id].map { $0.wordShare ?? 0 }
+                    )
                 }
             }
         }
