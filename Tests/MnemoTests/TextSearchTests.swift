@@ -28,6 +28,38 @@ struct TextSearchTests {
             importance: .negligible),
     ]
 
+    /// The two halves of the ids ranked at once give exactly the ranking of one pass: the same
+    /// facts in the same order with the same scores, page by page and under a filter; and a
+    /// search that splits answers as one that does not.
+    @Test func rankingInHalvesIsTheRankingOfOnePass() async throws {
+        let kb = try await FixtureKnowledgeBase.load(embedder: nil)
+        let queries = try FixtureKnowledgeBase.queries()
+        let texts = (queries.keyword + queries.paraphrase).map(\.query) + ["a", "\"half marathon\" porto"]
+        let namespace = kb.namespace
+        let highest = try kb.readNow { db in try FactTable.highestID(db) }
+        let pages: [(FactFilter, Int, Int)] = [
+            (FactFilter(), 10, 0), (FactFilter(), 5, 7), (FactFilter(types: [.preference, .goal]), 10, 0),
+        ]
+        for text in texts {
+            let query = try #require(TextQuery(text))
+            for (filter, limit, offset) in pages {
+                let whole = try kb.readNow { db in
+                    try TextSearcher.ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset)
+                }
+                let halves = try TextSearcher.rankingInHalves(
+                    kb.writer, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset,
+                    highestID: highest)
+                #expect(halves.matches.map(\.id) == whole.matches.map(\.id), "\(text)")
+                #expect(halves.matches.map(\.relevance) == whole.matches.map(\.relevance), "\(text)")
+                #expect(halves.phraseHits == whole.phraseHits, "\(text)")
+            }
+            let split = try await kb.textSearch(SearchQuery(text, mode: .text), splitRows: 1)
+            let onePass = try await kb.textSearch(SearchQuery(text, mode: .text), splitRows: .max)
+            #expect(split == onePass, "\(text)")
+        }
+    }
+
     /// With fewer matches than the ranking's depth, every match was ranked in one pass over the
     /// index: no second pass counts them.
     @Test func aSearchWithFewMatchesPassesOverTheIndexOnce() async throws {

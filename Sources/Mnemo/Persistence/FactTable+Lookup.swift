@@ -9,6 +9,12 @@ extension FactTable {
         return Dictionary(facts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The highest fact id: the number of facts ever stored, read in one index probe where
+    /// counting would read every row.
+    static func highestID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM fact")) ?? 0
+    }
+
     /// A fact of a page of search hits, with the ids of the facts it is in conflict with.
     struct FactWithPartners {
         var fact: Fact

@@ -86,24 +86,45 @@ extension KnowledgeBase {
         }
     }
 
-    func textSearch(_ query: SearchQuery) async throws -> [SearchHit] {
+    /// Text search. From `splitRows` facts (the highest fact id) on a machine of several cores,
+    /// the matches are ranked in two halves of the id range at once, one on each of two
+    /// connections and threads (``TextSearcher/rankingInHalves(_:namespace:query:filter:limit:offset:highestID:)``):
+    /// a query of common words at a million facts scores tens of thousands of matches.
+    func textSearch(_ query: SearchQuery, splitRows: Int64 = TextSearcher.splitRankingRows) async throws
+        -> [SearchHit]
+    {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
-        return try readNow { db in
+        let split = ProcessInfo.processInfo.activeProcessorCount > 1
+        let (page, rows) = try readNow { db -> ([SearchHit]?, Int64) in
+            let rows = try FactTable.highestID(db)
+            guard !split || rows < splitRows else { return (nil, rows) }
             let ranking = try TextSearcher.ranking(
                 db, namespace: namespace, query: textQuery, filter: query.filter,
                 limit: query.limit, offset: query.offset)
-            guard !ranking.matches.isEmpty else { return [] }
-            // One tokenizer marks the snippets and weighs the hits' words.
-            let matcher = try SnippetMaker(db, query: textQuery)
-            let marked = try TextSearcher.hits(db, namespace: namespace, matches: ranking.matches, matcher: matcher)
-            let coverage = try TextSearcher.wordCoverage(
-                db, query: textQuery, hits: marked, matcher: matcher, phraseHits: ranking.phraseHits)
-            return marked.map { marked in
-                var hit = marked.hit
-                hit.wordShare = coverage.facts[hit.fact.id] ?? 0
-                hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
-                return hit
-            }
+            return (try textHits(db, ranking: ranking, query: textQuery, rows: rows), rows)
+        }
+        if let page { return page }
+        let ranking = try TextSearcher.rankingInHalves(
+            writer, namespace: namespace, query: textQuery, filter: query.filter,
+            limit: query.limit, offset: query.offset, highestID: rows)
+        return try readNow { db in try textHits(db, ranking: ranking, query: textQuery, rows: FactTable.highestID(db)) }
+    }
+
+    /// A text search's page of hits for `ranking`: the facts, their snippets, conflicts and word coverage.
+    private func textHits(_ db: Database, ranking: TextSearcher.Ranking, query: TextQuery, rows: Int64) throws
+        -> [SearchHit]
+    {
+        guard !ranking.matches.isEmpty else { return [] }
+        // One tokenizer marks the snippets and weighs the hits' words.
+        let matcher = try SnippetMaker(db, query: query)
+        let marked = try TextSearcher.hits(db, namespace: namespace, matches: ranking.matches, matcher: matcher)
+        let coverage = try TextSearcher.wordCoverage(
+            db, query: query, hits: marked, matcher: matcher, phraseHits: ranking.phraseHits, rows: rows)
+        return marked.map { marked in
+            var hit = marked.hit
+            hit.wordShare = coverage.facts[hit.fact.id] ?? 0
+            hit.relevance = Relevance.words(share: hit.wordShare ?? 0)
+            return hit
         }
     }
 

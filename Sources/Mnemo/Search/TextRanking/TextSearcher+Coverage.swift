@@ -39,9 +39,10 @@ extension TextSearcher {
     /// ``wordCoverage(_:query:facts:phraseHits:)`` for hits already read and marked, with the
     /// query's `matcher` (for their topic paths, which many hits share).
     static func wordCoverage(
-        _ db: Database, query: TextQuery, hits: [MarkedHit], matcher: SnippetMaker, phraseHits: [Int]? = nil
+        _ db: Database, query: TextQuery, hits: [MarkedHit], matcher: SnippetMaker, phraseHits: [Int]? = nil,
+        rows: Int64? = nil
     ) throws -> WordCoverage {
-        try wordCoverage(db, query: query, phraseHits: phraseHits) {
+        try wordCoverage(db, query: query, phraseHits: phraseHits, rows: rows) {
             var topics: [String: [Bool]] = [:]
             return hits.map { marked in
                 let topic = marked.hit.fact.topicPath
@@ -57,11 +58,12 @@ extension TextSearcher {
         }
     }
 
+    /// `rows` is ``FactTable/highestID(_:)`` when the caller read it already.
     private static func wordCoverage(
-        _ db: Database, query: TextQuery, phraseHits: [Int]?, documents: () throws -> [Document]
+        _ db: Database, query: TextQuery, phraseHits: [Int]?, rows: Int64? = nil, documents: () throws -> [Document]
     ) throws -> WordCoverage {
         guard !query.phrases.isEmpty else { return WordCoverage(query: 0, facts: [:]) }
-        let rows = Double(try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM fact")) ?? 0)
+        let rows = Double(try rows ?? FactTable.highestID(db))
         let hits = try phraseHits ?? phraseCounts(db, query: query)
         var idfs: [Double] = []
         var present: [Bool] = []

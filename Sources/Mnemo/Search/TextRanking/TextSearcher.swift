@@ -38,18 +38,65 @@ enum TextSearcher {
 
     /// The page of matches that pass `filter`, best first, with the phrase counts the ranking
     /// made, for ``wordCoverage(_:query:facts:phraseHits:)``.
+    /// Only facts whose ids are in `ids`, when given: BM25's statistics (each phrase's rows, the
+    /// mean size) are still those of the whole index, so a match scores the same in any range.
     static func ranking(
-        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
+        ids: ClosedRange<Int64>? = nil
     ) throws -> Ranking {
         _ = BM25Function.takePhraseHits(db)
         let matches = try rankedMatches(
-            db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset)
+            db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset, ids: ids)
         let hits = BM25Function.takePhraseHits(db)
         return Ranking(matches: matches, phraseHits: hits?.count == query.phrases.count ? hits : nil)
     }
 
+    /// From this many facts (the highest fact id), ``rankingInHalves(_:namespace:query:filter:limit:offset:highestID:)``
+    /// ranks text matches on two threads.
+    static let splitRankingRows: Int64 = 100_000
+
+    /// ``ranking(_:namespace:query:filter:limit:offset:ids:)`` of the lower and the upper half of
+    /// the fact ids at once, each in a read of its own on its own thread, merged.
+    ///
+    /// BM25 must score every match before it knows the best, and at a million facts a query of
+    /// common words matches tens of thousands: each half scores half of them. The two reads may
+    /// see different commits when a write lands between their starts, as the two lists of a
+    /// hybrid search may; a read that saw none of the other's commit simply ranks without it.
+    static func rankingInHalves(
+        _ writer: StorageWriter, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
+        highestID: Int64
+    ) throws -> Ranking {
+        let middle = highestID / 2
+        let halves = [Int64.min...middle, (middle + 1)...Int64.max]
+        let results = Locked([Result<Ranking, any Error>?](repeating: nil, count: 2))
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let result = Result {
+                try writer.read { db in
+                    try ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: offset + limit, offset: 0,
+                        ids: halves[half])
+                }
+            }
+            results.withLock { $0[half] = result }
+        }
+        let (lower, upper) = try results.withLock { ($0[0]!, $0[1]!) }
+        let (low, high) = (try lower.get(), try upper.get())
+        // The order of one ranking: best first, then the lower id.
+        let merged = (low.matches + high.matches).sorted {
+            ($0.relevance, -$0.id) > ($1.relevance, -$1.id)
+        }
+        // A half without matches counted nothing; two reads of different commits may disagree.
+        let phraseHits: [Int]? =
+            switch (low.phraseHits, high.phraseHits) {
+            case (let low?, let high?): low == high ? low : nil
+            case (let low, let high): low ?? high
+            }
+        return Ranking(matches: Array(merged.dropFirst(offset).prefix(limit)), phraseHits: phraseHits)
+    }
+
     private static func rankedMatches(
-        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
+        ids: ClosedRange<Int64>?
     ) throws -> [Match] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         // Most matches pass the default filter (active facts of the namespace); a type,
@@ -64,7 +111,7 @@ enum TextSearcher {
             let sql = """
                 WITH candidate AS MATERIALIZED (
                     SELECT rowid AS id, \(rankFunction) AS rank
-                    FROM fact_fts WHERE fact_fts MATCH ?
+                    FROM fact_fts WHERE fact_fts MATCH ?\(ids == nil ? "" : " AND rowid BETWEEN ? AND ?")
                     ORDER BY rank, rowid LIMIT ?
                 )
                 SELECT candidate.id, candidate.rank, (SELECT COUNT(*) FROM candidate)
@@ -74,7 +121,9 @@ enum TextSearcher {
                 """
             // MATERIALIZED keeps SQLite from folding the ranking into the join, which would read
             // `fact` for every match.
-            let arguments: StatementArguments = [query.pattern, depth] + conditions.arguments + [limit, offset]
+            let range: StatementArguments = ids.map { [$0.lowerBound, $0.upperBound] } ?? []
+            let arguments: StatementArguments =
+                [query.pattern] + range + [depth] + conditions.arguments + [limit, offset]
             var ranked = 0
             let matches = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
                 ranked = $0[2]
@@ -85,8 +134,10 @@ enum TextSearcher {
             if matches.count == limit || (1..<depth).contains(ranked) { return matches }
             let total =
                 try matchCount ?? Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"),
-                    arguments: [query.pattern]) ?? 0
+                    db.cachedStatement(
+                        sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"
+                            + (ids == nil ? "" : " AND rowid BETWEEN ? AND ?")),
+                    arguments: [query.pattern] + range) ?? 0
             matchCount = total
             if depth >= total { return matches }
             depth = depth > total / 8 ? total : depth * 8
