@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 
 /// The knowledge base's database writer, with every failure turned into a ``MnemoError``:
@@ -24,7 +23,7 @@ struct StorageWriter: Sendable {
         self.replication = replication
         self.feed = FeedSignal(reader: base)
         directReaders = (base as? DatabasePool).map {
-            DirectReaders(pool: $0, maximumCount: max(2, ProcessInfo.processInfo.activeProcessorCount))
+            DirectReaders(pool: $0, maximumCount: max(2, VectorSnapshot.defaultThreads))
         }
     }
 

@@ -94,7 +94,7 @@ extension KnowledgeBase {
         -> [SearchHit]
     {
         guard let textQuery = TextQuery(query.text, matching: query.matching) else { return [] }
-        let split = ProcessInfo.processInfo.activeProcessorCount > 1
+        let split = VectorSnapshot.defaultThreads > 1
         let (page, rows) = try readNow { db -> ([SearchHit]?, Int64) in
             let rows = try FactTable.highestID(db)
             guard !split || rows < splitRows else { return (nil, rows) }
