@@ -38,6 +38,7 @@ enum TextSearcher {
 
     /// The page of matches that pass `filter`, best first, with the phrase counts the ranking
     /// made, for ``wordCoverage(_:query:facts:phraseHits:)``.
+    ///
     /// Only facts whose ids are in `ids`, when given: BM25's statistics (each phrase's rows, the
     /// mean size) are still those of the whole index, so a match scores the same in any range.
     static func ranking(
