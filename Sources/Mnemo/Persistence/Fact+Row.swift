@@ -11,7 +11,7 @@ extension Fact {
         """
 
     /// How many columns ``selection`` holds: a query may select more after them.
-    static let columnCount = 19
+    static let columnCount = selection.split(separator: ",").count
 
     /// The join every fact query reads from.
     static let source = "fact JOIN topic ON topic.id = fact.topic_id"

@@ -107,7 +107,7 @@ extension KnowledgeBase {
         let ranking = try TextSearcher.rankingInHalves(
             writer, namespace: namespace, query: textQuery, filter: query.filter,
             limit: query.limit, offset: query.offset, highestID: rows)
-        return try readNow { db in try textHits(db, ranking: ranking, query: textQuery, rows: FactTable.highestID(db)) }
+        return try readNow { db in try textHits(db, ranking: ranking, query: textQuery, rows: rows) }
     }
 
     /// A text search's page of hits for `ranking`: the facts, their snippets, conflicts and word coverage.

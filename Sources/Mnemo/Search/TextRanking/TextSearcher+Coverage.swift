@@ -46,14 +46,8 @@ extension TextSearcher {
             var topics: [String: [Bool]] = [:]
             return hits.map { marked in
                 let topic = marked.hit.fact.topicPath
-                let inTopic =
-                    topics[topic]
-                    ?? {
-                        let held = matcher.heldPhrases(in: topic)
-                        topics[topic] = held
-                        return held
-                    }()
-                return Document(id: marked.hit.fact.id, held: zip(marked.heldPhrases, inTopic).map { $0 || $1 })
+                if topics[topic] == nil { topics[topic] = matcher.heldPhrases(in: topic) }
+                return Document(id: marked.hit.fact.id, held: zip(marked.heldPhrases, topics[topic]!).map { $0 || $1 })
             }
         }
     }
@@ -102,16 +96,6 @@ extension TextSearcher {
     private struct Document {
         var id: Int64
         var held: [Bool]
-
-        init(id: Int64, held: [Bool]) {
-            self.id = id
-            self.held = held
-        }
-
-        init(id: Int64, content: String, topic: String, matcher: SnippetMaker) {
-            self.init(
-                id: id, held: zip(matcher.heldPhrases(in: content), matcher.heldPhrases(in: topic)).map { $0 || $1 })
-        }
     }
 
     /// The facts with these ids, read from the index's own view of them (`fact_document`).
@@ -124,7 +108,9 @@ extension TextSearcher {
             arguments: [FactTable.idList(ids)])
         var documents: [Document] = []
         while let row = try rows.next() {
-            documents.append(Document(id: row[0], content: row[1], topic: row[2], matcher: matcher))
+            let (content, topic): (String, String) = (row[1], row[2])
+            let held = zip(matcher.heldPhrases(in: content), matcher.heldPhrases(in: topic)).map { $0 || $1 }
+            documents.append(Document(id: row[0], held: held))
         }
         return documents
     }
