@@ -44,6 +44,44 @@ import Testing
             "in openapi.json but not routed: \(documented.subtracting(routed).sorted())")
     }
 
+    /// The request bodies are decoded with `decodeIfPresent`, which reads `null` as an absent
+    /// field; a schema that refused `null` would call a request invalid that the server answers.
+    @Test func everyOptionalRequestFieldAdmitsNull() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any])
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: [String: Any]])
+        func resolved(_ schema: [String: Any]) -> [String: Any] {
+            guard let reference = schema["$ref"] as? String else { return schema }
+            return schemas[String(reference.split(separator: "/").last!)] ?? [:]
+        }
+        func admitsNull(_ schema: [String: Any]) -> Bool {
+            let schema = resolved(schema)
+            if let type = schema["type"] as? String { return type == "null" }
+            if let types = schema["type"] as? [String], types.contains("null") { return true }
+            let alternatives = (schema["oneOf"] ?? schema["anyOf"]) as? [[String: Any]] ?? []
+            return alternatives.contains(where: admitsNull)
+        }
+        let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+        var checked = 0
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                guard let body = operation["requestBody"] as? [String: Any],
+                    let content = body["content"] as? [String: [String: Any]],
+                    let schema = content["application/json"]?["schema"] as? [String: Any]
+                else { continue }
+                let object = resolved(schema)
+                let required = Set(object["required"] as? [String] ?? [])
+                for (name, property) in object["properties"] as? [String: [String: Any]] ?? [:]
+                where !required.contains(name) {
+                    checked += 1
+                    let admits = admitsNull(property)
+                    #expect(admits, "\(method.uppercased()) \(path): \(name) does not admit null")
+                }
+            }
+        }
+        #expect(checked > 20)
+    }
+
     @Test func theDocumentIsOpenAPI31WithResolvableReferences() throws {
         let text = String(decoding: OpenAPIDocument.data, as: UTF8.self)
         let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any])
