@@ -78,14 +78,4 @@ struct PersistenceTests {
         #expect(try await kb.stats().facts == 200)
         #expect(try await kb.search(SearchQuery("note", mode: .text, limit: 500)).count == 200)
     }
-
-    /// Writes read their pages through the writer's cache, which is larger than SQLite's
-    /// default; reads go through the memory map and keep the default.
-    @Test func theWriterHasALargerPageCacheThanTheReaders() async throws {
-        let kb = try KnowledgeBase(path: try TestKnowledgeBase.temporaryPath(), namespace: "alice")
-        let cache = "PRAGMA cache_size"
-        #expect(try await kb.writer.write { db in try Int.fetchOne(db, sql: cache) } == -DatabaseFactory.writerCacheKiB)
-        #expect(try kb.readNow { db in try Int.fetchOne(db, sql: cache) } == -2_000)
-        #expect(try await kb.writer.read { db in try Int.fetchOne(db, sql: cache) } == -2_000)
-    }
 }

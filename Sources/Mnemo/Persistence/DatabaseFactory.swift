@@ -45,28 +45,7 @@ enum DatabaseFactory {
             // and ignores it for in-memory databases. (See `KnowledgeBase.Configuration.mmapSize`
             // for the price.)
             try db.execute(sql: "PRAGMA mmap_size = \(max(0, mmapSize))")
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
-            }
             try BM25Function.register(db)
         }
     }
-
-    /// The page cache of the connection that writes, in KiB (SQLite's default is 2,000).
-    ///
-    /// Every new fact inserts into half a dozen indexes at places spread over the file (the
-    /// content key, the listing order, the full-text index's segments), and a write reads its
-    /// pages through the cache, not the memory map. At a million facts the file is 3 GB: with
-    /// 2 MB of cache most of those pages were read again for each batch, and loading ran at
-    /// 10,800–11,200 facts a second; with 64 MiB at 12,400 (`mnemo bench --facts 1000000`;
-    /// see ApproximateSearch.md). SQLite allocates the cache as pages are read, so a small
-    /// database never holds more than its size. Readers keep the default: they read through
-    /// the map.
-    static let writerCacheKiB: Int = {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            8 * 1024
-        #else
-            64 * 1024
-        #endif
-    }()
 }
