@@ -89,6 +89,23 @@ struct BM25FunctionTests {
         #expect(BM25Function.fullSizeReads.withLock { $0 } > after)
     }
 
+    /// Sizes are remembered in a byte; a row of 254 tokens or more is remembered apart.
+    @Test func longRowsScoreAsFTS5() async throws {
+        let long = (0..<300).map { "w\($0)" }.joined(separator: " ")
+        let few = try await TestKnowledgeBase.with(
+            Self.facts + [
+                NewFact(content: "climbing " + long, topicPath: "Sport"),
+                NewFact(content: "climbing " + long + " " + long, topicPath: "Sport"),
+            ])
+        // Twice: read one by one, then remembered.
+        for _ in 0..<2 { #expect(try await few.writer.read { try Self.compareScores($0, "climbing") } == 4) }
+        var many = Self.manyFacts(1_500, word: "zebra")
+        for index in stride(from: 0, to: many.count, by: 100) { many[index].content += " " + long }
+        let kb = try await TestKnowledgeBase.with(many)
+        // Twice: the first pass reads every size at once, the second finds them remembered.
+        for _ in 0..<2 { #expect(try await kb.writer.read { try Self.compareScores($0, "zebra") } == 1_500) }
+    }
+
     @Test func docsizeVarintsAreSummed() {
         func total(_ bytes: [UInt8]) -> Int32? {
             bytes.withUnsafeBufferPointer { BM25Function.totalSize($0) }

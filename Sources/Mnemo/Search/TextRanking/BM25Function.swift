@@ -160,7 +160,17 @@ enum BM25Function {
 
         private var key: Int64 = 0
         private var changes: Int64 = -1
-        @exclusivity(unchecked) private var sizes: [Int32] = []
+        /// Each row's size plus one, by rowid, in a byte: 0 while unknown, and
+        /// ``largeSizeMark`` for a size that does not fit, which ``largeSizes`` holds.
+        ///
+        /// A byte, not the `Int32` FTS5 gives: a common word's matches are spread over the whole
+        /// table, and at a million facts four bytes a row (4 MB) missed the core's 2 MB cache on
+        /// nearly every match; that one load was a thirteenth of a text search's time. A byte a
+        /// row (1 MB) stays in the cache, and facts are a few dozen tokens long.
+        @exclusivity(unchecked) private var sizes: [UInt8] = []
+        /// The sizes of ``largeSizeMark`` tokens or more, by rowid.
+        @exclusivity(unchecked) private var largeSizes: [Int: Int32] = [:]
+        static let largeSizeMark: UInt8 = .max
         /// Sizes read one by one since the table was emptied.
         @exclusivity(unchecked) private var misses = 0
         /// Whether every row's size was read since the table was emptied.
@@ -174,6 +184,7 @@ enum BM25Function {
             self.key = key
             self.changes = changes
             sizes.removeAll(keepingCapacity: true)
+            largeSizes.removeAll(keepingCapacity: true)
             misses = 0
             loadedAll = false
         }
@@ -191,24 +202,41 @@ enum BM25Function {
             throws(Failure) -> Int32
         {
             let rowid = Int(api.pointee.xRowid(context))
-            if rowid > 0, rowid < sizes.count, sizes[rowid] >= 0 { return sizes[rowid] }
+            if let size = remembered(rowid) { return size }
             if !loadedAll, let db, rows > 0 {
                 misses += 1
                 if misses > max(Self.minimumMissesBeforeLoading, Int(rows / 16)) {
                     loadedAll = true
                     loadAll(db)
-                    if rowid > 0, rowid < sizes.count, sizes[rowid] >= 0 { return sizes[rowid] }
+                    if let size = remembered(rowid) { return size }
                 }
             }
             var size: Int32 = 0
             try Failure.check(api.pointee.xColumnSize(context, -1, &size))
-            if rowid > 0, rowid < Self.capacity {
-                if rowid >= sizes.count {
-                    sizes.append(contentsOf: repeatElement(-1, count: max(rowid + 1, 2 * sizes.count) - sizes.count))
-                }
-                sizes[rowid] = size
-            }
+            remember(size, of: rowid)
             return size
+        }
+
+        private func remembered(_ rowid: Int) -> Int32? {
+            guard rowid > 0, rowid < sizes.count else { return nil }
+            switch sizes[rowid] {
+            case 0: return nil
+            case Self.largeSizeMark: return largeSizes[rowid]
+            case let sizePlusOne: return Int32(sizePlusOne) - 1
+            }
+        }
+
+        private func remember(_ size: Int32, of rowid: Int) {
+            guard rowid > 0, rowid < Self.capacity, size >= 0 else { return }
+            if rowid >= sizes.count {
+                sizes.append(contentsOf: repeatElement(0, count: max(rowid + 1, 2 * sizes.count) - sizes.count))
+            }
+            if size < Int32(Self.largeSizeMark) - 1 {
+                sizes[rowid] = UInt8(size + 1)
+            } else {
+                sizes[rowid] = Self.largeSizeMark
+                largeSizes[rowid] = size
+            }
         }
 
         /// Below this many rows read one by one a full pass is never made.
@@ -225,15 +253,11 @@ enum BM25Function {
             BM25Function.fullSizeReads.withLock { $0 += 1 }
             while sqlite3_step(statement) == SQLITE_ROW {
                 let rowid = Int(sqlite3_column_int64(statement, 0))
-                guard rowid > 0, rowid < Self.capacity else { continue }
                 let count = Int(sqlite3_column_bytes(statement, 1))
                 guard let bytes = sqlite3_column_blob(statement, 1)?.assumingMemoryBound(to: UInt8.self),
                     let size = BM25Function.totalSize(UnsafeBufferPointer(start: bytes, count: count))
                 else { continue }
-                if rowid >= sizes.count {
-                    sizes.append(contentsOf: repeatElement(-1, count: max(rowid + 1, 2 * sizes.count) - sizes.count))
-                }
-                sizes[rowid] = size
+                remember(size, of: rowid)
             }
         }
     }
