@@ -309,15 +309,20 @@ enum BM25Function {
 
         /// The BM25 score of the current row of `context` (higher is better).
         func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) throws(Failure) -> Double {
-            for index in frequencies.indices { frequencies[index] = 0 }
-            var instances: Int32 = 0
-            try Failure.check(api.pointee.xInstCount(context, &instances))
-            for instance in 0..<instances {
-                var phrase: Int32 = 0
+            // Each phrase's instances in turn (`xPhraseFirst`), not the list of all of them
+            // (`xInstCount`), which FTS5 builds by merging the phrases' position lists in order:
+            // each phrase's weights are summed in the same order either way.
+            for phrase in frequencies.indices {
+                var frequency = 0.0
+                var iterator = Fts5PhraseIter()
                 var column: Int32 = 0
                 var offset: Int32 = 0
-                try Failure.check(api.pointee.xInst(context, instance, &phrase, &column, &offset))
-                frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1
+                try Failure.check(api.pointee.xPhraseFirst(context, Int32(phrase), &iterator, &column, &offset))
+                while column >= 0 {
+                    frequency += Int(column) < weights.count ? weights[Int(column)] : 1
+                    api.pointee.xPhraseNext(context, &iterator, &column, &offset)
+                }
+                frequencies[phrase] = frequency
             }
             let size = Double(try sizes.size(api, context, rows: rows, db: db))
             var score = 0.0
