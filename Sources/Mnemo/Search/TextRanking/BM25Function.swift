@@ -271,9 +271,6 @@ enum BM25Function {
         /// FTS5's row count, and the connection, for ``RowSizes/size(_:_:rows:db:)``.
         let rows: Int64
         let db: OpaquePointer?
-        /// Per phrase, the weighted count of its instances in the current row (unchecked, as
-        /// ``RowSizes``'s: one query's rows are ranked one at a time).
-        @exclusivity(unchecked) var frequencies: [Double]
 
         init(
             _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, weights: [Double], sizes: RowSizes,
@@ -304,15 +301,18 @@ enum BM25Function {
             self.sizes = sizes
             self.rows = rows
             self.db = db
-            frequencies = Array(repeating: 0, count: idf.count)
         }
 
         /// The BM25 score of the current row of `context` (higher is better).
         func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) throws(Failure) -> Double {
+            let size = Double(try sizes.size(api, context, rows: rows, db: db))
+            let (k1, b) = (BM25Function.k1, BM25Function.b)
+            var score = 0.0
             // Each phrase's instances in turn (`xPhraseFirst`), not the list of all of them
             // (`xInstCount`), which FTS5 builds by merging the phrases' position lists in order:
-            // each phrase's weights are summed in the same order either way.
-            for phrase in frequencies.indices {
+            // each phrase's weights are summed in the same order either way, and the phrases'
+            // terms in phrase order, as `bm25()` sums them.
+            for phrase in idf.indices {
                 var frequency = 0.0
                 var iterator = Fts5PhraseIter()
                 var column: Int32 = 0
@@ -322,13 +322,6 @@ enum BM25Function {
                     frequency += Int(column) < weights.count ? weights[Int(column)] : 1
                     api.pointee.xPhraseNext(context, &iterator, &column, &offset)
                 }
-                frequencies[phrase] = frequency
-            }
-            let size = Double(try sizes.size(api, context, rows: rows, db: db))
-            var score = 0.0
-            for (phrase, frequency) in frequencies.enumerated() {
-                let k1 = BM25Function.k1
-                let b = BM25Function.b
                 score += idf[phrase] * ((frequency * (k1 + 1)) / (frequency + k1 * (1 - b + b * size / averageSize)))
             }
             return score
