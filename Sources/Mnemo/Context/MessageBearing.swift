@@ -53,7 +53,7 @@ struct MessageBearing {
     }
 
     /// The unit vector of the mean of `vectors`; `nil` for none.
-    private static func centroid(of vectors: [ArraySlice<Float>]) -> [Float]? {
+    private static func centroid(of vectors: [[Float]]) -> [Float]? {
         guard let first = vectors.first else { return nil }
         var sum = [Float](repeating: 0, count: first.count)
         for vector in vectors where vector.count == sum.count {

@@ -1,4 +1,11 @@
+import Foundation
 import GRDB
+
+#if canImport(GRDBSQLite)
+    import GRDBSQLite
+#elseif canImport(SQLite3)
+    import SQLite3
+#endif
 
 /// What brings a vector index from one state of the database to a later one: the changed rows
 /// since the index's last change, or every row when the index is not loaded or too far behind.
@@ -50,10 +57,17 @@ enum VectorIndexUpdate {
                 return .delta(base: sequence, sequence: latest, changes: changes)
             }
         }
-        var store = VectorSnapshot(dimension: dimension)
+        var store = VectorSnapshot(dimension: dimension, files: columnFiles(of: db))
         try EmbeddingTable.forEachIndexRow(db, dimension: dimension) { id, vector, attributes in
             store.upsert(id: id, vector: vector, attributes: attributes)
         }
         return .full(store, sequence: latest)
+    }
+
+    /// Where the large columns of `db`'s index go: beside the database file, whose disk holds
+    /// the vectors already; the temporary directory for a database in memory.
+    private static func columnFiles(of db: Database) -> ColumnFiles {
+        guard let name = sqlite3_db_filename(db.sqliteConnection, "main"), name[0] != 0 else { return .temporary }
+        return ColumnFiles(directory: URL(fileURLWithPath: String(cString: name)).deletingLastPathComponent())
     }
 }

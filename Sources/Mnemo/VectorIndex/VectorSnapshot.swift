@@ -3,6 +3,10 @@ import Foundation
 /// The rows of the vector index: unit vectors in one contiguous buffer, their int8 codes, and
 /// the attributes that filters test during the scan. A value type, so a search works on a
 /// consistent snapshot while writers prepare the next one.
+///
+/// The vectors and codes are ``MappedColumn``s: past a few thousand rows they live in a file the
+/// process maps (``ColumnFiles``), so a large namespace searched through its graph, which reads
+/// them only to rescore a few candidates, does not hold them in its own memory.
 struct VectorSnapshot: Sendable {
     /// The attributes of one fact that filters test.
     struct Attributes: Sendable, Equatable {
@@ -17,9 +21,9 @@ struct VectorSnapshot: Sendable {
 
     let dimension: Int
     private(set) var ids: [Int64] = []
-    private(set) var vectors: [Float] = []
+    private(set) var vectors: MappedColumn<Float>
     /// Int8 codes of every vector (`dimension` per row) and their per-row scale.
-    private(set) var codes: [Int8] = []
+    private(set) var codes: MappedColumn<Int8>
     private(set) var scales: [Float] = []
     private(set) var namespaceCodes: [Int32] = []
     private(set) var topicIDs: [Int64] = []
@@ -36,8 +40,12 @@ struct VectorSnapshot: Sendable {
     /// Each row's position in its namespace's entry of ``rowsOfNamespace``.
     private var positionInNamespace: [Int32] = []
 
-    init(dimension: Int) {
+    /// - Parameter files: where the vectors and codes go once they are large; `nil` keeps them in
+    ///   memory.
+    init(dimension: Int, files: ColumnFiles? = .temporary) {
         self.dimension = dimension
+        vectors = MappedColumn(files: files)
+        codes = MappedColumn(files: files)
     }
 
     var count: Int { ids.count }
@@ -63,8 +71,8 @@ struct VectorSnapshot: Sendable {
             quantized.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
         }
         if let row = rowOfID[id] {
-            vectors.replaceSubrange(row * dimension..<(row + 1) * dimension, with: vector)
-            codes.replaceSubrange(row * dimension..<(row + 1) * dimension, with: quantized)
+            vectors.replace(from: row * dimension, with: vector)
+            codes.replace(from: row * dimension, with: quantized)
             scales[row] = scale
             if namespaceCodes[row] != namespace {
                 leaveNamespace(row: row)
@@ -99,10 +107,8 @@ struct VectorSnapshot: Sendable {
             rowOfID[ids[row]] = row
             positionInNamespace[row] = positionInNamespace[last]
             rowsOfNamespace[Int(namespaceCodes[last])][Int(positionInNamespace[row])] = Int32(row)
-            vectors.replaceSubrange(
-                row * dimension..<(row + 1) * dimension, with: vectors[last * dimension..<(last + 1) * dimension])
-            codes.replaceSubrange(
-                row * dimension..<(row + 1) * dimension, with: codes[last * dimension..<(last + 1) * dimension])
+            vectors.copy(from: last * dimension, to: row * dimension, length: dimension)
+            codes.copy(from: last * dimension, to: row * dimension, length: dimension)
             scales[row] = scales[last]
             namespaceCodes[row] = namespaceCodes[last]
             topicIDs[row] = topicIDs[last]
@@ -145,7 +151,7 @@ struct VectorSnapshot: Sendable {
     }
 
     /// The stored vector of fact `id`.
-    func vector(of id: Int64) -> ArraySlice<Float>? {
+    func vector(of id: Int64) -> [Float]? {
         rowOfID[id].map { vectors[$0 * dimension..<($0 + 1) * dimension] }
     }
 

@@ -149,7 +149,7 @@ public enum SearchBenchmark {
             [(variant: String, path: String, stats: LatencyStats, recallAt10: Double, paths: [String: Int])] = []
         /// The bytes the vector index held after the variants, for its rows (`Float` vectors,
         /// int8 codes, attributes) and for the graph index.
-        public var vectorIndexBytes: (rows: Int, graph: Int)?
+        public var vectorIndexBytes: (rows: Int, mapped: Int, graph: Int)?
 
         public func stats(_ name: String) -> LatencyStats? {
             latencies.first { $0.variant.name == name }?.stats

@@ -1,13 +1,13 @@
 import Foundation
 
 extension KnowledgeBase {
-    /// The bytes the vector index holds for every namespace's rows (``VectorSnapshot``: `Float`
-    /// vectors, int8 codes, attributes) and for this namespace's graph (0 without one), counted
-    /// from their allocations: what a fact costs resident, for benchmarks.
-    package func vectorIndexResidentBytes() async throws -> (rows: Int, graph: Int) {
+    /// The bytes the vector index holds for every namespace's rows (``VectorSnapshot``: in the
+    /// process's memory, and in mapped files) and for this namespace's graph (0 without one),
+    /// counted from their allocations: what a fact costs resident, for benchmarks.
+    package func vectorIndexResidentBytes() async throws -> (rows: Int, mapped: Int, graph: Int) {
         let store = try await vectorSnapshot()
         let graph = vectorIndex?.approximate.withGraph(namespace) { $0.residentBytes } ?? 0
-        return (store.residentBytes, graph)
+        return (store.residentBytes, store.mappedBytes, graph)
     }
 }
 
@@ -32,15 +32,21 @@ extension NeighborGraph {
 }
 
 extension VectorSnapshot {
-    /// The bytes of every column: `Float` vectors, int8 codes and scales, filter attributes,
-    /// the namespace lists and the id table.
+    /// The bytes of every column in the process's memory: `Float` vectors and int8 codes while
+    /// they are small (``mappedBytes`` once they are in a file), scales, filter attributes, the
+    /// namespace lists and the id table.
     var residentBytes: Int {
         func bytes<Element>(_ array: [Element]) -> Int { array.capacity * MemoryLayout<Element>.stride }
-        return bytes(ids) + bytes(vectors) + bytes(codes) + bytes(scales) + bytes(namespaceCodes) + bytes(topicIDs)
+        return bytes(ids) + vectors.heapBytes + codes.heapBytes + bytes(scales) + bytes(namespaceCodes)
+            + bytes(topicIDs)
             + bytes(flags) + bytes(createdTimes) + rowsOfNamespace.reduce(0) { $0 + bytes($1) }
             + count * MemoryLayout<Int32>.size
             + dictionaryBytes(capacity: rowOfID.capacity, entry: MemoryLayout<Int64>.size + MemoryLayout<Int>.size)
     }
+
+    /// The bytes of the `Float` vectors and int8 codes kept in mapped files (``MappedColumn``):
+    /// the system's page cache holds what searches read of them.
+    var mappedBytes: Int { vectors.mappedBytes + codes.mappedBytes }
 }
 
 /// A Swift dictionary's storage: buckets filled to at most three quarters (its `capacity`), a

@@ -1,0 +1,222 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A growable column of plain values, copied on write like an array, that keeps its elements in
+/// a file the process maps once it passes ``ColumnFiles/minimumBytes``: the pages belong to the
+/// file, so the system reads them from disk when a search touches them and may drop them under
+/// memory pressure, where an array's pages would stay the process's own.
+///
+/// The vector index keeps its `Float` vectors and int8 codes in such columns: at a million facts
+/// they are 1.9 GB, which a namespace with a graph reads only to rescore a search's few best
+/// candidates (see ApproximateSearch.md). The file is unlinked as soon as it is created, so no
+/// other process sees it and nothing of it remains after the process; elements that a removal
+/// frees are zeroed, so an erased fact's vector does not linger in it.
+///
+/// Like `Array`, a copy shares the storage until one of the two changes it: the change then
+/// copies the elements into new storage, so a search reading one copy never sees another's
+/// writes.
+struct MappedColumn<Element: BitwiseCopyable>: Sendable {
+    private var storage: ColumnStorage
+    private(set) var count = 0
+
+    init(files: ColumnFiles?) {
+        storage = ColumnStorage(files: files, bytes: 0, copying: nil)
+    }
+
+    /// The bytes held in the process's memory.
+    var heapBytes: Int { storage.isMapped ? 0 : storage.capacity }
+
+    /// The bytes held in the mapped file.
+    var mappedBytes: Int { storage.isMapped ? storage.capacity : 0 }
+
+    /// Whether the elements are in a mapped file.
+    var isMapped: Bool { storage.isMapped }
+
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: storage.base?.assumingMemoryBound(to: Element.self), count: count))
+    }
+
+    /// Every byte of the storage, in use or not: for tests that look for what a removal left.
+    func withStorageBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage.base, count: storage.capacity))
+    }
+
+    subscript(range: Range<Int>) -> [Element] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range \(range) outside 0..<\(count)")
+        return withUnsafeBufferPointer { Array($0[range]) }
+    }
+
+    mutating func append(contentsOf elements: some Collection<Element>) {
+        let start = count
+        makeUniqueRoom(for: count + elements.count)
+        count += elements.count
+        replace(from: start, with: elements)
+    }
+
+    /// Writes `elements` over the elements from `start` on.
+    mutating func replace(from start: Int, with elements: some Collection<Element>) {
+        precondition(start >= 0 && start + elements.count <= count, "replacement outside the column")
+        makeUniqueRoom(for: count)
+        let target = elementPointer(start)
+        let copied = elements.withContiguousStorageIfAvailable { target.update(from: $0.baseAddress!, count: $0.count) }
+        if copied == nil {
+            for (offset, element) in elements.enumerated() { target[offset] = element }
+        }
+    }
+
+    /// Copies `length` elements from `source` to `target` (ranges that do not overlap).
+    mutating func copy(from source: Int, to target: Int, length: Int) {
+        precondition(max(source, target) + length <= count, "copy outside the column")
+        makeUniqueRoom(for: count)
+        elementPointer(target).update(from: elementPointer(source), count: length)
+    }
+
+    /// Removes the last `length` elements and zeroes their bytes.
+    mutating func removeLast(_ length: Int) {
+        precondition(length <= count, "cannot remove \(length) of \(count) elements")
+        makeUniqueRoom(for: count)
+        count -= length
+        UnsafeMutableRawPointer(elementPointer(count)).initializeMemory(
+            as: UInt8.self, repeating: 0, count: length * MemoryLayout<Element>.stride)
+    }
+
+    private func elementPointer(_ index: Int) -> UnsafeMutablePointer<Element> {
+        storage.base!.assumingMemoryBound(to: Element.self) + index
+    }
+
+    /// Makes the storage this column's alone and large enough for `needed` elements.
+    private mutating func makeUniqueRoom(for needed: Int) {
+        let stride = MemoryLayout<Element>.stride
+        let neededBytes = needed * stride
+        if isKnownUniquelyReferenced(&storage) {
+            guard neededBytes > storage.capacity else { return }
+            if storage.grow(to: max(neededBytes, storage.capacity * 2)) { return }
+        }
+        let bytes = neededBytes > storage.capacity ? max(neededBytes, storage.capacity * 2) : storage.capacity
+        storage = ColumnStorage(
+            files: storage.files, bytes: bytes,
+            copying: storage.base.map { UnsafeRawBufferPointer(start: $0, count: count * stride) })
+    }
+}
+
+/// Where the vector index's large columns are kept (``MappedColumn``).
+struct ColumnFiles: Sendable, Equatable {
+    /// The directory of the column files: the database's, whose disk holds the data anyway
+    /// (a system's temporary directory may be memory, as `tmpfs` is on many Linux systems).
+    var directory: URL
+    /// Columns smaller than this stay in the process's memory: a file would cost more than it
+    /// saves. 4 MiB is about 2,700 facts' `Float` vectors at 384 dimensions.
+    var minimumBytes = 4 << 20
+
+    /// The system's temporary directory, for an index with no database file (in memory).
+    static let temporary = ColumnFiles(directory: FileManager.default.temporaryDirectory)
+}
+
+/// The memory of a ``MappedColumn``: the process's own below ``ColumnFiles/minimumBytes``, a
+/// map of an unlinked file from there on.
+final class ColumnStorage: @unchecked Sendable {
+    let files: ColumnFiles?
+    private(set) var base: UnsafeMutableRawPointer?
+    private(set) var capacity = 0
+    /// The open file of a mapped storage; -1 for memory.
+    private var descriptor: Int32 = -1
+
+    var isMapped: Bool { descriptor >= 0 }
+
+    /// Storage of at least `bytes`, holding a copy of `source`.
+    init(files: ColumnFiles?, bytes: Int, copying source: UnsafeRawBufferPointer?) {
+        self.files = files
+        let bytes = max(bytes, source?.count ?? 0)
+        guard bytes > 0 else { return }
+        let mapped = files.map { bytes >= $0.minimumBytes && mapFile(in: $0.directory, bytes: bytes) } ?? false
+        if !mapped {
+            base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+            capacity = bytes
+        }
+        if let source, source.count > 0 { base!.copyMemory(from: source.baseAddress!, byteCount: source.count) }
+    }
+
+    deinit { release() }
+
+    /// Enlarges the storage in place when it is a file (no copy: the file grows and is mapped
+    /// again); false when it must be copied instead.
+    func grow(to bytes: Int) -> Bool {
+        guard isMapped else {
+            guard let files, bytes >= files.minimumBytes else { return false }
+            // Past the threshold a memory column moves to a file; the copy happens once.
+            let old = (base, capacity)
+            base = nil
+            guard mapFile(in: files.directory, bytes: bytes) else {
+                base = old.0
+                return false
+            }
+            if let source = old.0 {
+                base!.copyMemory(from: source, byteCount: old.1)
+                source.deallocate()
+            }
+            return true
+        }
+        guard Self.reserve(descriptor, from: capacity, to: bytes),
+            let mapped = Self.map(descriptor, bytes: bytes)
+        else { return false }
+        munmap(base, capacity)
+        base = mapped
+        capacity = bytes
+        return true
+    }
+
+    /// Creates, unlinks, sizes and maps a file of `bytes` in `directory`; false (nothing held)
+    /// when any step fails, and the column stays in memory.
+    private func mapFile(in directory: URL, bytes: Int) -> Bool {
+        var template = Array(directory.appendingPathComponent(".mnemo-vectors-XXXXXX").path.utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard file >= 0 else { return false }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        guard Self.reserve(file, from: 0, to: bytes), let mapped = Self.map(file, bytes: bytes) else {
+            close(file)
+            return false
+        }
+        descriptor = file
+        base = mapped
+        capacity = bytes
+        return true
+    }
+
+    /// Sizes the file to `bytes` with its blocks allocated: a write to a mapped page the disk
+    /// has no room for would stop the process, where a failed allocation is an answer.
+    private static func reserve(_ file: Int32, from current: Int, to bytes: Int) -> Bool {
+        #if canImport(Darwin)
+            var store = fstore_t(
+                fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
+                fst_length: off_t(bytes - current), fst_bytesalloc: 0)
+            guard fcntl(file, F_PREALLOCATE, &store) != -1 else { return false }
+            return ftruncate(file, off_t(bytes)) == 0
+        #else
+            return posix_fallocate(file, off_t(current), off_t(bytes - current)) == 0
+        #endif
+    }
+
+    private static func map(_ file: Int32, bytes: Int) -> UnsafeMutableRawPointer? {
+        let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0)
+        return mapped == UnsafeMutableRawPointer(bitPattern: -1) ? nil : mapped
+    }
+
+    private func release() {
+        guard let base else { return }
+        if isMapped {
+            munmap(base, capacity)
+            // Dropping the file's length discards its pages without writing them to disk.
+            _ = ftruncate(descriptor, 0)
+            close(descriptor)
+        } else {
+            base.deallocate()
+        }
+    }
+}
