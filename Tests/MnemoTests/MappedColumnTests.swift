@@ -35,6 +35,16 @@ struct MappedColumnTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// A database on a read-only volume: its directory cannot hold the file, the temporary
+    /// directory does.
+    @Test func aDirectoryThatCannotHoldTheFileFallsBackToTheTemporaryOne() {
+        let missing = URL(fileURLWithPath: "/nonexistent-\(UUID())/columns")
+        var column = MappedColumn<Float>(files: ColumnFiles(directory: missing, minimumBytes: 1))
+        column.append(contentsOf: (0..<2_000).map(Float.init))
+        #expect(column.isMapped)
+        #expect(column[1_990..<2_000] == (1_990..<2_000).map(Float.init))
+    }
+
     @Test func aCopyKeepsItsElementsWhenTheOriginalChanges() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

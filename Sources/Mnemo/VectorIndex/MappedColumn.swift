@@ -135,7 +135,7 @@ final class ColumnStorage: @unchecked Sendable {
         self.files = files
         let bytes = max(bytes, source?.count ?? 0)
         guard bytes > 0 else { return }
-        let mapped = files.map { bytes >= $0.minimumBytes && mapFile(in: $0.directory, bytes: bytes) } ?? false
+        let mapped = files.map { bytes >= $0.minimumBytes && mapFile(in: $0, bytes: bytes) } ?? false
         if !mapped {
             base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
             capacity = bytes
@@ -153,7 +153,7 @@ final class ColumnStorage: @unchecked Sendable {
             // Past the threshold a memory column moves to a file; the copy happens once.
             let old = (base, capacity)
             base = nil
-            guard mapFile(in: files.directory, bytes: bytes) else {
+            guard mapFile(in: files, bytes: bytes) else {
                 base = old.0
                 return false
             }
@@ -172,9 +172,17 @@ final class ColumnStorage: @unchecked Sendable {
         return true
     }
 
+    /// Maps a file of `bytes` in the files' directory or, when that fails (a database on a
+    /// read-only volume), in the temporary directory; false when neither can hold it, and the
+    /// column stays in memory.
+    private func mapFile(in files: ColumnFiles, bytes: Int) -> Bool {
+        mapFile(inDirectory: files.directory, bytes: bytes)
+            || mapFile(inDirectory: FileManager.default.temporaryDirectory, bytes: bytes)
+    }
+
     /// Creates, unlinks, sizes and maps a file of `bytes` in `directory`; false (nothing held)
-    /// when any step fails, and the column stays in memory.
-    private func mapFile(in directory: URL, bytes: Int) -> Bool {
+    /// when any step fails.
+    private func mapFile(inDirectory directory: URL, bytes: Int) -> Bool {
         var template = Array(directory.appendingPathComponent(".mnemo-vectors-XXXXXX").path.utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard file >= 0 else { return false }
