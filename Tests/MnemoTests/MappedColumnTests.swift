@@ -65,6 +65,48 @@ struct MappedColumnTests {
         #expect(column[48..<5_048] == [Int8](repeating: 5, count: 5_000))
     }
 
+    /// The writer's column grows past the snapshots that searches hold without copying them:
+    /// they never read past their own ends. A copy that does not end where the storage's
+    /// writing ends copies before it appends.
+    @Test func appendingBesideCopiesThatEndWhereItEndsWritesInPlace() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var column = MappedColumn<Int8>(files: Self.files(directory))
+        column.append(contentsOf: [Int8](repeating: 1, count: 100))
+        let held = column
+        column.append(contentsOf: [Int8](repeating: 2, count: 20))
+        #expect(Self.address(of: column) == Self.address(of: held))
+        #expect(held.count == 100)
+        #expect(held[0..<100] == [Int8](repeating: 1, count: 100))
+        var stale = held
+        stale.append(contentsOf: [Int8](repeating: 3, count: 5))
+        #expect(Self.address(of: stale) != Self.address(of: held))
+        #expect(column[100..<120] == [Int8](repeating: 2, count: 20))
+        #expect(stale[100..<105] == [Int8](repeating: 3, count: 5))
+    }
+
+    @Test func anUpdateOfAttributesLeavesTheVectorsShared() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var store = VectorSnapshot(dimension: 4, files: Self.files(directory))
+        let attributes = VectorSnapshot.Attributes(
+            namespace: "default", topicID: 1, type: .fact, importance: .medium, isActive: true)
+        store.upsert(id: 1, vector: [1, 0, 0, 0], attributes: attributes)
+        let held = store
+        var changed = attributes
+        changed.isActive = false
+        store.upsert(id: 1, vector: [1, 0, 0, 0], attributes: changed)
+        #expect(Self.address(of: store.vectors) == Self.address(of: held.vectors))
+        store.upsert(id: 1, vector: [0, 1, 0, 0], attributes: changed)
+        #expect(Self.address(of: store.vectors) != Self.address(of: held.vectors))
+        #expect(held.vector(of: 1) == [1, 0, 0, 0])
+        #expect(store.vector(of: 1) == [0, 1, 0, 0])
+    }
+
+    private static func address<Element>(of column: MappedColumn<Element>) -> UnsafeRawPointer? {
+        column.withStorageBytes { $0.baseAddress }
+    }
+
     /// An erased fact's vector must not stay in the file: the vector index removes a row by
     /// moving the last row into its place and dropping the last, whose bytes are zeroed.
     @Test func aRemovedRowLeavesNoByteInTheFile() throws {

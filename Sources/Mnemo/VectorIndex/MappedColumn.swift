@@ -40,7 +40,7 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
     var isMapped: Bool { storage.isMapped }
 
     func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage.base?.assumingMemoryBound(to: Element.self), count: count))
+        try body(UnsafeBufferPointer(start: storage.base.assumingMemoryBound(to: Element.self), count: count))
     }
 
     /// Every byte of the storage, in use or not: for tests that look for what a removal left.
@@ -53,17 +53,28 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
         return withUnsafeBufferPointer { Array($0[range]) }
     }
 
+    /// Appends `elements`. A column that shares its storage with copies that end where it ends
+    /// (the snapshots that searches hold, of the column a writer is growing) appends in place
+    /// rather than copying: the copies never read past their own ends.
     mutating func append(contentsOf elements: some Collection<Element>) {
+        let stride = MemoryLayout<Element>.stride
         let start = count
-        makeUniqueRoom(for: count + elements.count)
-        count += elements.count
-        replace(from: start, with: elements)
+        let end = count + elements.count
+        if isKnownUniquelyReferenced(&storage) || !storage.claim(from: start * stride, to: end * stride) {
+            makeUniqueRoom(for: end)
+        }
+        count = end
+        write(elements, at: start)
     }
 
     /// Writes `elements` over the elements from `start` on.
     mutating func replace(from start: Int, with elements: some Collection<Element>) {
         precondition(start >= 0 && start + elements.count <= count, "replacement outside the column")
         makeUniqueRoom(for: count)
+        write(elements, at: start)
+    }
+
+    private func write(_ elements: some Collection<Element>, at start: Int) {
         let target = elementPointer(start)
         let copied = elements.withContiguousStorageIfAvailable { target.update(from: $0.baseAddress!, count: $0.count) }
         if copied == nil {
@@ -83,18 +94,21 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
         precondition(length <= count, "cannot remove \(length) of \(count) elements")
         makeUniqueRoom(for: count)
         count -= length
+        storage.written = count * MemoryLayout<Element>.stride
         UnsafeMutableRawPointer(elementPointer(count)).initializeMemory(
             as: UInt8.self, repeating: 0, count: length * MemoryLayout<Element>.stride)
     }
 
     private func elementPointer(_ index: Int) -> UnsafeMutablePointer<Element> {
-        storage.base!.assumingMemoryBound(to: Element.self) + index
+        storage.base.assumingMemoryBound(to: Element.self) + index
     }
 
-    /// Makes the storage this column's alone and large enough for `needed` elements.
+    /// Makes the storage this column's alone and large enough for `needed` elements, and notes
+    /// that it is written up to there (see ``append(contentsOf:)``).
     private mutating func makeUniqueRoom(for needed: Int) {
         let stride = MemoryLayout<Element>.stride
         let neededBytes = needed * stride
+        defer { storage.written = max(needed, count) * stride }
         if isKnownUniquelyReferenced(&storage) {
             guard neededBytes > storage.capacity else { return }
             if storage.grow(to: max(neededBytes, storage.capacity * 2)) { return }
@@ -102,7 +116,7 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
         let bytes = neededBytes > storage.capacity ? max(neededBytes, storage.capacity * 2) : storage.capacity
         storage = ColumnStorage(
             files: storage.files, bytes: bytes,
-            copying: storage.base.map { UnsafeRawBufferPointer(start: $0, count: count * stride) })
+            copying: UnsafeRawBufferPointer(start: storage.base, count: count * stride))
     }
 }
 
@@ -123,78 +137,95 @@ struct ColumnFiles: Sendable, Equatable {
 /// map of an unlinked file from there on.
 final class ColumnStorage: @unchecked Sendable {
     let files: ColumnFiles?
-    private(set) var base: UnsafeMutableRawPointer?
-    private(set) var capacity = 0
+    private(set) var base: UnsafeMutableRawPointer
+    private(set) var capacity: Int
     /// The open file of a mapped storage; -1 for memory.
     private var descriptor: Int32 = -1
+    /// The end of what the columns sharing this storage have written, in bytes: a column that
+    /// ends there may append in place (``claim(from:to:)``).
+    var written = 0
+    private let writtenLock = NSLock()
 
     var isMapped: Bool { descriptor >= 0 }
 
-    /// Storage of at least `bytes`, holding a copy of `source`.
+    /// Storage of at least `bytes` (64 at least, so that even an empty column has an address),
+    /// holding a copy of `source`.
     init(files: ColumnFiles?, bytes: Int, copying source: UnsafeRawBufferPointer?) {
         self.files = files
-        let bytes = max(bytes, source?.count ?? 0)
-        guard bytes > 0 else { return }
-        let mapped = files.map { bytes >= $0.minimumBytes && mapFile(in: $0, bytes: bytes) } ?? false
-        if !mapped {
+        let bytes = max(64, bytes, source?.count ?? 0)
+        if let files, bytes >= files.minimumBytes, case (let file, let mapped)? = Self.mapFile(in: files, bytes: bytes)
+        {
+            descriptor = file
+            base = mapped
+        } else {
             base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-            capacity = bytes
         }
-        if let source, source.count > 0 { base!.copyMemory(from: source.baseAddress!, byteCount: source.count) }
+        capacity = bytes
+        if let source, source.count > 0 { base.copyMemory(from: source.baseAddress!, byteCount: source.count) }
     }
 
-    deinit { release() }
-
-    /// Enlarges the storage in place when it is a file (no copy: the file grows and is mapped
-    /// again); false when it must be copied instead.
-    func grow(to bytes: Int) -> Bool {
-        guard isMapped else {
-            guard let files, bytes >= files.minimumBytes else { return false }
-            // Past the threshold a memory column moves to a file; the copy happens once.
-            let old = (base, capacity)
-            base = nil
-            guard mapFile(in: files, bytes: bytes) else {
-                base = old.0
-                return false
-            }
-            if let source = old.0 {
-                base!.copyMemory(from: source, byteCount: old.1)
-                source.deallocate()
-            }
+    /// Claims the bytes `start..<end` for a column that ends at `start` and shares this storage:
+    /// true when no column sharing it has written past `start` and they fit, so that the column
+    /// may write them while the others read what comes before.
+    func claim(from start: Int, to end: Int) -> Bool {
+        writtenLock.withLock {
+            guard written == start, end <= capacity else { return false }
+            written = end
             return true
         }
-        guard Self.reserve(descriptor, from: capacity, to: bytes),
-            let mapped = Self.map(descriptor, bytes: bytes)
+    }
+
+    deinit {
+        if isMapped {
+            munmap(base, capacity)
+            // Dropping the file's length discards the pages not yet written instead of writing them.
+            _ = ftruncate(descriptor, 0)
+            close(descriptor)
+        } else {
+            base.deallocate()
+        }
+    }
+
+    /// Enlarges the storage in place when it is a file (no copy: the file grows and is mapped
+    /// again), or moves it into a file once it passes the threshold; false when it must be
+    /// copied into new storage instead.
+    func grow(to bytes: Int) -> Bool {
+        guard isMapped else {
+            guard let files, bytes >= files.minimumBytes,
+                case (let file, let mapped)? = Self.mapFile(in: files, bytes: bytes)
+            else { return false }
+            mapped.copyMemory(from: base, byteCount: capacity)
+            base.deallocate()
+            (descriptor, base, capacity) = (file, mapped, bytes)
+            return true
+        }
+        guard Self.reserve(descriptor, from: capacity, to: bytes), let mapped = Self.map(descriptor, bytes: bytes)
         else { return false }
         munmap(base, capacity)
-        base = mapped
-        capacity = bytes
+        (base, capacity) = (mapped, bytes)
         return true
     }
 
-    /// Maps a file of `bytes` in the files' directory or, when that fails (a database on a
-    /// read-only volume), in the temporary directory; false when neither can hold it, and the
+    /// A mapped file of `bytes` in the files' directory or, when that fails (a database on a
+    /// read-only volume), in the temporary directory; `nil` when neither can hold it, and the
     /// column stays in memory.
-    private func mapFile(in files: ColumnFiles, bytes: Int) -> Bool {
+    private static func mapFile(in files: ColumnFiles, bytes: Int) -> (Int32, UnsafeMutableRawPointer)? {
         mapFile(inDirectory: files.directory, bytes: bytes)
-            || mapFile(inDirectory: FileManager.default.temporaryDirectory, bytes: bytes)
+            ?? mapFile(inDirectory: FileManager.default.temporaryDirectory, bytes: bytes)
     }
 
-    /// Creates, unlinks, sizes and maps a file of `bytes` in `directory`; false (nothing held)
-    /// when any step fails.
-    private func mapFile(inDirectory directory: URL, bytes: Int) -> Bool {
+    /// Creates, unlinks, sizes and maps a file of `bytes` in `directory`: its descriptor and
+    /// address, or `nil` (nothing held) when any step fails.
+    private static func mapFile(inDirectory directory: URL, bytes: Int) -> (Int32, UnsafeMutableRawPointer)? {
         var template = Array(directory.appendingPathComponent(".mnemo-vectors-XXXXXX").path.utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard file >= 0 else { return false }
+        guard file >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        guard Self.reserve(file, from: 0, to: bytes), let mapped = Self.map(file, bytes: bytes) else {
+        guard reserve(file, from: 0, to: bytes), let mapped = map(file, bytes: bytes) else {
             close(file)
-            return false
+            return nil
         }
-        descriptor = file
-        base = mapped
-        capacity = bytes
-        return true
+        return (file, mapped)
     }
 
     /// Sizes the file to `bytes` with its blocks allocated: a write to a mapped page the disk
@@ -214,17 +245,5 @@ final class ColumnStorage: @unchecked Sendable {
     private static func map(_ file: Int32, bytes: Int) -> UnsafeMutableRawPointer? {
         let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0)
         return mapped == UnsafeMutableRawPointer(bitPattern: -1) ? nil : mapped
-    }
-
-    private func release() {
-        guard let base else { return }
-        if isMapped {
-            munmap(base, capacity)
-            // Dropping the file's length discards its pages without writing them to disk.
-            _ = ftruncate(descriptor, 0)
-            close(descriptor)
-        } else {
-            base.deallocate()
-        }
     }
 }

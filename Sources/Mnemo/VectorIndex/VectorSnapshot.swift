@@ -71,9 +71,13 @@ struct VectorSnapshot: Sendable {
             quantized.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
         }
         if let row = rowOfID[id] {
-            vectors.replace(from: row * dimension, with: vector)
-            codes.replace(from: row * dimension, with: quantized)
-            scales[row] = scale
+            // An update of attributes only leaves the vector alone: rewriting it would copy the
+            // columns whenever a search holds them.
+            if !hasVector(vector, at: row) {
+                vectors.replace(from: row * dimension, with: vector)
+                codes.replace(from: row * dimension, with: quantized)
+                scales[row] = scale
+            }
             if namespaceCodes[row] != namespace {
                 leaveNamespace(row: row)
                 joinNamespace(namespace, row: row)
@@ -147,6 +151,12 @@ struct VectorSnapshot: Sendable {
         if Int(moved) != row {
             rowsOfNamespace[code][position] = moved
             positionInNamespace[Int(moved)] = Int32(position)
+        }
+    }
+
+    private func hasVector(_ vector: [Float], at row: Int) -> Bool {
+        vectors.withUnsafeBufferPointer { stored in
+            vector.withUnsafeBytes { memcmp(stored.baseAddress! + row * dimension, $0.baseAddress!, $0.count) == 0 }
         }
     }
 
