@@ -175,7 +175,10 @@ public enum SearchBenchmark {
             throw MnemoError.invalidInput(
                 field: "path", reason: "\(path) already exists; the benchmark writes a new database")
         }
-        let kb = try KnowledgeBase(path: path, embedder: corpus.embedder())
+        // One embedder for both knowledge bases: at a million facts building one takes seconds
+        // and holds a copy of every vector.
+        let embedder = corpus.embedder()
+        let kb = try KnowledgeBase(path: path, embedder: embedder)
 
         let loadStart = clock.now
         var loaded = 0
@@ -211,7 +214,7 @@ public enum SearchBenchmark {
         var firstQueryAfterGraphOpen: Duration?
         if graphBuildTime != nil, let first = queries.first {
             progress?(Progress(phase: "reopening the graph index", done: 0, total: 1))
-            let reopened = try KnowledgeBase(path: path, embedder: corpus.embedder())
+            let reopened = try KnowledgeBase(path: path, embedder: embedder)
             _ = try await reopened.search(SearchQuery(first.text, mode: .semantic, limit: 1, vectorScan: .exact))
             let start = clock.now
             try await reopened.buildVectorGraph()
