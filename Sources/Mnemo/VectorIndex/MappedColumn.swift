@@ -21,7 +21,8 @@ import Foundation
 ///
 /// Like `Array`, a copy shares the storage until one of the two changes it: the change then
 /// copies the elements into new storage, so a search reading one copy never sees another's
-/// writes.
+/// writes. Appending is the exception that keeps a writer from copying the snapshots searches
+/// hold: past their ends, which they never read (``append(contentsOf:)``).
 struct MappedColumn<Element: BitwiseCopyable>: Sendable {
     private var storage: ColumnStorage
     private(set) var count = 0
@@ -56,7 +57,7 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
     /// Appends `elements`. A column that shares its storage with copies that end where it ends
     /// (the snapshots that searches hold, of the column a writer is growing) appends in place
     /// rather than copying: the copies never read past their own ends.
-    mutating func append(contentsOf elements: some Collection<Element>) {
+    mutating func append(contentsOf elements: [Element]) {
         let stride = MemoryLayout<Element>.stride
         let start = count
         let end = count + elements.count
@@ -68,18 +69,14 @@ struct MappedColumn<Element: BitwiseCopyable>: Sendable {
     }
 
     /// Writes `elements` over the elements from `start` on.
-    mutating func replace(from start: Int, with elements: some Collection<Element>) {
+    mutating func replace(from start: Int, with elements: [Element]) {
         precondition(start >= 0 && start + elements.count <= count, "replacement outside the column")
         makeUniqueRoom(for: count)
         write(elements, at: start)
     }
 
-    private func write(_ elements: some Collection<Element>, at start: Int) {
-        let target = elementPointer(start)
-        let copied = elements.withContiguousStorageIfAvailable { target.update(from: $0.baseAddress!, count: $0.count) }
-        if copied == nil {
-            for (offset, element) in elements.enumerated() { target[offset] = element }
-        }
+    private func write(_ elements: [Element], at start: Int) {
+        elements.withUnsafeBufferPointer { elementPointer(start).update(from: $0.baseAddress!, count: $0.count) }
     }
 
     /// Copies `length` elements from `source` to `target` (ranges that do not overlap).
