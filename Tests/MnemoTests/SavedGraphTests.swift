@@ -106,7 +106,7 @@ struct SavedGraphTests {
             switch self {
             case .flippedByte: bytes[bytes.count / 2] ^= 0x40
             case .truncated: bytes.removeLast(bytes.count / 3)
-            case .newerVersion: bytes[8] = 2
+            case .newerVersion: bytes[8] = 3
             case .notAGraph: bytes.replaceSubrange(0..<8, with: Array("SQLite f".utf8))
             case .emptied: bytes = Data()
             }
@@ -117,7 +117,7 @@ struct SavedGraphTests {
             switch self {
             case .flippedByte: "checksum mismatch"
             case .truncated: "checksum mismatch"
-            case .newerVersion: "format version 2, this build reads 1"
+            case .newerVersion: "format version 3, this build reads 2"
             case .notAGraph: "not a graph file"
             case .emptied: "truncated"
             }
@@ -147,6 +147,7 @@ struct SavedGraphTests {
         let kb = try Self.open(path)
         try await kb.buildVectorGraph()
         let graph = kb.vectorIndex!.approximate.withGraph(kb.namespace) { $0 }!
+        graph.detachFromFile()
         graph.base[0] = Int32(graph.count + 5)
         let identity = GraphFile.Identity(
             model: Self.corpus.embedder().identity.name, dimension: 64, namespace: kb.namespace,

@@ -343,7 +343,7 @@ final class ApproximateIndex: @unchecked Sendable {
             abandonBuild(of: namespace)
             return false
         }
-        graphLock.writing {
+        let mapped = graphLock.writing {
             var installed = Installed(graph: graph, sequence: sequence)
             for (sequence, update) in pendingLog(after: sequence) {
                 _ = Self.apply(update, to: graph, namespace: namespace)
@@ -351,7 +351,9 @@ final class ApproximateIndex: @unchecked Sendable {
             }
             graphs[namespace] = installed
             stateLock.withLock { changesSinceSave[namespace] = 0 }
+            return graph.savedFile != nil
         }
+        if mapped { detachInBackground(graph) }
         if (restored?.repairs ?? 1) > 0 { _ = save(namespace) }
         // The build ends once saved, so that whoever waits for it (``VectorIndex/buildGraph``)
         // finds the file in place.
@@ -415,6 +417,23 @@ final class ApproximateIndex: @unchecked Sendable {
         } catch {
             stateLock.withLock { _statistics.rejected.append("\(error)") }
             return nil
+        }
+    }
+
+    /// Moves `graph`, installed as read from its file, into memory of its own on a background
+    /// thread, so that it neither holds the file (which an erasure may replace) for long nor
+    /// makes its first change wait for the copy. The copy is made under the read lock: searches
+    /// go on, and changes, which would detach the graph themselves, wait. The graph takes it under
+    /// the write lock, unless a change detached it meanwhile.
+    private func detachInBackground(_ graph: NeighborGraph) {
+        Thread.detachNewThread { [self] in
+            let copied = graphLock.reading { () -> (NeighborGraph.Columns, capacity: Int)? in
+                guard graph.savedFile != nil else { return nil }
+                let capacity = NeighborGraph.capacityAfterDetaching(graph.count)
+                return (graph.copiedColumns(capacity: capacity), capacity)
+            }
+            guard let (columns, capacity) = copied else { return }
+            graphLock.writing { graph.adoptColumns(columns, capacity: capacity) }
         }
     }
 

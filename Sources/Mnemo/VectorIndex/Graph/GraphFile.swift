@@ -8,7 +8,11 @@ import Foundation
 /// a header (magic, format version, dimension, `M`, construction width, level seed, the model's
 /// name, the namespace, node count, entry point, top level, level generator state), the node
 /// columns (ids, int8 codes, scales, filter flags, topics, statement times, live bits, layer-0
-/// neighbour counts and slots), the upper layers' lists, and a checksum of everything before it.
+/// neighbour counts and slots), each starting at a multiple of ``columnAlignment`` bytes (zeros
+/// between), the upper layers' lists, and a checksum of everything before it.
+///
+/// A graph read from its file keeps its columns where they lie in the file, mapped
+/// (``MappedFile``): the alignment is that of the graph's own columns.
 ///
 /// A tombstone is saved without its id, codes, scale or attributes (all zero): a deleted or
 /// erased fact leaves nothing in the file that holds or names its vector, only its place in the
@@ -20,9 +24,14 @@ import Foundation
 /// the top layer, live ids unique). Anything else is a ``Defect`` and the graph is rebuilt.
 enum GraphFile {
     static let magic = Array("MNEMOHNS".utf8)
-    static let version: UInt32 = 1
-    /// The checksum covers the file in blocks of this size (the writer's buffer).
-    static let blockSize = 1 << 20
+    static let version: UInt32 = 2
+    /// The checksum covers the file in blocks of this size (the writer's buffer). Written in
+    /// blocks of a huge page, the file can be kept by the kernel in huge pages, which mapping
+    /// it then keeps (see ``MappedFile``).
+    static let blockSize = 2 << 20
+    /// Where a column may start: a row of codes then starts a cache line, as in the graph's own
+    /// memory, and every column is aligned for its values.
+    static let columnAlignment = 64
 
     /// Why a saved graph was not used.
     enum Defect: Error, Equatable, CustomStringConvertible {
@@ -106,7 +115,9 @@ enum GraphFile {
         try output.append(UInt32(graph.topLevel))
         try output.append(graph.random)
         let live = graph.isLive
+        try output.align()
         for node in 0..<count { try output.append(live[node] ? graph.ids[node] : 0) }
+        try output.align()
         for node in 0..<count {
             if live[node] {
                 try output.append(UnsafeRawBufferPointer(start: graph.codes + node * dimension, count: dimension))
@@ -114,12 +125,19 @@ enum GraphFile {
                 try output.appendZeros(dimension)
             }
         }
+        try output.align()
         for node in 0..<count { try output.append(live[node] ? graph.scales[node] : 0) }
+        try output.align()
         for node in 0..<count { try output.append(live[node] ? graph.flags[node] : 0) }
+        try output.align()
         for node in 0..<count { try output.append(live[node] ? graph.topicIDs[node] : 0) }
+        try output.align()
         for node in 0..<count { try output.append(live[node] ? graph.createdTimes[node] : 0) }
+        try output.align()
         for node in 0..<count { try output.append(UInt8(live[node] ? 1 : 0)) }
+        try output.align()
         for node in 0..<count { try output.append(graph.baseCounts[node]) }
+        try output.align()
         for node in 0..<count {
             // Unused slots were never written: zeros, not whatever the memory held.
             let used = Int(graph.baseCounts[node])
@@ -143,6 +161,8 @@ enum GraphFile {
         let handle: FileHandle
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: GraphFile.blockSize, alignment: 8)
         var used = 0
+        /// The bytes written so far, buffered or not.
+        var position = 0
         var checksum = Checksum()
 
         init(handle: FileHandle) {
@@ -161,6 +181,7 @@ enum GraphFile {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + chunk])
                     .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + chunk]))
                 used += chunk
+                position += chunk
                 offset += chunk
                 if used == buffer.count { try flush() }
             }
@@ -187,9 +208,15 @@ enum GraphFile {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + chunk]).initializeMemory(
                     as: UInt8.self, repeating: 0)
                 used += chunk
+                position += chunk
                 left -= chunk
                 if used == buffer.count { try flush() }
             }
+        }
+
+        /// Writes zeros up to the next multiple of ``GraphFile/columnAlignment``.
+        func align() throws {
+            try appendZeros(position.alignedUp(to: GraphFile.columnAlignment) - position)
         }
 
         private func flush() throws {
@@ -209,30 +236,35 @@ enum GraphFile {
 
     // MARK: Reading
 
-    /// The graph saved at `url`, checked against `identity`.
+    /// The graph saved at `url`, checked against `identity`, its columns left in the file, mapped.
     /// - Throws: ``Defect`` for a file that is not a sound graph made for `identity`, and the
     ///   file system's error when it cannot be read.
     static func read(from url: URL, identity: Identity) throws -> NeighborGraph {
-        let data = try Data(contentsOf: url, options: .alwaysMapped)
-        return try data.withUnsafeBytes { file in
-            guard file.count >= magic.count + 12 else { throw Defect.truncated }
-            guard file.starts(with: magic) else { throw Defect.notAGraph }
-            let version = file.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self)
-            guard version == Self.version else { throw Defect.version(version) }
-            let body = UnsafeRawBufferPointer(rebasing: file[..<(file.count - 8)])
-            var checksum = Checksum()
-            for start in stride(from: 0, to: body.count, by: blockSize) {
-                checksum.add(UnsafeRawBufferPointer(rebasing: body[start..<min(body.count, start + blockSize)]))
-            }
-            guard checksum.value == file.loadUnaligned(fromByteOffset: body.count, as: UInt64.self) else {
-                throw Defect.checksum
-            }
-            var input = Input(bytes: body, offset: magic.count + 4)
-            return try decode(&input, identity: identity)
+        let mapped = try MappedFile(url)
+        let file = mapped.bytes
+        guard file.count >= magic.count + 12 else { throw Defect.truncated }
+        guard file.starts(with: magic) else { throw Defect.notAGraph }
+        let version = file.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self)
+        guard version == Self.version else { throw Defect.version(version) }
+        let body = UnsafeRawBufferPointer(rebasing: file[..<(file.count - 8)])
+        // The checksum is summed on another core while the structure is checked: a file that
+        // fails either is rejected, for its checksum first, and a sound one is ready in the time
+        // of the longer of the two. The checks must hold for any bytes, summed right or not.
+        let (checksum, decoded) = onBothCores(
+            { Checksum(blocksOf: body) },
+            {
+                Result {
+                    var input = Input(bytes: body, offset: magic.count + 4)
+                    return try decode(&input, identity: identity, in: mapped)
+                }
+            })
+        guard checksum.value == file.loadUnaligned(fromByteOffset: body.count, as: UInt64.self) else {
+            throw Defect.checksum
         }
+        return try decoded.get()
     }
 
-    private static func decode(_ input: inout Input, identity: Identity) throws -> NeighborGraph {
+    private static func decode(_ input: inout Input, identity: Identity, in file: MappedFile) throws -> NeighborGraph {
         let dimension = Int(try input.read(UInt32.self))
         let parameters = NeighborGraph.Parameters(
             neighbors: Int(try input.read(UInt32.self)), constructionWidth: Int(try input.read(UInt32.self)),
@@ -253,22 +285,22 @@ enum GraphFile {
             throw Defect.malformed("entry point \(entry) at level \(topLevel) of \(nodes) nodes")
         }
         let degree = 2 * parameters.neighbors
-        // Every column is read before the graph allocates anything: a short file fails here.
-        let ids = try input.take(nodes * 8)
-        let codes = try input.take(nodes * dimension)
-        let scales = try input.take(nodes * 4)
-        let flags = try input.take(nodes)
-        let topics = try input.take(nodes * 8)
-        let times = try input.take(nodes * 8)
-        let live = try input.take(nodes)
-        let baseCounts = try input.take(nodes)
-        let base = try input.take(nodes * degree * 4)
-        guard live.allSatisfy({ $0 <= 1 }) else { throw Defect.malformed("a live bit is neither 0 nor 1") }
+        let columns = NeighborGraph.Columns(
+            ids: try input.column(of: Int64.self, count: nodes),
+            codes: try input.column(of: Int8.self, count: nodes * dimension),
+            scales: try input.column(of: Float.self, count: nodes),
+            flags: try input.column(of: UInt8.self, count: nodes),
+            topicIDs: try input.column(of: Int64.self, count: nodes),
+            createdTimes: try input.column(of: Double.self, count: nodes),
+            isLive: try input.column(of: Bool.self, count: nodes) { live in
+                guard live.allSatisfy({ $0 <= 1 }) else { throw Defect.malformed("a live bit is neither 0 nor 1") }
+            },
+            baseCounts: try input.column(of: UInt8.self, count: nodes),
+            base: try input.column(of: Int32.self, count: nodes * degree))
         for node in 0..<nodes {
-            let used = Int(baseCounts[node])
+            let used = Int(columns.baseCounts[node])
             guard used <= degree else { throw Defect.malformed("node \(node) lists \(used) neighbours") }
-            for slot in 0..<used {
-                let neighbor = base.loadUnaligned(fromByteOffset: (node * degree + slot) * 4, as: Int32.self)
+            for neighbor in UnsafeBufferPointer(start: columns.base + node * degree, count: used) {
                 guard (0..<Int32(nodes)).contains(neighbor) else {
                     throw Defect.malformed("node \(node) lists node \(neighbor)")
                 }
@@ -281,19 +313,7 @@ enum GraphFile {
         }
         return try NeighborGraph(
             dimension: dimension, parameters: parameters, restoringCount: nodes, entry: entry, topLevel: topLevel,
-            random: random, upper: upper
-        ) { graph in
-            UnsafeMutableRawPointer(graph.ids).copyMemory(from: ids.baseAddress!, byteCount: ids.count)
-            UnsafeMutableRawPointer(graph.codes).copyMemory(from: codes.baseAddress!, byteCount: codes.count)
-            UnsafeMutableRawPointer(graph.scales).copyMemory(from: scales.baseAddress!, byteCount: scales.count)
-            UnsafeMutableRawPointer(graph.flags).copyMemory(from: flags.baseAddress!, byteCount: flags.count)
-            UnsafeMutableRawPointer(graph.topicIDs).copyMemory(from: topics.baseAddress!, byteCount: topics.count)
-            UnsafeMutableRawPointer(graph.createdTimes).copyMemory(from: times.baseAddress!, byteCount: times.count)
-            for node in 0..<nodes { graph.isLive[node] = live[node] == 1 }
-            UnsafeMutableRawPointer(graph.baseCounts).copyMemory(
-                from: baseCounts.baseAddress!, byteCount: baseCounts.count)
-            UnsafeMutableRawPointer(graph.base).copyMemory(from: base.baseAddress!, byteCount: base.count)
-        }
+            random: random, upper: upper, columns: columns, in: file)
     }
 
     /// The lists of layers 1…, checked so that a search can follow every one: each neighbour is a
@@ -340,6 +360,19 @@ enum GraphFile {
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
         }
 
+        /// The next column, `count` values from the next multiple of ``GraphFile/columnAlignment``,
+        /// read in place; `check` sees its bytes before they are taken as values.
+        mutating func column<Value>(
+            of type: Value.Type, count: Int, check: (UnsafeRawBufferPointer) throws -> Void = { _ in }
+        ) throws -> UnsafeMutablePointer<Value> {
+            _ = try take(offset.alignedUp(to: GraphFile.columnAlignment) - offset)
+            let bytes = try take(count * MemoryLayout<Value>.stride)
+            try check(bytes)
+            // Mapped read-only: the graph copies its columns before it writes to any
+            // (``NeighborGraph/detachFromFile()``).
+            return UnsafeMutableRawPointer(mutating: bytes.baseAddress!).bindMemory(to: Value.self, capacity: count)
+        }
+
         mutating func read<Value>(_ type: Value.Type) throws -> Value {
             try take(MemoryLayout<Value>.size).loadUnaligned(as: type)
         }
@@ -360,6 +393,15 @@ enum GraphFile {
 struct Checksum {
     private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
+    init() {}
+
+    /// The checksum of `bytes` added in blocks of ``GraphFile/blockSize``, as the writer adds them.
+    init(blocksOf bytes: UnsafeRawBufferPointer) {
+        for start in stride(from: 0, to: bytes.count, by: GraphFile.blockSize) {
+            add(UnsafeRawBufferPointer(rebasing: bytes[start..<min(bytes.count, start + GraphFile.blockSize)]))
+        }
+    }
+
     mutating func add(_ block: UnsafeRawBufferPointer) {
         var hash = value ^ UInt64(block.count)
         let words = block.count / 8
@@ -375,4 +417,9 @@ struct Checksum {
         let mixed = (hash ^ word) &* 0x0000_0100_0000_01B3
         return mixed << 29 | mixed >> 35
     }
+}
+
+extension Int {
+    /// The least multiple of `alignment` (a power of two) at or above this value.
+    fileprivate func alignedUp(to alignment: Int) -> Int { (self + alignment - 1) & ~(alignment - 1) }
 }

@@ -62,6 +62,9 @@ final class NeighborGraph: @unchecked Sendable {
     /// Layer-0 neighbours: ``baseDegree`` slots per node, the first `baseCounts[node]` used.
     private(set) var base = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     private(set) var baseCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    /// The saved file the columns lie in, mapped read-only, while the graph is as it was read;
+    /// `nil` once they are in memory of the graph's own.
+    private(set) var savedFile: MappedFile?
     /// The neighbours on layers 1… of the few nodes drawn above layer 0:
     /// `upper[node].lists[layer - 1]`.
     private(set) var upper: [Int32: UpperLayers] = [:]
@@ -82,21 +85,27 @@ final class NeighborGraph: @unchecked Sendable {
         self.random = parameters.seed
     }
 
-    /// A graph of `count` nodes as it was saved (see ``GraphFile``): `fill` writes every column
-    /// of every node through the column pointers; the ids of the live nodes are then indexed.
-    /// - Throws: what `fill` throws, and ``GraphFile/Defect`` when two live nodes share an id.
-    convenience init(
+    /// A graph of `count` nodes as it was saved (see ``GraphFile``), its columns read where they
+    /// lie in `file`: nothing is copied, so a graph of a million nodes is ready in the time its
+    /// file takes to check. The ids of the live nodes are indexed. The graph copies its columns
+    /// into memory of its own before its first change (``detachFromFile()``).
+    /// - Throws: ``GraphFile/Defect`` when two live nodes share an id.
+    init(
         dimension: Int, parameters: Parameters, restoringCount count: Int, entry: Int32, topLevel: Int,
-        random: UInt64, upper: [Int32: [[Int32]]], fill: (NeighborGraph) throws -> Void
+        random: UInt64, upper: [Int32: [[Int32]]], columns: Columns, in file: MappedFile
     ) throws {
-        self.init(dimension: dimension, parameters: parameters)
-        grow(to: max(1_024, count))
-        try fill(self)
+        self.dimension = dimension
+        self.parameters = parameters
+        self.baseDegree = 2 * parameters.neighbors
+        self.random = random
         self.count = count
+        self.capacity = count
         self.entry = entry
         self.topLevel = topLevel
-        self.random = random
         self.upper = upper.mapValues(UpperLayers.init)
+        releaseColumns()
+        savedFile = file
+        install(columns)
         nodeOfID.reserveCapacity(count)
         for node in 0..<count where isLive[node] {
             guard nodeOfID.updateValue(Int32(node), forKey: ids[node]) == nil else {
@@ -107,15 +116,7 @@ final class NeighborGraph: @unchecked Sendable {
     }
 
     deinit {
-        ids.deallocate()
-        codes.deallocate()
-        scales.deallocate()
-        flags.deallocate()
-        topicIDs.deallocate()
-        createdTimes.deallocate()
-        isLive.deallocate()
-        base.deallocate()
-        baseCounts.deallocate()
+        releaseColumns()
     }
 
     /// The share of nodes that are tombstones.
@@ -126,6 +127,7 @@ final class NeighborGraph: @unchecked Sendable {
     /// inserted. Applying the same state twice changes nothing.
     func upsert(id: Int64, vector: [Float], attributes: VectorSnapshot.Attributes) {
         precondition(vector.count == dimension, "vector has \(vector.count) components, graph has \(dimension)")
+        detachFromFile()
         var quantized = [Int8](repeating: 0, count: dimension)
         let scale = vector.withUnsafeBufferPointer { source in
             quantized.withUnsafeMutableBufferPointer { VectorMath.quantize(source, into: $0) }
@@ -145,7 +147,9 @@ final class NeighborGraph: @unchecked Sendable {
 
     /// Makes fact `id`'s node a tombstone; nothing when it has none.
     func remove(id: Int64) {
-        guard let node = nodeOfID.removeValue(forKey: id) else { return }
+        guard nodeOfID[id] != nil else { return }
+        detachFromFile()
+        let node = nodeOfID.removeValue(forKey: id)!
         isLive[Int(node)] = false
         liveCount -= 1
     }
@@ -265,27 +269,73 @@ final class NeighborGraph: @unchecked Sendable {
 
     /// Makes room for `count` nodes at once, for a build that knows how many it will insert.
     func reserveCapacity(_ count: Int) {
+        detachFromFile()
         if count > capacity { grow(to: count) }
         nodeOfID.reserveCapacity(count)
     }
 
     private func grow(to newCapacity: Int) {
-        func moved<T>(_ old: UnsafeMutablePointer<T>, _ width: Int) -> UnsafeMutablePointer<T> {
-            let new = Self.allocateColumn(of: T.self, count: newCapacity * width)
-            new.moveInitialize(from: old, count: count * width)
-            old.deallocate()
+        let columns = copiedColumns(capacity: newCapacity)
+        releaseColumns()
+        install(columns)
+        capacity = newCapacity
+    }
+
+    /// Copies the columns out of the saved file into memory of the graph's own, with room for a
+    /// quarter more nodes, and unmaps the file; nothing when they are in memory already. Every
+    /// change calls it first: the file is mapped read-only, and a graph that has moved on from
+    /// it must not keep it (an erased fact's codes, say) on disk after it is replaced.
+    func detachFromFile() {
+        guard savedFile != nil else { return }
+        grow(to: Self.capacityAfterDetaching(count))
+    }
+
+    /// The capacity a graph of `count` nodes takes when it leaves its file.
+    static func capacityAfterDetaching(_ count: Int) -> Int { max(1_024, count + count / 4) }
+
+    /// Copies of the columns of the first `count` nodes, with room for `capacity` nodes, in
+    /// memory of their own: what ``adoptColumns(_:)`` takes, or ``grow(to:)`` moves to.
+    func copiedColumns(capacity: Int) -> Columns {
+        func copy<T>(_ column: UnsafeMutablePointer<T>, _ width: Int) -> UnsafeMutablePointer<T> {
+            let new = Self.allocateColumn(of: T.self, count: capacity * width)
+            new.initialize(from: column, count: count * width)
             return new
         }
-        ids = moved(ids, 1)
-        codes = moved(codes, dimension)
-        scales = moved(scales, 1)
-        flags = moved(flags, 1)
-        topicIDs = moved(topicIDs, 1)
-        createdTimes = moved(createdTimes, 1)
-        isLive = moved(isLive, 1)
-        base = moved(base, baseDegree)
-        baseCounts = moved(baseCounts, 1)
+        return Columns(
+            ids: copy(ids, 1), codes: copy(codes, dimension), scales: copy(scales, 1), flags: copy(flags, 1),
+            topicIDs: copy(topicIDs, 1), createdTimes: copy(createdTimes, 1), isLive: copy(isLive, 1),
+            baseCounts: copy(baseCounts, 1), base: copy(base, baseDegree))
+    }
+
+    /// Moves the graph's columns out of the saved file into `columns`, copied from them by
+    /// ``copiedColumns(capacity:)`` with room for `capacity` nodes while the graph did not change;
+    /// nothing (and `columns` are freed) when a change detached it meanwhile.
+    func adoptColumns(_ columns: Columns, capacity newCapacity: Int) {
+        guard savedFile != nil else { return columns.deallocate() }
+        releaseColumns()
+        install(columns)
         capacity = newCapacity
+    }
+
+    private func install(_ columns: Columns) {
+        ids = columns.ids
+        codes = columns.codes
+        scales = columns.scales
+        flags = columns.flags
+        topicIDs = columns.topicIDs
+        createdTimes = columns.createdTimes
+        isLive = columns.isLive
+        base = columns.base
+        baseCounts = columns.baseCounts
+    }
+
+    /// Frees the columns, or unmaps the saved file they lie in.
+    private func releaseColumns() {
+        guard savedFile == nil else { return savedFile = nil }
+        Columns(
+            ids: ids, codes: codes, scales: scales, flags: flags, topicIDs: topicIDs, createdTimes: createdTimes,
+            isLive: isLive, baseCounts: baseCounts, base: base
+        ).deallocate()
     }
 
     /// Memory for a column of `count` values, freed with `deallocate()`. A column of 2 MiB or
@@ -452,4 +502,32 @@ final class UpperLayers {
     var lists: [[Int32]]
 
     init(_ lists: [[Int32]]) { self.lists = lists }
+}
+
+extension NeighborGraph {
+    /// The addresses of a graph's node columns (see the properties of the same names), in the
+    /// order of the saved file.
+    struct Columns {
+        var ids: UnsafeMutablePointer<Int64>
+        var codes: UnsafeMutablePointer<Int8>
+        var scales: UnsafeMutablePointer<Float>
+        var flags: UnsafeMutablePointer<UInt8>
+        var topicIDs: UnsafeMutablePointer<Int64>
+        var createdTimes: UnsafeMutablePointer<Double>
+        var isLive: UnsafeMutablePointer<Bool>
+        var baseCounts: UnsafeMutablePointer<UInt8>
+        var base: UnsafeMutablePointer<Int32>
+
+        func deallocate() {
+            ids.deallocate()
+            codes.deallocate()
+            scales.deallocate()
+            flags.deallocate()
+            topicIDs.deallocate()
+            createdTimes.deallocate()
+            isLive.deallocate()
+            base.deallocate()
+            baseCounts.deallocate()
+        }
+    }
 }

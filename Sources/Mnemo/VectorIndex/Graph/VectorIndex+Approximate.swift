@@ -104,15 +104,7 @@ extension VectorIndex {
     /// Runs `work`, when given, on another core while `body` runs on this one.
     private static func alongside<Result>(_ work: (@Sendable () -> Void)?, _ body: () -> Result) -> Result {
         guard let work else { return body() }
-        var result: Result?
-        withoutActuallyEscaping(body) { body in
-            let lanes = UnsafeLanes(body: body)
-            DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                if lane == 0 { work() } else { lanes.run() }
-            }
-            result = lanes.result
-        }
-        return result!
+        return onBothCores(work, body).1
     }
 
     /// Builds `namespace`'s graph on a background thread, unless it is being built or exists and
@@ -156,15 +148,4 @@ extension VectorIndex {
             approximate.cancelBuild(of: namespace)
         }
     }
-}
-
-/// Carries a non-sendable closure and its result across the two lanes of ``VectorIndex``'s
-/// `alongside`: only lane 1 calls and writes, and the caller reads after both lanes are done.
-private final class UnsafeLanes<Result>: @unchecked Sendable {
-    let body: () -> Result
-    var result: Result?
-
-    init(body: @escaping () -> Result) { self.body = body }
-
-    func run() { result = body() }
 }
