@@ -71,6 +71,8 @@ final class MappedFile: @unchecked Sendable {
     }
 
     private static func error(_ url: URL) -> CocoaError {
-        CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO)])
+        CocoaError(
+            .fileReadUnknown,
+            userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO)])
     }
 }

@@ -10,7 +10,8 @@ internal import MnemoKernels
 /// widens to a beam of `ef` candidates on layer 0 (see `NeighborGraph+Search.swift`).
 ///
 /// The graph stores what its traversal reads, one column per attribute in memory it manages
-/// itself (so the hot loops read raw pointers, without bounds or exclusivity checks): the
+/// itself (so the hot loops read raw pointers, without bounds or exclusivity checks), or, once
+/// reopened and until it is copied out (``detachFromFile()``), in its saved file, mapped: the
 /// nodes' int8 codes and scales, and the filter attributes (``VectorSnapshot/Attributes`` as
 /// flags, topic and statement time), so that a filter is tested during the traversal without
 /// a lookup in the snapshot. Float vectors stay in the ``VectorSnapshot``, which rescoring reads.
@@ -88,7 +89,8 @@ final class NeighborGraph: @unchecked Sendable {
     /// A graph of `count` nodes as it was saved (see ``GraphFile``), its columns read where they
     /// lie in `file`: nothing is copied, so a graph of a million nodes is ready in the time its
     /// file takes to check. The ids of the live nodes are indexed. The graph copies its columns
-    /// into memory of its own before its first change (``detachFromFile()``).
+    /// into memory of its own before its first change (``detachFromFile()``), or earlier
+    /// (``copiedColumns(capacity:)`` and ``adoptColumns(_:capacity:)``).
     /// - Throws: ``GraphFile/Defect`` when two live nodes share an id.
     init(
         dimension: Int, parameters: Parameters, restoringCount count: Int, entry: Int32, topLevel: Int,
@@ -294,7 +296,7 @@ final class NeighborGraph: @unchecked Sendable {
     static func capacityAfterDetaching(_ count: Int) -> Int { max(1_024, count + count / 4) }
 
     /// Copies of the columns of the first `count` nodes, with room for `capacity` nodes, in
-    /// memory of their own: what ``adoptColumns(_:)`` takes, or ``grow(to:)`` moves to.
+    /// memory of their own: what ``adoptColumns(_:capacity:)`` takes, or ``grow(to:)`` moves to.
     func copiedColumns(capacity: Int) -> Columns {
         func copy<T>(_ column: UnsafeMutablePointer<T>, _ width: Int) -> UnsafeMutablePointer<T> {
             let new = Self.allocateColumn(of: T.self, count: capacity * width)
@@ -331,7 +333,10 @@ final class NeighborGraph: @unchecked Sendable {
 
     /// Frees the columns, or unmaps the saved file they lie in.
     private func releaseColumns() {
-        guard savedFile == nil else { return savedFile = nil }
+        guard savedFile == nil else {
+            savedFile = nil
+            return
+        }
         Columns(
             ids: ids, codes: codes, scales: scales, flags: flags, topicIDs: topicIDs, createdTimes: createdTimes,
             isLive: isLive, baseCounts: baseCounts, base: base
