@@ -82,4 +82,34 @@ struct MappedGraphTests {
         #expect(reopened.vectorIndex!.approximate.withGraph(reopened.namespace) { $0.savedFile == nil } == true)
         try await SavedGraphTests.expectGraphAnswers(reopened)
     }
+
+    /// Searches and writes at once right after reopening, when the copy out of the file may still run:
+    /// every search is answered by the graph, and every write is in it afterwards.
+    @Test func searchesAndWritesDuringTheCopyOutOfTheFile() async throws {
+        let (path, _) = try await SavedGraphTests.savedGraph(facts: 800)
+        let reopened = try SavedGraphTests.open(path)
+        try await reopened.buildVectorGraph()
+        let facts = Array(SavedGraphTests.corpus.facts[800..<840])
+        let queries = SavedGraphTests.corpus.queries.prefix(10).map(\.text)
+        let added = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for batch in stride(from: 0, to: facts.count, by: 4) {
+                group.addTask {
+                    try await reopened.addFacts(Array(facts[batch..<batch + 4]), nearDuplicates: nil).map(\.id)
+                }
+            }
+            for query in queries {
+                group.addTask {
+                    let found = try await ApproximateIndexTests.ids(reopened, query, .approximate)
+                    #expect(found.count == 10)
+                    return []
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(added.count == 40)
+        let graph = reopened.vectorIndex!.approximate.withGraph(reopened.namespace) { $0 }!
+        #expect(graph.savedFile == nil && graph.liveCount == 840)
+        #expect(added.allSatisfy { graph.nodeOfID[$0] != nil })
+        try await SavedGraphTests.expectGraphAnswers(reopened)
+    }
 }
