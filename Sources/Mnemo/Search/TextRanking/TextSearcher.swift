@@ -68,19 +68,16 @@ enum TextSearcher {
         highestID: Int64
     ) throws -> Ranking {
         let middle = highestID / 2
-        let halves = [Int64.min...middle, (middle + 1)...Int64.max]
-        let results = Locked([Result<Ranking, any Error>?](repeating: nil, count: 2))
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let result = Result {
+        func rank(_ ids: ClosedRange<Int64>) -> Result<Ranking, any Error> {
+            Result {
                 try writer.read { db in
                     try ranking(
                         db, namespace: namespace, query: query, filter: filter, limit: offset + limit, offset: 0,
-                        ids: halves[half])
+                        ids: ids)
                 }
             }
-            results.withLock { $0[half] = result }
         }
-        let (lower, upper) = try results.withLock { ($0[0]!, $0[1]!) }
+        let (lower, upper) = onBothCores({ rank(Int64.min...middle) }, { rank((middle + 1)...Int64.max) })
         let (low, high) = (try lower.get(), try upper.get())
         // The order of one ranking: best first, then the lower id.
         let merged = (low.matches + high.matches).sorted {

@@ -92,22 +92,20 @@ final class NeighborGraph: @unchecked Sendable {
     /// into memory of its own before its first change (``detachFromFile()``), or earlier
     /// (``copiedColumns(capacity:)`` and ``adoptColumns(_:capacity:)``).
     /// - Throws: ``GraphFile/Defect`` when two live nodes share an id.
-    init(
+    convenience init(
         dimension: Int, parameters: Parameters, restoringCount count: Int, entry: Int32, topLevel: Int,
         random: UInt64, upper: [Int32: [[Int32]]], columns: Columns, in file: MappedFile
     ) throws {
-        self.dimension = dimension
-        self.parameters = parameters
-        self.baseDegree = 2 * parameters.neighbors
-        self.random = random
+        self.init(dimension: dimension, parameters: parameters)
+        releaseColumns()
+        savedFile = file
+        install(columns)
         self.count = count
         self.capacity = count
         self.entry = entry
         self.topLevel = topLevel
+        self.random = random
         self.upper = upper.mapValues(UpperLayers.init)
-        releaseColumns()
-        savedFile = file
-        install(columns)
         nodeOfID.reserveCapacity(count)
         for node in 0..<count where isLive[node] {
             guard nodeOfID.updateValue(Int32(node), forKey: ids[node]) == nil else {
@@ -149,9 +147,9 @@ final class NeighborGraph: @unchecked Sendable {
 
     /// Makes fact `id`'s node a tombstone; nothing when it has none.
     func remove(id: Int64) {
-        guard nodeOfID[id] != nil else { return }
+        guard let node = nodeOfID[id] else { return }
         detachFromFile()
-        let node = nodeOfID.removeValue(forKey: id)!
+        nodeOfID[id] = nil
         isLive[Int(node)] = false
         liveCount -= 1
     }
@@ -277,10 +275,7 @@ final class NeighborGraph: @unchecked Sendable {
     }
 
     private func grow(to newCapacity: Int) {
-        let columns = copiedColumns(capacity: newCapacity)
-        releaseColumns()
-        install(columns)
-        capacity = newCapacity
+        replaceColumns(with: copiedColumns(capacity: newCapacity), capacity: newCapacity)
     }
 
     /// Copies the columns out of the saved file into memory of the graph's own, with room for a
@@ -314,6 +309,11 @@ final class NeighborGraph: @unchecked Sendable {
     /// nothing (and `columns` are freed) when a change detached it meanwhile.
     func adoptColumns(_ columns: Columns, capacity newCapacity: Int) {
         guard savedFile != nil else { return columns.deallocate() }
+        replaceColumns(with: columns, capacity: newCapacity)
+    }
+
+    /// Frees (or unmaps) the columns and takes `columns`, with room for `capacity` nodes.
+    private func replaceColumns(with columns: Columns, capacity newCapacity: Int) {
         releaseColumns()
         install(columns)
         capacity = newCapacity
