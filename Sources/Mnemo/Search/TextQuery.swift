@@ -27,6 +27,9 @@ public struct TextQuery: Hashable, Sendable {
     /// The FTS5 MATCH expression; every term is a quoted string, so it is always valid.
     public let pattern: String
 
+    /// How the phrases combine in ``pattern``.
+    let matching: Matching
+
     /// Parses user text; returns `nil` when it holds nothing searchable (empty, punctuation, emoji).
     public init?(_ text: String, matching: Matching = .anyTerm) {
         let all = Self.phrases(in: text)
@@ -34,8 +37,35 @@ public struct TextQuery: Hashable, Sendable {
         let meaningful = all.filter { $0.count > 1 || !Self.stopWords.contains($0[0].lowercased()) }
         let phrases = meaningful.isEmpty ? all : meaningful
         self.phrases = phrases
-        let quoted = phrases.map { "\"" + $0.joined(separator: " ") + "\"" }
-        self.pattern = quoted.joined(separator: matching == .anyTerm ? " OR " : " AND ")
+        self.matching = matching
+        self.pattern = Self.quoted(phrases).joined(separator: matching == .anyTerm ? " OR " : " AND ")
+    }
+
+    private static func quoted(_ phrases: [[String]]) -> [String] {
+        phrases.map { "\"" + $0.joined(separator: " ") + "\"" }
+    }
+
+    /// Up to this many phrases, ``rowsWithTwoPhrases`` names every pair of them.
+    static let mostPhrasesPaired = 6
+
+    /// For a query of any of 2 to ``mostPhrasesPaired`` phrases: the MATCH expression of the rows
+    /// that hold two of them or more, `("a" AND "b") OR ("a" AND "c") OR ("b" AND "c")`, and for
+    /// each phrase of it, in order, the index of the query's phrase it is.
+    ///
+    /// Its matches are the rows of ``pattern`` less those that hold only one of the phrases: for a
+    /// query of common words, a few hundred rows where ``pattern`` has tens of thousands.
+    var rowsWithTwoPhrases: (pattern: String, phraseMap: [Int])? {
+        guard matching == .anyTerm, (2...Self.mostPhrasesPaired).contains(phrases.count) else { return nil }
+        let quoted = Self.quoted(phrases)
+        var pairs: [String] = []
+        var phraseMap: [Int] = []
+        for first in quoted.indices {
+            for second in quoted.indices where second > first {
+                pairs.append("(\(quoted[first]) AND \(quoted[second]))")
+                phraseMap += [first, second]
+            }
+        }
+        return (pairs.joined(separator: " OR "), phraseMap)
     }
 
     /// Splits text into phrases: a quoted span is one phrase, every other word is its own.

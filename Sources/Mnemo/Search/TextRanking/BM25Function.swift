@@ -33,9 +33,24 @@ enum BM25Function {
     static let structureKeyName = "mnemo_bm25_key"
 
     /// The call that ranks rows of `fact_fts` with these column weights (more negative is better, as `bm25()`).
-    static func sql(weights: Double...) -> String {
+    ///
+    /// With `phraseMap`, the call takes one more argument, a statement parameter placed before
+    /// the weights: the text of ``phraseMapArgument(_:)``, which says which of the query's phrases
+    /// each phrase of the MATCH expression is. An expression that names a phrase more than once
+    /// (as ``TextQuery/rowsWithTwoPhrases`` does) then scores each of the query's phrases once,
+    /// exactly as `bm25()` scores the plain OR of them; and the ranking records, for each of the
+    /// query's phrases, the best score a row holding that phrase alone could have
+    /// (``Counts/singlePhraseBounds``).
+    static func sql(weights: Double..., phraseMap: Bool = false) -> String {
         let key = "(SELECT \(structureKeyName)(block) FROM fact_fts_data WHERE id = 10)"
-        return "\(name)(fact_fts, \(key), total_changes(), \(weights.map { "\($0)" }.joined(separator: ", ")))"
+        let arguments = (phraseMap ? ["?"] : []) + weights.map { "\($0)" }
+        return "\(name)(fact_fts, \(key), total_changes(), \(arguments.joined(separator: ", ")))"
+    }
+
+    /// The phrase map argument: for each phrase of the MATCH expression in order, the index of
+    /// the query's phrase it is (as `"0 1 0 2 1 2"`).
+    static func phraseMapArgument(_ queryPhrases: [Int]) -> String {
+        queryPhrases.map(String.init).joined(separator: " ")
     }
 
     /// Registers the functions on `db`'s connection, with an empty table of row sizes.
@@ -91,15 +106,24 @@ enum BM25Function {
         return Int32(total)
     }
 
-    /// The rows holding each phrase, counted by the ranking that last ran on a connection (FTS5
-    /// counts them for the IDF): ``TextSearcher`` takes them for the word coverage, which
-    /// otherwise counted them again, phrase by phrase.
-    private static let phraseHits = Locked<[OpaquePointer: [Int]]>([:])
+    /// What the ranking that last ran on a connection counted for the IDF, phrase by phrase of
+    /// the query.
+    struct Counts: Equatable {
+        /// The rows holding each phrase: ``TextSearcher`` takes them for the word coverage,
+        /// which otherwise counted them again, phrase by phrase.
+        var phraseHits: [Int]
+        /// With a phrase map and two phrases or more: for each phrase, the highest score among
+        /// the rows that hold it, counting that phrase alone. A row holding only that phrase of
+        /// the query scores exactly that much or less.
+        var singlePhraseBounds: [Double]?
+    }
+
+    private static let counts = Locked<[OpaquePointer: Counts]>([:])
 
     /// Forgets the counts of `db`'s connection, and returns them.
-    static func takePhraseHits(_ db: Database) -> [Int]? {
+    static func takeCounts(_ db: Database) -> Counts? {
         guard let connection = db.sqliteConnection else { return nil }
-        return phraseHits.withLock { $0.removeValue(forKey: connection) }
+        return counts.withLock { $0.removeValue(forKey: connection) }
     }
 
     /// How many times a connection read every row's size at once (see `RowSizes`), for tests.
@@ -117,10 +141,15 @@ enum BM25Function {
         } else if let userData = api.pointee.xUserData(context) {
             let sizes = Unmanaged<RowSizes>.fromOpaque(userData).takeUnretainedValue()
             sizes.validate(key: arguments[0], changes: arguments[1])
-            let weights = (2..<max(2, Int(argumentCount))).map { sqlite3_value_double(arguments[$0]) }
+            let phraseMap = argumentCount > 2 ? PhraseMap(arguments[2]) : nil
+            let firstWeight = phraseMap == nil ? 2 : 3
+            let weights = (firstWeight..<max(firstWeight, Int(argumentCount))).map {
+                sqlite3_value_double(arguments[$0])
+            }
             do throws(Failure) {
                 statistics = try QueryStatistics(
-                    api, context, weights: weights, sizes: sizes, db: sqlite3_context_db_handle(result))
+                    api, context, phraseMap: phraseMap, weights: weights, sizes: sizes,
+                    db: sqlite3_context_db_handle(result))
             } catch {
                 return sqlite3_result_error_code(result, error.code)
             }
@@ -262,9 +291,36 @@ enum BM25Function {
         }
     }
 
+    /// For each phrase of a MATCH expression, in order, the index of the query's phrase it is:
+    /// the text argument `"0 1 0 2 1 2"` of ``sql(weights:phraseMap:)``.
+    private struct PhraseMap {
+        var queryPhrases: [Int]
+
+        /// `nil` unless `value` is text (the weights are numbers).
+        init?(_ value: OpaquePointer?) {
+            guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
+            queryPhrases = String(cString: text).split(separator: " ").map { Int($0) ?? -1 }
+        }
+
+        /// The expression's phrases that are each of the query's, or `nil` unless the map names
+        /// `expressionPhrases` phrases and every query phrase from 0 up to the highest named.
+        func occurrences(expressionPhrases: Int) -> [[Int32]]? {
+            guard queryPhrases.count == expressionPhrases, queryPhrases.allSatisfy({ $0 >= 0 }) else { return nil }
+            var occurrences = [[Int32]](repeating: [], count: (queryPhrases.max() ?? -1) + 1)
+            for (expression, query) in queryPhrases.enumerated() { occurrences[query].append(Int32(expression)) }
+            return occurrences.allSatisfy { !$0.isEmpty } ? occurrences : nil
+        }
+    }
+
     /// What `bm25()` computes once per query: each phrase's IDF, the mean row size, the weights.
+    ///
+    /// The phrases are the query's: with a ``PhraseMap`` each may stand at several places of the
+    /// expression, and a row's frequency of it is the highest of those places' (FTS5 gives a
+    /// phrase's instances in a row only where that part of the expression sits on the row).
     private final class QueryStatistics {
-        let idf: [Double]
+        private(set) var idf: [Double] = []
+        /// For each of the query's phrases, its places in the expression.
+        let occurrences: [[Int32]]
         let averageSize: Double
         let weights: [Double]
         let sizes: RowSizes
@@ -273,58 +329,120 @@ enum BM25Function {
         let db: OpaquePointer?
 
         init(
-            _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, weights: [Double], sizes: RowSizes,
-            db: OpaquePointer?
+            _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, phraseMap: PhraseMap?, weights: [Double],
+            sizes: RowSizes, db: OpaquePointer?
         ) throws(Failure) {
             var rows: Int64 = 0
             var tokens: Int64 = 0
             try Failure.check(api.pointee.xRowCount(context, &rows))
             try Failure.check(api.pointee.xColumnTotalSize(context, -1, &tokens))
-            var idf: [Double] = []
-            var phraseHits: [Int] = []
-            for phrase in 0..<api.pointee.xPhraseCount(context) {
-                var hits: Int64 = 0
-                try Failure.check(
-                    api.pointee.xQueryPhrase(context, phrase, &hits) { _, _, hits in
-                        hits?.assumingMemoryBound(to: Int64.self).pointee += 1
-                        return SQLITE_OK
-                    })
-                // As FTS5: a phrase in more than half of the rows would get a negative IDF.
-                let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
-                idf.append(value <= 0 ? 1e-6 : value)
-                phraseHits.append(Int(hits))
+            let expressionPhrases = Int(api.pointee.xPhraseCount(context))
+            if let phraseMap {
+                guard let occurrences = phraseMap.occurrences(expressionPhrases: expressionPhrases) else {
+                    throw Failure(code: SQLITE_MISMATCH)
+                }
+                self.occurrences = occurrences
+            } else {
+                self.occurrences = (0..<Int32(expressionPhrases)).map { [$0] }
             }
-            if let db { BM25Function.phraseHits.withLock { $0[db] = phraseHits } }
-            self.idf = idf
             self.averageSize = Double(tokens) / Double(rows)
             self.weights = weights
             self.sizes = sizes
             self.rows = rows
             self.db = db
+            let boundsWanted = phraseMap != nil && occurrences.count > 1
+            var phraseHits: [Int] = []
+            var bounds: [Double] = []
+            for places in occurrences {
+                let pass = PhrasePass(statistics: self, measuresBound: boundsWanted)
+                try withExtendedLifetime(pass) { () throws(Failure) in
+                    let code = api.pointee.xQueryPhrase(context, places[0], Unmanaged.passUnretained(pass).toOpaque()) {
+                        api, context, pass in
+                        guard let api, let context, let pass else { return SQLITE_MISUSE }
+                        return Unmanaged<PhrasePass>.fromOpaque(pass).takeUnretainedValue().visit(api, context)
+                    }
+                    try Failure.check(code)
+                }
+                // As FTS5: a phrase in more than half of the rows would get a negative IDF.
+                let value = log((Double(rows - pass.hits) + 0.5) / (Double(pass.hits) + 0.5))
+                let idf = value <= 0 ? 1e-6 : value
+                self.idf.append(idf)
+                phraseHits.append(Int(pass.hits))
+                bounds.append(idf * pass.bestSaturation)
+            }
+            let counts = Counts(phraseHits: phraseHits, singlePhraseBounds: boundsWanted ? bounds : nil)
+            if let db { BM25Function.counts.withLock { $0[db] = counts } }
+        }
+
+        /// A phrase's weighted frequency in the current row of `context`: the sum of the weights
+        /// of the columns of its instances.
+        func frequency(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, phrase: Int32)
+            throws(Failure) -> Double
+        {
+            var frequency = 0.0
+            var iterator = Fts5PhraseIter()
+            var column: Int32 = 0
+            var offset: Int32 = 0
+            try Failure.check(api.pointee.xPhraseFirst(context, phrase, &iterator, &column, &offset))
+            while column >= 0 {
+                frequency += Int(column) < weights.count ? weights[Int(column)] : 1
+                api.pointee.xPhraseNext(context, &iterator, &column, &offset)
+            }
+            return frequency
+        }
+
+        /// BM25's saturation of a frequency in a row of `size` tokens: a phrase's score is its
+        /// IDF times this.
+        func saturation(frequency: Double, size: Double) -> Double {
+            let (k1, b) = (BM25Function.k1, BM25Function.b)
+            return (frequency * (k1 + 1)) / (frequency + k1 * (1 - b + b * size / averageSize))
         }
 
         /// The BM25 score of the current row of `context` (higher is better).
         func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) throws(Failure) -> Double {
             let size = Double(try sizes.size(api, context, rows: rows, db: db))
-            let (k1, b) = (BM25Function.k1, BM25Function.b)
             var score = 0.0
             // Each phrase's instances in turn (`xPhraseFirst`), not the list of all of them
             // (`xInstCount`), which FTS5 builds by merging the phrases' position lists in order:
             // each phrase's weights are summed in the same order either way, and the phrases'
             // terms in phrase order, as `bm25()` sums them.
-            for phrase in idf.indices {
-                var frequency = 0.0
-                var iterator = Fts5PhraseIter()
-                var column: Int32 = 0
-                var offset: Int32 = 0
-                try Failure.check(api.pointee.xPhraseFirst(context, Int32(phrase), &iterator, &column, &offset))
-                while column >= 0 {
-                    frequency += Int(column) < weights.count ? weights[Int(column)] : 1
-                    api.pointee.xPhraseNext(context, &iterator, &column, &offset)
+            for (phrase, places) in occurrences.enumerated() {
+                var frequency = try self.frequency(api, context, phrase: places[0])
+                for place in places.dropFirst() {
+                    frequency = max(frequency, try self.frequency(api, context, phrase: place))
                 }
-                score += idf[phrase] * ((frequency * (k1 + 1)) / (frequency + k1 * (1 - b + b * size / averageSize)))
+                score += idf[phrase] * saturation(frequency: frequency, size: size)
             }
             return score
+        }
+    }
+
+    /// One pass over the rows holding a phrase (`xQueryPhrase`): it counts them, for the IDF,
+    /// and when asked finds the highest saturation among them, for the bound of a row holding
+    /// that phrase alone.
+    private final class PhrasePass {
+        let statistics: QueryStatistics
+        let measuresBound: Bool
+        var hits: Int64 = 0
+        var bestSaturation = 0.0
+
+        init(statistics: QueryStatistics, measuresBound: Bool) {
+            self.statistics = statistics
+            self.measuresBound = measuresBound
+        }
+
+        func visit(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) -> Int32 {
+            hits += 1
+            guard measuresBound else { return SQLITE_OK }
+            do throws(Failure) {
+                let frequency = try statistics.frequency(api, context, phrase: 0)
+                let size = Double(
+                    try statistics.sizes.size(api, context, rows: statistics.rows, db: statistics.db))
+                bestSaturation = max(bestSaturation, statistics.saturation(frequency: frequency, size: size))
+                return SQLITE_OK
+            } catch {
+                return error.code
+            }
         }
     }
 }

@@ -23,6 +23,11 @@ enum TextSearcher {
     /// BM25 with those weights (see ``BM25Function``; more negative is better).
     static let rankFunction = BM25Function.sql(weights: columnWeights.content, columnWeights.topic)
 
+    /// ``rankFunction`` for an expression that names the query's phrases more than once, with
+    /// a parameter for its phrase map (``BM25Function/phraseMapArgument(_:)``).
+    static let mappedRankFunction = BM25Function.sql(
+        weights: columnWeights.content, columnWeights.topic, phraseMap: true)
+
     /// A fact that matched the words, with its BM25 relevance (higher is better).
     struct Match: Sendable {
         var id: Int64
@@ -41,15 +46,55 @@ enum TextSearcher {
     ///
     /// Only facts whose ids are in `ids`, when given: BM25's statistics (each phrase's rows, the
     /// mean size) are still those of the whole index, so a match scores the same in any range.
+    /// From `narrowingRows` facts (the highest fact id) the page is first sought among the rows
+    /// holding two of the query's phrases (``rankingOfRowsWithTwoPhrases(_:namespace:query:filter:limit:offset:ids:)``).
     static func ranking(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
-        ids: ClosedRange<Int64>? = nil
+        ids: ClosedRange<Int64>? = nil, narrowingRows: Int64 = narrowingRows
     ) throws -> Ranking {
-        _ = BM25Function.takePhraseHits(db)
+        _ = BM25Function.takeCounts(db)
+        if narrowingRows < .max, try FactTable.highestID(db) >= narrowingRows,
+            let ranking = try rankingOfRowsWithTwoPhrases(
+                db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset, ids: ids)
+        {
+            return ranking
+        }
         let matches = try rankedMatches(
-            db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset, ids: ids)
-        let hits = BM25Function.takePhraseHits(db)
+            db, namespace: namespace, pattern: query.pattern, phraseMap: nil, filter: filter, limit: limit,
+            offset: offset, ids: ids)
+        let hits = BM25Function.takeCounts(db)?.phraseHits
         return Ranking(matches: matches, phraseHits: hits?.count == query.phrases.count ? hits : nil)
+    }
+
+    /// From this many facts, ``ranking(_:namespace:query:filter:limit:offset:ids:narrowingRows:)``
+    /// first ranks the rows holding two of the query's phrases. Below it a query's matches are
+    /// few enough to score them all (a thousand rows take about a millisecond), and a page the
+    /// narrower ranking cannot fill would cost a second pass.
+    static let narrowingRows: Int64 = 20_000
+
+    /// The page ranked among the rows that hold two of the query's phrases or more
+    /// (``TextQuery/rowsWithTwoPhrases``), when it is the page of all matches; else `nil`.
+    ///
+    /// A query of two or three common words matches tens of thousands of facts at a million, and
+    /// BM25 must score them all; the rows holding two of the words are a few hundred. A row
+    /// holding one phrase alone scores at most that phrase's bound (``BM25Function/Counts``): the
+    /// best score of the phrase in any row, which the ranking finds as it counts the phrase's
+    /// rows for the IDF. So when the page is full and its last match scores above every bound,
+    /// no row with one phrase could enter it, and the page is exactly that of all matches: the
+    /// scores are the same, since the IDF counts every row holding a phrase either way.
+    private static func rankingOfRowsWithTwoPhrases(
+        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
+        ids: ClosedRange<Int64>?
+    ) throws -> Ranking? {
+        guard limit > 0, let narrowed = query.rowsWithTwoPhrases else { return nil }
+        let matches = try rankedMatches(
+            db, namespace: namespace, pattern: narrowed.pattern, phraseMap: narrowed.phraseMap, filter: filter,
+            limit: limit, offset: offset, ids: ids)
+        guard let counts = BM25Function.takeCounts(db), let bounds = counts.singlePhraseBounds,
+            let highestBound = bounds.max(), matches.count == limit, let last = matches.last,
+            last.relevance > highestBound
+        else { return nil }
+        return Ranking(matches: matches, phraseHits: counts.phraseHits)
     }
 
     /// From this many facts (the highest fact id), ``rankingInHalves(_:namespace:query:filter:limit:offset:highestID:)``
@@ -92,9 +137,11 @@ enum TextSearcher {
         return Ranking(matches: Array(merged.dropFirst(offset).prefix(limit)), phraseHits: phraseHits)
     }
 
+    /// The page of the matches of `pattern` that pass `filter`, best first; `phraseMap` when
+    /// the pattern names the query's phrases more than once.
     private static func rankedMatches(
-        _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
-        ids: ClosedRange<Int64>?
+        _ db: Database, namespace: String, pattern: String, phraseMap: [Int]?, filter: FactFilter, limit: Int,
+        offset: Int, ids: ClosedRange<Int64>?
     ) throws -> [Match] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
         // Most matches pass the default filter (active facts of the namespace); a type,
@@ -108,7 +155,7 @@ enum TextSearcher {
         while true {
             let sql = """
                 WITH candidate AS MATERIALIZED (
-                    SELECT rowid AS id, \(rankFunction) AS rank
+                    SELECT rowid AS id, \(phraseMap == nil ? rankFunction : mappedRankFunction) AS rank
                     FROM fact_fts WHERE fact_fts MATCH ?\(ids == nil ? "" : " AND rowid BETWEEN ? AND ?")
                     ORDER BY rank, rowid LIMIT ?
                 )
@@ -120,8 +167,9 @@ enum TextSearcher {
             // MATERIALIZED keeps SQLite from folding the ranking into the join, which would read
             // `fact` for every match.
             let range: StatementArguments = ids.map { [$0.lowerBound, $0.upperBound] } ?? []
+            let map: StatementArguments = phraseMap.map { [BM25Function.phraseMapArgument($0)] } ?? []
             let arguments: StatementArguments =
-                [query.pattern] + range + [depth] + conditions.arguments + [limit, offset]
+                map + [pattern] + range + [depth] + conditions.arguments + [limit, offset]
             var ranked = 0
             let matches = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
                 ranked = $0[2]
@@ -135,7 +183,7 @@ enum TextSearcher {
                     db.cachedStatement(
                         sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?"
                             + (ids == nil ? "" : " AND rowid BETWEEN ? AND ?")),
-                    arguments: [query.pattern] + range) ?? 0
+                    arguments: [pattern] + range) ?? 0
             matchCount = total
             if depth >= total { return matches }
             depth = depth > total / 8 ? total : depth * 8

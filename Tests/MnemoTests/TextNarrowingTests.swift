@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import MnemoTestSupport
+import Testing
+
+@testable import Mnemo
+
+/// A query of several common words is ranked among the rows holding two of them, and gives
+/// exactly the page of ranking every match.
+@Suite("Text ranking among the rows with two of the words", .storesClosed)
+struct TextNarrowingTests {
+    /// Facts of 4 to 11 words from a small vocabulary: "alpha", "beta" and "gamma" are each in
+    /// about a third of the facts, the rest in fewer; one short fact holds "zeta" alone.
+    static func facts() -> [NewFact] {
+        var generator = SplitMix(seed: 7)
+        let common = ["alpha", "beta", "gamma"]
+        let rarer = (0..<60).map { "w\($0)" }
+        var facts: [NewFact] = []
+        var seen = Set<String>()
+        while facts.count < 1_500 {
+            let length = 4 + generator.below(8)
+            let words = (0..<length).map { _ in
+                generator.below(9) == 0 ? common[generator.below(3)] : rarer[generator.below(60)]
+            }
+            let content = words.joined(separator: " ")
+            guard seen.insert(content).inserted else { continue }
+            facts.append(
+                NewFact(
+                    content: content, topicPath: facts.count % 4 == 0 ? "Alpha/Notes" : "Misc",
+                    type: facts.count % 3 == 0 ? .preference : .fact))
+        }
+        facts.append(NewFact(content: "zeta", topicPath: "Misc"))
+        return facts
+    }
+
+    /// Whether `ranking` ranked the query's plain OR (every match) in that read.
+    static func rankedEveryMatch(_ statements: [String]) -> Bool {
+        statements.contains { $0.contains(TextSearcher.rankFunction) }
+    }
+
+    @Test func theRowsWithTwoWordsGiveThePageOfEveryMatch() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts())
+        let namespace = kb.namespace
+        let pages: [(FactFilter, Int, Int)] = [
+            (FactFilter(), 10, 0), (FactFilter(), 5, 7), (FactFilter(types: [.preference]), 10, 0),
+            (FactFilter(topicPath: "Alpha"), 3, 0), (FactFilter(), 400, 0),
+        ]
+        let texts = ["alpha beta", "beta gamma alpha", "alpha w3", "w1 w2 w3 w4", "alpha zeta", "gamma \"w5 w6\""]
+        var narrowed = 0
+        for text in texts {
+            let query = try #require(TextQuery(text))
+            for (filter, limit, offset) in pages {
+                let (fast, whole, statements) = try await kb.writer.base.read { db in
+                    let statements = Locked<[String]>([])
+                    db.trace(options: .statement) { event in
+                        if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+                    }
+                    let fast = try TextSearcher.ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset,
+                        narrowingRows: 0)
+                    db.trace(options: [])
+                    let whole = try TextSearcher.ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset,
+                        narrowingRows: .max)
+                    return (fast, whole, statements.withLock { $0 })
+                }
+                #expect(fast.matches.map(\.id) == whole.matches.map(\.id), "\(text) \(filter) \(limit)")
+                #expect(fast.matches.map(\.relevance) == whole.matches.map(\.relevance), "\(text)")
+                #expect(fast.phraseHits == whole.phraseHits, "\(text)")
+                if !Self.rankedEveryMatch(statements) { narrowed += 1 }
+            }
+        }
+        // The common words' pages come from the rows holding two of them; a page of 400 cannot.
+        #expect(narrowed >= 8)
+        let all = try await kb.writer.base.read { db in
+            let statements = Locked<[String]>([])
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+            _ = try TextSearcher.ranking(
+                db, namespace: namespace, query: try #require(TextQuery("alpha beta")), filter: FactFilter(),
+                limit: 400, offset: 0, narrowingRows: 0)
+            return statements.withLock { $0 }
+        }
+        #expect(Self.rankedEveryMatch(all))
+    }
+
+    /// A short fact holding one rare word outscores every row with two common ones: its bound
+    /// is above the page's last score, so every match is ranked, and it comes first.
+    @Test func aRowWithOneRareWordStillComesFirst() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts())
+        let namespace = kb.namespace
+        let (ranking, statements) = try await kb.writer.base.read { db in
+            let statements = Locked<[String]>([])
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+            let ranking = try TextSearcher.ranking(
+                db, namespace: namespace, query: try #require(TextQuery("alpha beta zeta")), filter: FactFilter(),
+                limit: 10, offset: 0, narrowingRows: 0)
+            return (ranking, statements.withLock { $0 })
+        }
+        let first = try #require(ranking.matches.first)
+        let content = try await kb.fact(id: first.id)?.content
+        #expect(content == "zeta")
+        #expect(Self.rankedEveryMatch(statements))
+    }
+
+    /// Each phrase's bound is the best score of that phrase alone in any row: the first score
+    /// of a query of that one phrase.
+    @Test func aPhraseBoundIsItsBestScoreAlone() async throws {
+        let facts = Self.facts()
+        let kb = try await TestKnowledgeBase.with(facts)
+        let twoWords = facts[0].content.split(separator: " ").prefix(2).joined(separator: " ")
+        try await kb.writer.read { db in
+            let query = try #require(TextQuery("alpha w7 \"\(twoWords)\""))
+            let narrowed = try #require(query.rowsWithTwoPhrases)
+            _ = BM25Function.takeCounts(db)
+            _ = try Row.fetchAll(
+                db,
+                sql: "SELECT \(TextSearcher.mappedRankFunction) FROM fact_fts WHERE fact_fts MATCH ? LIMIT 1",
+                arguments: [BM25Function.phraseMapArgument(narrowed.phraseMap), narrowed.pattern])
+            let counts = try #require(BM25Function.takeCounts(db))
+            let bounds = try #require(counts.singlePhraseBounds)
+            for (index, phrase) in query.phrases.enumerated() {
+                let pattern = "\"" + phrase.joined(separator: " ") + "\""
+                let best = try #require(
+                    try Double.fetchOne(
+                        db,
+                        sql:
+                            "SELECT bm25(fact_fts, 1.0, 0.3) AS r FROM fact_fts WHERE fact_fts MATCH ? ORDER BY r LIMIT 1",
+                        arguments: [pattern]))
+                #expect(bounds[index] == -best, "\(pattern)")
+                let hits = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM fact_fts WHERE fact_fts MATCH ?", arguments: [pattern])
+                #expect(counts.phraseHits[index] == hits)
+            }
+        }
+    }
+
+    /// The mapped function scores each of the query's phrases once, however often the
+    /// expression names it: a row of the pairs scores as `bm25()` scores it in the plain OR.
+    @Test func mappedScoresEqualBM25OfThePlainOR() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts())
+        try await kb.writer.read { db in
+            for text in ["alpha beta gamma", "alpha w3", "w1 w2 w3 w4 w5 w6"] {
+                let query = try #require(TextQuery(text))
+                let narrowed = try #require(query.rowsWithTwoPhrases)
+                let mapped = try Row.fetchAll(
+                    db,
+                    sql: "SELECT rowid, \(TextSearcher.mappedRankFunction) FROM fact_fts WHERE fact_fts MATCH ?",
+                    arguments: [BM25Function.phraseMapArgument(narrowed.phraseMap), narrowed.pattern])
+                let plain = try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(
+                        db, sql: "SELECT rowid, bm25(fact_fts, 1.0, 0.3) FROM fact_fts WHERE fact_fts MATCH ?",
+                        arguments: [query.pattern]
+                    ).map { ($0[0] as Int64, $0[1] as Double) })
+                #expect(!mapped.isEmpty)
+                for row in mapped {
+                    #expect(plain[row[0]] == row[1] as Double, "\(text): row \(row[0] as Int64)")
+                }
+            }
+        }
+    }
+
+    @Test func theRowsWithTwoPhrasesNameEveryPair() throws {
+        let three = try #require(TextQuery("alpha \"big cat\" gamma")?.rowsWithTwoPhrases)
+        #expect(
+            three.pattern
+                == #"("alpha" AND "big cat") OR ("alpha" AND "gamma") OR ("big cat" AND "gamma")"#)
+        #expect(three.phraseMap == [0, 1, 0, 2, 1, 2])
+        #expect(TextQuery("alpha")?.rowsWithTwoPhrases == nil)
+        #expect(TextQuery("alpha beta", matching: .allTerms)?.rowsWithTwoPhrases == nil)
+        #expect(TextQuery("a1 a2 a3 a4 a5 a6")?.rowsWithTwoPhrases?.phraseMap.count == 30)
+        #expect(TextQuery("a1 a2 a3 a4 a5 a6 a7")?.rowsWithTwoPhrases == nil)
+    }
+}
