@@ -10,12 +10,13 @@ struct BM25FunctionTests {
     /// Checks every row matching `text` scores the same with both functions; returns the row count.
     @discardableResult
     static func compareScores(_ db: Database, _ text: String) throws -> Int {
-        let pattern = try #require(TextQuery(text)).pattern
+        let query = try #require(TextQuery(text))
+        let phrases = BM25Function.phrasesArgument(expression: Array(query.phrases.indices), phrases: query.phrases)
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT rowid, bm25(fact_fts, 1.0, 0.3), \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?
-                """, arguments: [pattern])
+                """, arguments: [phrases, query.pattern])
         for row in rows {
             let builtin: Double = row[1]
             let remembered: Double = row[2]
@@ -53,6 +54,23 @@ struct BM25FunctionTests {
         #expect(
             try await kb.search(SearchQuery("climbing", mode: .text)).first?.fact.content.hasPrefix("Climbing shoes")
                 == true)
+    }
+
+    /// The connection remembers each word's count for its IDF; a fact written with the word,
+    /// by another connection or inside the same transaction, is counted in the next query.
+    @Test func countsAreForgottenWhenTheIndexChanges() async throws {
+        let kb = try await TestKnowledgeBase.with(Self.facts)
+        #expect(try await kb.writer.read { try Self.compareScores($0, "climbing rust") } == 3)
+        _ = try await kb.addFact(NewFact(content: "Climbing gym on Fridays", topicPath: "Sport"))
+        #expect(try await kb.writer.read { try Self.compareScores($0, "climbing rust") } == 4)
+        try await kb.writer.write { db in
+            #expect(try Self.compareScores(db, "climbing rust") == 4)
+            try db.execute(
+                sql: "UPDATE fact SET content = ? WHERE content = ?",
+                arguments: ["Learns Rust climbing", "Wants to learn Rust"])
+            #expect(try Self.compareScores(db, "climbing rust") == 4)
+            #expect(try Self.compareScores(db, "climbing") == 4)
+        }
     }
 
     @Test func sizesAreForgottenWhenTheConnectionWritesInsideATransaction() async throws {

@@ -33,9 +33,9 @@ struct TextNarrowingTests {
         return facts
     }
 
-    /// Whether `ranking` ranked the query's plain OR (every match) in that read.
-    static func rankedEveryMatch(_ statements: [String]) -> Bool {
-        statements.contains { $0.contains(TextSearcher.rankFunction) }
+    /// Whether the statements (with their arguments) ranked the query's plain OR: every match.
+    static func rankedEveryMatch(_ statements: [String], _ query: TextQuery) -> Bool {
+        statements.contains { $0.contains(query.pattern) }
     }
 
     @Test func theRowsWithTwoWordsGiveThePageOfEveryMatch() async throws {
@@ -53,7 +53,9 @@ struct TextNarrowingTests {
                 let (fast, whole, statements) = try await kb.writer.base.read { db in
                     let statements = Locked<[String]>([])
                     db.trace(options: .statement) { event in
-                        if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+                        if case .statement(let statement) = event {
+                            statements.withLock { $0.append(statement.expandedSQL) }
+                        }
                     }
                     let fast = try TextSearcher.ranking(
                         db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset,
@@ -67,22 +69,23 @@ struct TextNarrowingTests {
                 #expect(fast.matches.map(\.id) == whole.matches.map(\.id), "\(text) \(filter) \(limit)")
                 #expect(fast.matches.map(\.relevance) == whole.matches.map(\.relevance), "\(text)")
                 #expect(fast.phraseHits == whole.phraseHits, "\(text)")
-                if !Self.rankedEveryMatch(statements) { narrowed += 1 }
+                if !Self.rankedEveryMatch(statements, query) { narrowed += 1 }
             }
         }
         // The common words' pages come from the rows holding two of them; a page of 400 cannot.
         #expect(narrowed >= 8)
+        let twoWords = try #require(TextQuery("alpha beta"))
         let all = try await kb.writer.base.read { db in
             let statements = Locked<[String]>([])
             db.trace(options: .statement) { event in
-                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.expandedSQL) } }
             }
             _ = try TextSearcher.ranking(
-                db, namespace: namespace, query: try #require(TextQuery("alpha beta")), filter: FactFilter(),
-                limit: 400, offset: 0, narrowingRows: 0)
+                db, namespace: namespace, query: twoWords, filter: FactFilter(), limit: 400, offset: 0,
+                narrowingRows: 0)
             return statements.withLock { $0 }
         }
-        #expect(Self.rankedEveryMatch(all))
+        #expect(Self.rankedEveryMatch(all, twoWords))
     }
 
     /// A short fact holding one rare word outscores every row with two common ones: its bound
@@ -90,20 +93,21 @@ struct TextNarrowingTests {
     @Test func aRowWithOneRareWordStillComesFirst() async throws {
         let kb = try await TestKnowledgeBase.with(Self.facts())
         let namespace = kb.namespace
+        let query = try #require(TextQuery("alpha beta zeta"))
         let (ranking, statements) = try await kb.writer.base.read { db in
             let statements = Locked<[String]>([])
             db.trace(options: .statement) { event in
-                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.expandedSQL) } }
             }
             let ranking = try TextSearcher.ranking(
-                db, namespace: namespace, query: try #require(TextQuery("alpha beta zeta")), filter: FactFilter(),
-                limit: 10, offset: 0, narrowingRows: 0)
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 10, offset: 0,
+                narrowingRows: 0)
             return (ranking, statements.withLock { $0 })
         }
         let first = try #require(ranking.matches.first)
         let content = try await kb.fact(id: first.id)?.content
         #expect(content == "zeta")
-        #expect(Self.rankedEveryMatch(statements))
+        #expect(Self.rankedEveryMatch(statements, query))
     }
 
     /// Each phrase's bound is the best score of that phrase alone in any row: the first score
@@ -118,8 +122,11 @@ struct TextNarrowingTests {
             _ = BM25Function.takeCounts(db)
             _ = try Row.fetchAll(
                 db,
-                sql: "SELECT \(TextSearcher.mappedRankFunction) FROM fact_fts WHERE fact_fts MATCH ? LIMIT 1",
-                arguments: [BM25Function.phraseMapArgument(narrowed.phraseMap), narrowed.pattern])
+                sql: "SELECT \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ? LIMIT 1",
+                arguments: [
+                    BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
+                    narrowed.pattern,
+                ])
             let counts = try #require(BM25Function.takeCounts(db))
             let bounds = try #require(counts.singlePhraseBounds)
             for (index, phrase) in query.phrases.enumerated() {
@@ -148,8 +155,11 @@ struct TextNarrowingTests {
                 let narrowed = try #require(query.rowsWithTwoPhrases)
                 let mapped = try Row.fetchAll(
                     db,
-                    sql: "SELECT rowid, \(TextSearcher.mappedRankFunction) FROM fact_fts WHERE fact_fts MATCH ?",
-                    arguments: [BM25Function.phraseMapArgument(narrowed.phraseMap), narrowed.pattern])
+                    sql: "SELECT rowid, \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?",
+                    arguments: [
+                        BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
+                        narrowed.pattern,
+                    ])
                 let plain = try Dictionary(
                     uniqueKeysWithValues: Row.fetchAll(
                         db, sql: "SELECT rowid, bm25(fact_fts, 1.0, 0.3) FROM fact_fts WHERE fact_fts MATCH ?",

@@ -7,8 +7,8 @@ import GRDB
     import SQLite3
 #endif
 
-/// `mnemo_bm25(fact_fts, key, changes, weight…)`: FTS5's `bm25()`, score for score, with each
-/// row's size kept in memory.
+/// `mnemo_bm25(fact_fts, key, changes, phrases, weight…)`: FTS5's `bm25()`, score for score,
+/// with each row's size and each phrase's count kept in memory.
 ///
 /// FTS5's `bm25()` reads the size in tokens of every matching row from `fact_fts_docsize`: one
 /// statement per row, about three quarters of the cost of ranking (3.7 µs a row on a 2 GHz
@@ -16,41 +16,43 @@ import GRDB
 /// function evaluates the same formula in the same order (k1 = 1.2, b = 0.75, IDF floored at
 /// 1e-6), so its scores are bit for bit those of `bm25()`, but it remembers the sizes in a
 /// table of its connection: the first search that meets a row reads its size, later ones
-/// find it in memory.
+/// find it in memory. It remembers as well how many rows hold each phrase it has counted for
+/// an IDF (a pass over the phrase's rows, in each half of a split ranking).
 ///
-/// Sizes change when facts are written, so each query passes two arguments that say whether
-/// the table still holds: `key` stands for FTS5's structure record (row 10 of `fact_fts_data`,
-/// which every write to the index replaces when it commits, as seen by the query's snapshot),
-/// and `changes` is `total_changes()`, which moves with each write of the connection itself,
-/// committed or not. When either differs from the previous query's, the table starts empty.
+/// Sizes and counts change when facts are written, so each query passes two arguments that
+/// say whether they still hold: `key` stands for FTS5's structure record (row 10 of
+/// `fact_fts_data`, which every write to the index replaces when it commits, as seen by the
+/// query's snapshot), and `changes` is `total_changes()`, which moves with each write of the
+/// connection itself, committed or not. When either differs from the previous query's, the
+/// connection's memory starts empty.
 ///
 /// The key is a 64-bit FNV-1a hash of the record (``structureKeyName``), computed once per
 /// query: SQLite copies a function's arguments for every row, and a blob argument cost one
 /// `malloc` per match (a tenth of the mean text search at 100k facts). Two different
 /// records share a hash with odds of 1 in 2⁶⁴.
+///
+/// `phrases` (``phrasesArgument(expression:phrases:)``) names the query's phrases and says
+/// which of them each phrase of the MATCH expression is. An expression that names a phrase
+/// more than once (as ``TextQuery/rowsWithTwoPhrases`` does) is scored as the plain OR of the
+/// query's phrases, each once; and then the ranking also finds, for each phrase, the best
+/// score a row holding that phrase alone has (``Counts/singlePhraseBounds``).
 enum BM25Function {
     static let name = "mnemo_bm25"
     static let structureKeyName = "mnemo_bm25_key"
 
-    /// The call that ranks rows of `fact_fts` with these column weights (more negative is better, as `bm25()`).
-    ///
-    /// With `phraseMap`, the call takes one more argument, a statement parameter placed before
-    /// the weights: the text of ``phraseMapArgument(_:)``, which says which of the query's phrases
-    /// each phrase of the MATCH expression is. An expression that names a phrase more than once
-    /// (as ``TextQuery/rowsWithTwoPhrases`` does) then scores each of the query's phrases once,
-    /// exactly as `bm25()` scores the plain OR of them; and the ranking records, for each of the
-    /// query's phrases, the best score a row holding that phrase alone could have
-    /// (``Counts/singlePhraseBounds``).
-    static func sql(weights: Double..., phraseMap: Bool = false) -> String {
+    /// The call that ranks rows of `fact_fts` with these column weights (more negative is better,
+    /// as `bm25()`), with a statement parameter for ``phrasesArgument(expression:phrases:)``.
+    static func sql(weights: Double...) -> String {
         let key = "(SELECT \(structureKeyName)(block) FROM fact_fts_data WHERE id = 10)"
-        let arguments = (phraseMap ? ["?"] : []) + weights.map { "\($0)" }
-        return "\(name)(fact_fts, \(key), total_changes(), \(arguments.joined(separator: ", ")))"
+        return "\(name)(fact_fts, \(key), total_changes(), ?, \(weights.map { "\($0)" }.joined(separator: ", ")))"
     }
 
-    /// The phrase map argument: for each phrase of the MATCH expression in order, the index of
-    /// the query's phrase it is (as `"0 1 0 2 1 2"`).
-    static func phraseMapArgument(_ queryPhrases: [Int]) -> String {
-        queryPhrases.map(String.init).joined(separator: " ")
+    /// The `phrases` argument: for each phrase of the MATCH expression in order, the index in
+    /// `phrases` of the query's phrase it is; then the query's phrases, by which the connection
+    /// remembers their counts. Fields are apart by U+001F, which the words of a phrase never hold.
+    static func phrasesArgument(expression: [Int], phrases: [[String]]) -> String {
+        ([expression.map(String.init).joined(separator: " ")] + phrases.map { $0.joined(separator: " ") })
+            .joined(separator: "\u{1F}")
     }
 
     /// Registers the functions on `db`'s connection, with an empty table of row sizes.
@@ -62,12 +64,12 @@ enum BM25Function {
     static func register(_ db: Database) throws {
         db.add(function: structureKey)
         let api = FTS5.api(db)
-        let sizes = Unmanaged.passRetained(RowSizes()).toOpaque()
-        let code = api.pointee.xCreateFunction(UnsafeMutablePointer(mutating: api), name, sizes, rank) { sizes in
-            if let sizes { Unmanaged<RowSizes>.fromOpaque(sizes).release() }
+        let memory = Unmanaged.passRetained(ConnectionMemory()).toOpaque()
+        let code = api.pointee.xCreateFunction(UnsafeMutablePointer(mutating: api), name, memory, rank) { memory in
+            if let memory { Unmanaged<ConnectionMemory>.fromOpaque(memory).release() }
         }
         guard code == SQLITE_OK else {
-            Unmanaged<RowSizes>.fromOpaque(sizes).release()
+            Unmanaged<ConnectionMemory>.fromOpaque(memory).release()
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(name)")
         }
     }
@@ -126,7 +128,7 @@ enum BM25Function {
         return counts.withLock { $0.removeValue(forKey: connection) }
     }
 
-    /// How many times a connection read every row's size at once (see `RowSizes`), for tests.
+    /// How many times a connection read every row's size at once (see `ConnectionMemory`), for tests.
     static let fullSizeReads = Locked(0)
 
     private static let k1 = 1.2
@@ -139,16 +141,15 @@ enum BM25Function {
         if let saved = api.pointee.xGetAuxdata(context, 0) {
             statistics = Unmanaged<QueryStatistics>.fromOpaque(saved).takeUnretainedValue()
         } else if let userData = api.pointee.xUserData(context) {
-            let sizes = Unmanaged<RowSizes>.fromOpaque(userData).takeUnretainedValue()
-            sizes.validate(key: arguments[0], changes: arguments[1])
-            let phraseMap = argumentCount > 2 ? PhraseMap(arguments[2]) : nil
-            let firstWeight = phraseMap == nil ? 2 : 3
-            let weights = (firstWeight..<max(firstWeight, Int(argumentCount))).map {
-                sqlite3_value_double(arguments[$0])
+            let memory = Unmanaged<ConnectionMemory>.fromOpaque(userData).takeUnretainedValue()
+            memory.validate(key: arguments[0], changes: arguments[1])
+            guard argumentCount > 2, let phrases = QueryPhrases(arguments[2]) else {
+                return sqlite3_result_error_code(result, SQLITE_MISMATCH)
             }
+            let weights = (3..<max(3, Int(argumentCount))).map { sqlite3_value_double(arguments[$0]) }
             do throws(Failure) {
                 statistics = try QueryStatistics(
-                    api, context, phraseMap: phraseMap, weights: weights, sizes: sizes,
+                    api, context, phrases: phrases, weights: weights, memory: memory,
                     db: sqlite3_context_db_handle(result))
             } catch {
                 return sqlite3_result_error_code(result, error.code)
@@ -178,12 +179,21 @@ enum BM25Function {
         }
     }
 
-    /// The sizes in tokens of the rows one connection has ranked, by rowid.
+    /// A phrase's rows, as a pass over them counted them (``ConnectionMemory/phraseCounts``).
+    private struct PhraseCount {
+        var hits: Int64
+        /// The highest saturation of the phrase in any of its rows (its score alone there is
+        /// its IDF times this), when the pass measured it.
+        var bestSaturation: Double?
+    }
+
+    /// What one connection remembers between its queries while the index stays as it was: the
+    /// sizes in tokens of the rows it has ranked, by rowid, and the counts of the phrases.
     ///
     /// Used only from its connection's queries, which SQLite runs one at a time. So its
     /// properties, read for every row a query ranks, skip Swift's run-time exclusivity checks:
     /// at a million facts those checks were a tenth of a text search's time.
-    private final class RowSizes {
+    private final class ConnectionMemory {
         /// Rowids from 1 up to this many are kept in a flat array; others are read each time.
         static let capacity = 1 << 25
 
@@ -204,8 +214,17 @@ enum BM25Function {
         @exclusivity(unchecked) private var misses = 0
         /// Whether every row's size was read since the table was emptied.
         @exclusivity(unchecked) private var loadedAll = false
+        /// The phrases counted since the index last changed, by the weights and their text.
+        @exclusivity(unchecked) private(set) var phraseCounts: [String: PhraseCount] = [:]
+        /// At most this many phrases are remembered; then the counts start again.
+        static let phraseCapacity = 10_000
 
-        /// Forgets every size unless `key` and `changes` are those of the previous query.
+        func remember(_ count: PhraseCount, of key: String) {
+            if phraseCounts.count >= Self.phraseCapacity { phraseCounts.removeAll() }
+            phraseCounts[key] = count
+        }
+
+        /// Forgets every size and count unless `key` and `changes` are those of the previous query.
         func validate(key keyValue: OpaquePointer?, changes changesValue: OpaquePointer?) {
             let key = sqlite3_value_int64(keyValue)
             let changes = sqlite3_value_int64(changesValue)
@@ -216,6 +235,7 @@ enum BM25Function {
             largeSizes.removeAll(keepingCapacity: true)
             misses = 0
             loadedAll = false
+            phraseCounts.removeAll()
         }
 
         /// The size of the current row of `context`, in a table of `rows` rows (FTS5's count).
@@ -291,87 +311,107 @@ enum BM25Function {
         }
     }
 
-    /// For each phrase of a MATCH expression, in order, the index of the query's phrase it is:
-    /// the text argument `"0 1 0 2 1 2"` of ``sql(weights:phraseMap:)``.
-    private struct PhraseMap {
-        var queryPhrases: [Int]
+    /// The `phrases` argument, read (``phrasesArgument(expression:phrases:)``).
+    private struct QueryPhrases {
+        /// For each phrase of the expression, the index of the query's phrase it is.
+        var expression: [Int]
+        /// The query's phrases, as keys of the connection's counts.
+        var keys: [String]
 
-        /// `nil` unless `value` is text (the weights are numbers).
+        /// `nil` unless `value` is text.
         init?(_ value: OpaquePointer?) {
             guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
-            queryPhrases = String(cString: text).split(separator: " ").map { Int($0) ?? -1 }
+            let fields = String(cString: text).split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            expression = fields[0].split(separator: " ").map { Int($0) ?? -1 }
+            keys = fields.dropFirst().map(String.init)
         }
 
-        /// The expression's phrases that are each of the query's, or `nil` unless the map names
-        /// `expressionPhrases` phrases and every query phrase from 0 up to the highest named.
+        /// The expression's phrases that are each of the query's, or `nil` unless the expression
+        /// has `expressionPhrases` phrases and each of the query's is among them.
         func occurrences(expressionPhrases: Int) -> [[Int32]]? {
-            guard queryPhrases.count == expressionPhrases, queryPhrases.allSatisfy({ $0 >= 0 }) else { return nil }
-            var occurrences = [[Int32]](repeating: [], count: (queryPhrases.max() ?? -1) + 1)
-            for (expression, query) in queryPhrases.enumerated() { occurrences[query].append(Int32(expression)) }
+            guard expression.count == expressionPhrases, expression.allSatisfy({ keys.indices.contains($0) }) else {
+                return nil
+            }
+            var occurrences = [[Int32]](repeating: [], count: keys.count)
+            for (place, phrase) in expression.enumerated() { occurrences[phrase].append(Int32(place)) }
             return occurrences.allSatisfy { !$0.isEmpty } ? occurrences : nil
         }
+
+        /// Whether the expression names some phrase twice or more.
+        var repeatsAPhrase: Bool { expression.count > keys.count }
     }
 
     /// What `bm25()` computes once per query: each phrase's IDF, the mean row size, the weights.
     ///
-    /// The phrases are the query's: with a ``PhraseMap`` each may stand at several places of the
-    /// expression, and a row's frequency of it is the highest of those places' (FTS5 gives a
-    /// phrase's instances in a row only where that part of the expression sits on the row).
+    /// The phrases are the query's: each may stand at several places of the expression, and a
+    /// row's frequency of it is the highest of those places' (FTS5 gives a phrase's instances in
+    /// a row only where that part of the expression sits on the row).
     private final class QueryStatistics {
         private(set) var idf: [Double] = []
         /// For each of the query's phrases, its places in the expression.
         let occurrences: [[Int32]]
         let averageSize: Double
         let weights: [Double]
-        let sizes: RowSizes
-        /// FTS5's row count, and the connection, for ``RowSizes/size(_:_:rows:db:)``.
+        let memory: ConnectionMemory
+        /// FTS5's row count, and the connection, for ``ConnectionMemory/size(_:_:rows:db:)``.
         let rows: Int64
         let db: OpaquePointer?
 
         init(
-            _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, phraseMap: PhraseMap?, weights: [Double],
-            sizes: RowSizes, db: OpaquePointer?
+            _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, phrases: QueryPhrases,
+            weights: [Double], memory: ConnectionMemory, db: OpaquePointer?
         ) throws(Failure) {
             var rows: Int64 = 0
             var tokens: Int64 = 0
             try Failure.check(api.pointee.xRowCount(context, &rows))
             try Failure.check(api.pointee.xColumnTotalSize(context, -1, &tokens))
-            let expressionPhrases = Int(api.pointee.xPhraseCount(context))
-            if let phraseMap {
-                guard let occurrences = phraseMap.occurrences(expressionPhrases: expressionPhrases) else {
-                    throw Failure(code: SQLITE_MISMATCH)
-                }
-                self.occurrences = occurrences
-            } else {
-                self.occurrences = (0..<Int32(expressionPhrases)).map { [$0] }
-            }
+            guard let occurrences = phrases.occurrences(expressionPhrases: Int(api.pointee.xPhraseCount(context)))
+            else { throw Failure(code: SQLITE_MISMATCH) }
+            self.occurrences = occurrences
             self.averageSize = Double(tokens) / Double(rows)
             self.weights = weights
-            self.sizes = sizes
+            self.memory = memory
             self.rows = rows
             self.db = db
-            let boundsWanted = phraseMap != nil && occurrences.count > 1
+            let boundsWanted = phrases.repeatsAPhrase && occurrences.count > 1
             var phraseHits: [Int] = []
             var bounds: [Double] = []
-            for places in occurrences {
-                let pass = PhrasePass(statistics: self, measuresBound: boundsWanted)
-                try withExtendedLifetime(pass) { () throws(Failure) in
-                    let code = api.pointee.xQueryPhrase(context, places[0], Unmanaged.passUnretained(pass).toOpaque()) {
-                        api, context, pass in
-                        guard let api, let context, let pass else { return SQLITE_MISUSE }
-                        return Unmanaged<PhrasePass>.fromOpaque(pass).takeUnretainedValue().visit(api, context)
-                    }
-                    try Failure.check(code)
+            // A saturation is the weights' as well as the phrase's.
+            let weighting = weights.map { "\($0)" }.joined(separator: " ") + "\u{1F}"
+            for (phrase, places) in occurrences.enumerated() {
+                let key = weighting + phrases.keys[phrase]
+                var count = memory.phraseCounts[key]
+                if count == nil || (boundsWanted && count?.bestSaturation == nil) {
+                    count = try passOverRows(api, context, phrase: places[0], measuringBound: boundsWanted)
+                    memory.remember(count!, of: key)
                 }
+                let hits = count!.hits
                 // As FTS5: a phrase in more than half of the rows would get a negative IDF.
-                let value = log((Double(rows - pass.hits) + 0.5) / (Double(pass.hits) + 0.5))
+                let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
                 let idf = value <= 0 ? 1e-6 : value
                 self.idf.append(idf)
-                phraseHits.append(Int(pass.hits))
-                bounds.append(idf * pass.bestSaturation)
+                phraseHits.append(Int(hits))
+                bounds.append(idf * (count!.bestSaturation ?? .infinity))
             }
             let counts = Counts(phraseHits: phraseHits, singlePhraseBounds: boundsWanted ? bounds : nil)
             if let db { BM25Function.counts.withLock { $0[db] = counts } }
+        }
+
+        /// Counts the rows holding the expression's phrase `phrase` (`xQueryPhrase`), and finds
+        /// the highest saturation among them when `measuringBound`.
+        private func passOverRows(
+            _ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, phrase: Int32, measuringBound: Bool
+        ) throws(Failure) -> PhraseCount {
+            let pass = PhrasePass(statistics: self, measuresBound: measuringBound)
+            try withExtendedLifetime(pass) { () throws(Failure) in
+                let code = api.pointee.xQueryPhrase(context, phrase, Unmanaged.passUnretained(pass).toOpaque()) {
+                    api, context, pass in
+                    guard let api, let context, let pass else { return SQLITE_MISUSE }
+                    return Unmanaged<PhrasePass>.fromOpaque(pass).takeUnretainedValue().visit(api, context)
+                }
+                try Failure.check(code)
+            }
+            return PhraseCount(hits: pass.hits, bestSaturation: measuringBound ? pass.bestSaturation : nil)
         }
 
         /// A phrase's weighted frequency in the current row of `context`: the sum of the weights
@@ -400,7 +440,7 @@ enum BM25Function {
 
         /// The BM25 score of the current row of `context` (higher is better).
         func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) throws(Failure) -> Double {
-            let size = Double(try sizes.size(api, context, rows: rows, db: db))
+            let size = Double(try memory.size(api, context, rows: rows, db: db))
             var score = 0.0
             // Each phrase's instances in turn (`xPhraseFirst`), not the list of all of them
             // (`xInstCount`), which FTS5 builds by merging the phrases' position lists in order:
@@ -437,7 +477,7 @@ enum BM25Function {
             do throws(Failure) {
                 let frequency = try statistics.frequency(api, context, phrase: 0)
                 let size = Double(
-                    try statistics.sizes.size(api, context, rows: statistics.rows, db: statistics.db))
+                    try statistics.memory.size(api, context, rows: statistics.rows, db: statistics.db))
                 bestSaturation = max(bestSaturation, statistics.saturation(frequency: frequency, size: size))
                 return SQLITE_OK
             } catch {

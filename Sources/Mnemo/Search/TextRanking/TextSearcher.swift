@@ -20,13 +20,9 @@ enum TextSearcher {
     /// Relative BM25 weights of the indexed columns: content, then topic path.
     static let columnWeights = (content: 1.0, topic: 0.3)
 
-    /// BM25 with those weights (see ``BM25Function``; more negative is better).
+    /// BM25 with those weights (see ``BM25Function``; more negative is better), with a parameter
+    /// for ``BM25Function/phrasesArgument(expression:phrases:)``.
     static let rankFunction = BM25Function.sql(weights: columnWeights.content, columnWeights.topic)
-
-    /// ``rankFunction`` for an expression that names the query's phrases more than once, with
-    /// a parameter for its phrase map (``BM25Function/phraseMapArgument(_:)``).
-    static let mappedRankFunction = BM25Function.sql(
-        weights: columnWeights.content, columnWeights.topic, phraseMap: true)
 
     /// A fact that matched the words, with its BM25 relevance (higher is better).
     struct Match: Sendable {
@@ -60,8 +56,9 @@ enum TextSearcher {
             return ranking
         }
         let matches = try rankedMatches(
-            db, namespace: namespace, pattern: query.pattern, phraseMap: nil, filter: filter, limit: limit,
-            offset: offset, ids: ids)
+            db, namespace: namespace, pattern: query.pattern,
+            phrases: BM25Function.phrasesArgument(expression: Array(query.phrases.indices), phrases: query.phrases),
+            filter: filter, limit: limit, offset: offset, ids: ids)
         let hits = BM25Function.takeCounts(db)?.phraseHits
         return Ranking(matches: matches, phraseHits: hits?.count == query.phrases.count ? hits : nil)
     }
@@ -88,8 +85,9 @@ enum TextSearcher {
     ) throws -> Ranking? {
         guard limit > 0, let narrowed = query.rowsWithTwoPhrases else { return nil }
         let matches = try rankedMatches(
-            db, namespace: namespace, pattern: narrowed.pattern, phraseMap: narrowed.phraseMap, filter: filter,
-            limit: limit, offset: offset, ids: ids)
+            db, namespace: namespace, pattern: narrowed.pattern,
+            phrases: BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
+            filter: filter, limit: limit, offset: offset, ids: ids)
         guard let counts = BM25Function.takeCounts(db), let bounds = counts.singlePhraseBounds,
             let highestBound = bounds.max(), matches.count == limit, let last = matches.last,
             last.relevance > highestBound
@@ -137,10 +135,10 @@ enum TextSearcher {
         return Ranking(matches: Array(merged.dropFirst(offset).prefix(limit)), phraseHits: phraseHits)
     }
 
-    /// The page of the matches of `pattern` that pass `filter`, best first; `phraseMap` when
-    /// the pattern names the query's phrases more than once.
+    /// The page of the matches of `pattern` that pass `filter`, best first; `phrases` is the
+    /// rank function's argument for the pattern (``BM25Function/phrasesArgument(expression:phrases:)``).
     private static func rankedMatches(
-        _ db: Database, namespace: String, pattern: String, phraseMap: [Int]?, filter: FactFilter, limit: Int,
+        _ db: Database, namespace: String, pattern: String, phrases: String, filter: FactFilter, limit: Int,
         offset: Int, ids: ClosedRange<Int64>?
     ) throws -> [Match] {
         let conditions = try filter.sqlConditions(db, namespace: namespace)
@@ -155,7 +153,7 @@ enum TextSearcher {
         while true {
             let sql = """
                 WITH candidate AS MATERIALIZED (
-                    SELECT rowid AS id, \(phraseMap == nil ? rankFunction : mappedRankFunction) AS rank
+                    SELECT rowid AS id, \(rankFunction) AS rank
                     FROM fact_fts WHERE fact_fts MATCH ?\(ids == nil ? "" : " AND rowid BETWEEN ? AND ?")
                     ORDER BY rank, rowid LIMIT ?
                 )
@@ -167,9 +165,8 @@ enum TextSearcher {
             // MATERIALIZED keeps SQLite from folding the ranking into the join, which would read
             // `fact` for every match.
             let range: StatementArguments = ids.map { [$0.lowerBound, $0.upperBound] } ?? []
-            let map: StatementArguments = phraseMap.map { [BM25Function.phraseMapArgument($0)] } ?? []
             let arguments: StatementArguments =
-                map + [pattern] + range + [depth] + conditions.arguments + [limit, offset]
+                [phrases, pattern] + range + [depth] + conditions.arguments + [limit, offset]
             var ranked = 0
             let matches = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map {
                 ranked = $0[2]
