@@ -11,7 +11,7 @@ struct BM25FunctionTests {
     @discardableResult
     static func compareScores(_ db: Database, _ text: String) throws -> Int {
         let query = try #require(TextQuery(text))
-        let phrases = BM25Function.phrasesArgument(expression: Array(query.phrases.indices), phrases: query.phrases)
+        let phrases = BM25Function.phrasesArgument(query.phrases)
         let rows = try Row.fetchAll(
             db,
             sql: """

@@ -89,7 +89,7 @@ struct TextNarrowingTests {
     }
 
     /// A short fact holding one rare word outscores every row with two common ones: its bound
-    /// is above the page's last score, so every match is ranked, and it comes first.
+    /// is above the page's last score, so the second step ranks its rows too, and it comes first.
     @Test func aRowWithOneRareWordStillComesFirst() async throws {
         let kb = try await TestKnowledgeBase.with(Self.facts())
         let namespace = kb.namespace
@@ -107,7 +107,8 @@ struct TextNarrowingTests {
         let first = try #require(ranking.matches.first)
         let content = try await kb.fact(id: first.id)?.content
         #expect(content == "zeta")
-        #expect(Self.rankedEveryMatch(statements, query))
+        #expect(statements.contains { $0.contains("AND") && $0.contains(#" OR "zeta""#) })
+        #expect(!Self.rankedEveryMatch(statements, query))
     }
 
     /// Each phrase's bound is the best score of that phrase alone in any row: the first score
@@ -118,13 +119,13 @@ struct TextNarrowingTests {
         let twoWords = facts[0].content.split(separator: " ").prefix(2).joined(separator: " ")
         try await kb.writer.read { db in
             let query = try #require(TextQuery("alpha w7 \"\(twoWords)\""))
-            let narrowed = try #require(query.rowsWithTwoPhrases)
+            let narrowed = try #require(query.narrowed())
             _ = BM25Function.takeCounts(db)
             _ = try Row.fetchAll(
                 db,
                 sql: "SELECT \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ? LIMIT 1",
                 arguments: [
-                    BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
+                    BM25Function.phrasesArgument(query.phrases, narrowedTo: narrowed.phraseMap),
                     narrowed.pattern,
                 ])
             let counts = try #require(BM25Function.takeCounts(db))
@@ -152,12 +153,12 @@ struct TextNarrowingTests {
         try await kb.writer.read { db in
             for text in ["alpha beta gamma", "alpha w3", "w1 w2 w3 w4 w5 w6"] {
                 let query = try #require(TextQuery(text))
-                let narrowed = try #require(query.rowsWithTwoPhrases)
+                let narrowed = try #require(query.narrowed())
                 let mapped = try Row.fetchAll(
                     db,
                     sql: "SELECT rowid, \(TextSearcher.rankFunction) FROM fact_fts WHERE fact_fts MATCH ?",
                     arguments: [
-                        BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
+                        BM25Function.phrasesArgument(query.phrases, narrowedTo: narrowed.phraseMap),
                         narrowed.pattern,
                     ])
                 let plain = try Dictionary(
@@ -173,15 +174,63 @@ struct TextNarrowingTests {
         }
     }
 
-    @Test func theRowsWithTwoPhrasesNameEveryPair() throws {
-        let three = try #require(TextQuery("alpha \"big cat\" gamma")?.rowsWithTwoPhrases)
+    @Test func theNarrowedPatternNamesEveryPair() throws {
+        let query = try #require(TextQuery("alpha \"big cat\" gamma"))
+        let three = try #require(query.narrowed())
         #expect(
             three.pattern
                 == #"("alpha" AND "big cat") OR ("alpha" AND "gamma") OR ("big cat" AND "gamma")"#)
         #expect(three.phraseMap == [0, 1, 0, 2, 1, 2])
-        #expect(TextQuery("alpha")?.rowsWithTwoPhrases == nil)
-        #expect(TextQuery("alpha beta", matching: .allTerms)?.rowsWithTwoPhrases == nil)
-        #expect(TextQuery("a1 a2 a3 a4 a5 a6")?.rowsWithTwoPhrases?.phraseMap.count == 30)
-        #expect(TextQuery("a1 a2 a3 a4 a5 a6 a7")?.rowsWithTwoPhrases == nil)
+        let keeping = try #require(query.narrowed(keeping: [2]))
+        #expect(keeping.pattern == three.pattern + #" OR "gamma""#)
+        #expect(keeping.phraseMap == [0, 1, 0, 2, 1, 2, 2])
+        #expect(TextQuery("alpha")?.narrowed() == nil)
+        #expect(TextQuery("alpha beta", matching: .allTerms)?.narrowed() == nil)
+        #expect(TextQuery("a1 a2 a3 a4 a5 a6")?.narrowed()?.phraseMap.count == 30)
+        #expect(TextQuery("a1 a2 a3 a4 a5 a6 a7")?.narrowed() == nil)
+    }
+
+    /// A word in four facts of five has a bound near zero; with a rarer word that a short fact
+    /// holds twice (so its bound is above the rows with both), the rows holding the rarer one
+    /// are ranked (the second step), not the common word's, and the page is the same.
+    @Test func aWordInMostFactsIsLeftOut() async throws {
+        let facts =
+            Self.facts().enumerated().map { index, fact in
+                var fact = fact
+                if index % 5 != 0 { fact.content += " omni" }
+                return fact
+            } + [NewFact(content: "w3 again w3", topicPath: "Misc")]
+        let kb = try await TestKnowledgeBase.with(facts)
+        let namespace = kb.namespace
+        for text in ["omni w3", "w7 omni w3"] {
+            let query = try #require(TextQuery(text))
+            for (filter, limit) in [(FactFilter(), 10), (FactFilter(types: [.preference]), 5)] {
+                let (fast, whole, statements) = try await kb.writer.base.read { db in
+                    let statements = Locked<[String]>([])
+                    db.trace(options: .statement) { event in
+                        if case .statement(let statement) = event {
+                            statements.withLock { $0.append(statement.expandedSQL) }
+                        }
+                    }
+                    let fast = try TextSearcher.ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: limit, offset: 0,
+                        narrowingRows: 0)
+                    db.trace(options: [])
+                    let whole = try TextSearcher.ranking(
+                        db, namespace: namespace, query: query, filter: filter, limit: limit, offset: 0,
+                        narrowingRows: .max)
+                    return (fast, whole, statements.withLock { $0 })
+                }
+                #expect(fast.matches.map(\.id) == whole.matches.map(\.id), "\(text)")
+                #expect(fast.matches.map(\.relevance) == whole.matches.map(\.relevance), "\(text)")
+                #expect(fast.phraseHits == whole.phraseHits, "\(text)")
+                #expect(!Self.rankedEveryMatch(statements, query), "\(text)")
+                // With two words, the second step ranked the rows of the rarer one ("w7 omni w3" has
+                // enough rows with "w7" and "w3" for the first).
+                if query.phrases.count == 2 {
+                    #expect(statements.contains { $0.contains("AND") && $0.contains(#" OR "w3""#) }, "\(text)")
+                }
+            }
+        }
     }
 }

@@ -45,27 +45,39 @@ public struct TextQuery: Hashable, Sendable {
         phrases.map { "\"" + $0.joined(separator: " ") + "\"" }
     }
 
-    /// Up to this many phrases, ``rowsWithTwoPhrases`` names every pair of them.
+    /// Up to this many phrases, ``narrowed(keeping:)`` names every pair of them.
     static let mostPhrasesPaired = 6
 
+    /// A MATCH expression narrower than ``pattern``, and for each phrase of it, in order, the index
+    /// of the query's phrase it is.
+    struct NarrowedPattern: Equatable {
+        var pattern: String
+        var phraseMap: [Int]
+    }
+
     /// For a query of any of 2 to ``mostPhrasesPaired`` phrases: the MATCH expression of the rows
-    /// that hold two of them or more, `("a" AND "b") OR ("a" AND "c") OR ("b" AND "c")`, and for
-    /// each phrase of it, in order, the index of the query's phrase it is.
+    /// that hold two of its phrases or more, or one of the phrases `kept`:
+    /// `("a" AND "b") OR ("a" AND "c") OR ("b" AND "c") OR "c"` for `kept` [2].
     ///
-    /// Its matches are the rows of ``pattern`` less those that hold only one of the phrases: for a
-    /// query of common words, a few hundred rows where ``pattern`` has tens of thousands.
-    var rowsWithTwoPhrases: (pattern: String, phraseMap: [Int])? {
+    /// Its matches are the rows of ``pattern`` less those that hold only one phrase, not kept: for
+    /// a query of common words, a few hundred rows where ``pattern`` has tens of thousands. Every
+    /// phrase is named in a pair, so FTS5 gives its instances in any row the expression matches.
+    func narrowed(keeping kept: [Int] = []) -> NarrowedPattern? {
         guard matching == .anyTerm, (2...Self.mostPhrasesPaired).contains(phrases.count) else { return nil }
         let quoted = Self.quoted(phrases)
-        var pairs: [String] = []
+        var parts: [String] = []
         var phraseMap: [Int] = []
         for first in quoted.indices {
             for second in quoted.indices where second > first {
-                pairs.append("(\(quoted[first]) AND \(quoted[second]))")
+                parts.append("(\(quoted[first]) AND \(quoted[second]))")
                 phraseMap += [first, second]
             }
         }
-        return (pairs.joined(separator: " OR "), phraseMap)
+        for phrase in kept where quoted.indices.contains(phrase) {
+            parts.append(quoted[phrase])
+            phraseMap.append(phrase)
+        }
+        return NarrowedPattern(pattern: parts.joined(separator: " OR "), phraseMap: phraseMap)
     }
 
     /// Splits text into phrases: a quoted span is one phrase, every other word is its own.

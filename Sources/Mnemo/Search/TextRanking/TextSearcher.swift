@@ -21,7 +21,7 @@ enum TextSearcher {
     static let columnWeights = (content: 1.0, topic: 0.3)
 
     /// BM25 with those weights (see ``BM25Function``; more negative is better), with a parameter
-    /// for ``BM25Function/phrasesArgument(expression:phrases:)``.
+    /// for ``BM25Function/phrasesArgument(_:narrowedTo:)``.
     static let rankFunction = BM25Function.sql(weights: columnWeights.content, columnWeights.topic)
 
     /// A fact that matched the words, with its BM25 relevance (higher is better).
@@ -43,21 +43,21 @@ enum TextSearcher {
     /// Only facts whose ids are in `ids`, when given: BM25's statistics (each phrase's rows, the
     /// mean size) are still those of the whole index, so a match scores the same in any range.
     /// From `narrowingRows` facts (the highest fact id) the page is first sought among the rows
-    /// holding two of the query's phrases (``rankingOfRowsWithTwoPhrases(_:namespace:query:filter:limit:offset:ids:)``).
+    /// holding two of the query's phrases (``narrowedRanking(_:namespace:query:filter:limit:offset:ids:)``).
     static func ranking(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
         ids: ClosedRange<Int64>? = nil, narrowingRows: Int64 = narrowingRows
     ) throws -> Ranking {
         _ = BM25Function.takeCounts(db)
         if narrowingRows < .max, try FactTable.highestID(db) >= narrowingRows,
-            let ranking = try rankingOfRowsWithTwoPhrases(
+            let ranking = try narrowedRanking(
                 db, namespace: namespace, query: query, filter: filter, limit: limit, offset: offset, ids: ids)
         {
             return ranking
         }
         let matches = try rankedMatches(
             db, namespace: namespace, pattern: query.pattern,
-            phrases: BM25Function.phrasesArgument(expression: Array(query.phrases.indices), phrases: query.phrases),
+            phrases: BM25Function.phrasesArgument(query.phrases),
             filter: filter, limit: limit, offset: offset, ids: ids)
         let hits = BM25Function.takeCounts(db)?.phraseHits
         return Ranking(matches: matches, phraseHits: hits?.count == query.phrases.count ? hits : nil)
@@ -69,30 +69,50 @@ enum TextSearcher {
     /// narrower ranking cannot fill would cost a second pass.
     static let narrowingRows: Int64 = 20_000
 
-    /// The page ranked among the rows that hold two of the query's phrases or more
-    /// (``TextQuery/rowsWithTwoPhrases``), when it is the page of all matches; else `nil`.
+    /// The page ranked among fewer rows than the query matches (``TextQuery/narrowed(keeping:)``),
+    /// when it is the page of all matches; else `nil`.
     ///
     /// A query of two or three common words matches tens of thousands of facts at a million, and
     /// BM25 must score them all; the rows holding two of the words are a few hundred. A row
     /// holding one phrase alone scores at most that phrase's bound (``BM25Function/Counts``): the
     /// best score of the phrase in any row, which the ranking finds as it counts the phrase's
-    /// rows for the IDF. So when the page is full and its last match scores above every bound,
-    /// no row with one phrase could enter it, and the page is exactly that of all matches: the
-    /// scores are the same, since the IDF counts every row holding a phrase either way.
-    private static func rankingOfRowsWithTwoPhrases(
+    /// rows for the IDF. So when the page is full and its last match scores above the bound of
+    /// every phrase whose rows alone were left out, no such row could enter it, and the page is
+    /// exactly that of all matches: the scores are the same, since the IDF counts every row
+    /// holding a phrase either way. This is MaxScore (Turtle and Flood, 1995) in two steps:
+    ///
+    /// 1. The rows holding two phrases or more.
+    /// 2. When that page was full but some phrase's bound reached its last score, those phrases'
+    ///    rows as well: the last score of all matches is at least that of the first step, so
+    ///    the phrases left out stay below it. A word in most facts ("fas mou", where "fas" is in
+    ///    80 % of them) is left out, the rarer word kept.
+    private static func narrowedRanking(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
         ids: ClosedRange<Int64>?
     ) throws -> Ranking? {
-        guard limit > 0, let narrowed = query.rowsWithTwoPhrases else { return nil }
-        let matches = try rankedMatches(
-            db, namespace: namespace, pattern: narrowed.pattern,
-            phrases: BM25Function.phrasesArgument(expression: narrowed.phraseMap, phrases: query.phrases),
-            filter: filter, limit: limit, offset: offset, ids: ids)
-        guard let counts = BM25Function.takeCounts(db), let bounds = counts.singlePhraseBounds,
-            let highestBound = bounds.max(), matches.count == limit, let last = matches.last,
-            last.relevance > highestBound
+        guard limit > 0, let pairs = query.narrowed() else { return nil }
+        func rank(_ narrowed: TextQuery.NarrowedPattern) throws -> (matches: [Match], counts: BM25Function.Counts?) {
+            let matches = try rankedMatches(
+                db, namespace: namespace, pattern: narrowed.pattern,
+                phrases: BM25Function.phrasesArgument(query.phrases, narrowedTo: narrowed.phraseMap),
+                filter: filter, limit: limit, offset: offset, ids: ids)
+            return (matches, BM25Function.takeCounts(db))
+        }
+        let first = try rank(pairs)
+        guard first.matches.count == limit, let lastScore = first.matches.last?.relevance,
+            let bounds = first.counts?.singlePhraseBounds
         else { return nil }
-        return Ranking(matches: matches, phraseHits: counts.phraseHits)
+        if bounds.allSatisfy({ $0 < lastScore }) {
+            return Ranking(matches: first.matches, phraseHits: first.counts?.phraseHits)
+        }
+        let kept = bounds.indices.filter { bounds[$0] >= lastScore }
+        guard kept.count < bounds.count, let wider = query.narrowed(keeping: kept) else { return nil }
+        let second = try rank(wider)
+        let leftOut = bounds.indices.filter { !kept.contains($0) }.map { bounds[$0] }
+        guard second.matches.count == limit, let last = second.matches.last,
+            leftOut.allSatisfy({ $0 < last.relevance })
+        else { return nil }
+        return Ranking(matches: second.matches, phraseHits: second.counts?.phraseHits)
     }
 
     /// From this many facts (the highest fact id), ``rankingInHalves(_:namespace:query:filter:limit:offset:highestID:)``
@@ -136,7 +156,7 @@ enum TextSearcher {
     }
 
     /// The page of the matches of `pattern` that pass `filter`, best first; `phrases` is the
-    /// rank function's argument for the pattern (``BM25Function/phrasesArgument(expression:phrases:)``).
+    /// rank function's argument for the pattern (``BM25Function/phrasesArgument(_:narrowedTo:)``).
     private static func rankedMatches(
         _ db: Database, namespace: String, pattern: String, phrases: String, filter: FactFilter, limit: Int,
         offset: Int, ids: ClosedRange<Int64>?
