@@ -174,6 +174,34 @@ struct TextNarrowingTests {
         }
     }
 
+    /// When few rows hold both words, the rare word's rows are ranked (the second step's guess),
+    /// and the page is the same as ranking every match.
+    @Test func aRareWordsRowsAreRankedWhenFewRowsHoldBoth() async throws {
+        let rare = (0..<12).map { index in
+            NewFact(content: "rara w\(index) w\(index + 20)" + (index < 2 ? " alpha" : ""), topicPath: "Misc")
+        }
+        let kb = try await TestKnowledgeBase.with(Self.facts() + rare)
+        let namespace = kb.namespace
+        let query = try #require(TextQuery("alpha rara"))
+        let (fast, whole, statements) = try await kb.writer.base.read { db in
+            let statements = Locked<[String]>([])
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.expandedSQL) } }
+            }
+            let fast = try TextSearcher.ranking(
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 10, offset: 0, narrowingRows: 0)
+            db.trace(options: [])
+            let whole = try TextSearcher.ranking(
+                db, namespace: namespace, query: query, filter: FactFilter(), limit: 10, offset: 0,
+                narrowingRows: .max)
+            return (fast, whole, statements.withLock { $0 })
+        }
+        #expect(fast.matches.map(\.id) == whole.matches.map(\.id))
+        #expect(fast.matches.map(\.relevance) == whole.matches.map(\.relevance))
+        #expect(statements.contains { $0.contains("AND") && $0.contains(#" OR "rara""#) })
+        #expect(!Self.rankedEveryMatch(statements, query))
+    }
+
     @Test func theNarrowedPatternNamesEveryPair() throws {
         let query = try #require(TextQuery("alpha \"big cat\" gamma"))
         let three = try #require(query.narrowed())

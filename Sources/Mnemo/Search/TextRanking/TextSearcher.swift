@@ -82,10 +82,12 @@ enum TextSearcher {
     /// holding a phrase either way. This is MaxScore (Turtle and Flood, 1995) in two steps:
     ///
     /// 1. The rows holding two phrases or more.
-    /// 2. When that page was full but some phrase's bound reached its last score, those phrases'
-    ///    rows as well: the last score of all matches is at least that of the first step, so
-    ///    the phrases left out stay below it. A word in most facts ("fas mou", where "fas" is in
-    ///    80 % of them) is left out, the rarer word kept.
+    /// 2. Else the rows of some phrases as well. When the first page was full, those whose bound
+    ///    reached its last score: the last score of all matches is at least that, so the phrases
+    ///    left out stay below it. A word in most facts ("fas mou", where "fas" is in 80 % of
+    ///    them) is left out, the rarer word kept. When it was not (few rows hold two of the
+    ///    phrases, "tres geagron"), those whose bound is at least half the highest: the rows of
+    ///    a rare word outscore a common word's, and the page's last score shows whether they did.
     private static func narrowedRanking(
         _ db: Database, namespace: String, query: TextQuery, filter: FactFilter, limit: Int, offset: Int,
         ids: ClosedRange<Int64>?
@@ -99,13 +101,17 @@ enum TextSearcher {
             return (matches, BM25Function.takeCounts(db))
         }
         let first = try rank(pairs)
-        guard first.matches.count == limit, let lastScore = first.matches.last?.relevance,
-            let bounds = first.counts?.singlePhraseBounds
-        else { return nil }
-        if bounds.allSatisfy({ $0 < lastScore }) {
+        guard let bounds = first.counts?.singlePhraseBounds, let highestBound = bounds.max() else { return nil }
+        let lastScore = first.matches.count == limit ? first.matches.last?.relevance : nil
+        if let lastScore, highestBound < lastScore {
             return Ranking(matches: first.matches, phraseHits: first.counts?.phraseHits)
         }
-        let kept = bounds.indices.filter { bounds[$0] >= lastScore }
+        var kept = bounds.indices.filter { bounds[$0] >= lastScore ?? 0 }
+        if kept.count == bounds.count {
+            // No bound is known to fall short: a guess, which the check below proves or not. A
+            // phrase of half the highest bound is common beside the rarest, whose rows are the best.
+            kept = bounds.indices.filter { bounds[$0] >= highestBound / 2 }
+        }
         guard kept.count < bounds.count, let wider = query.narrowed(keeping: kept) else { return nil }
         let second = try rank(wider)
         let leftOut = bounds.indices.filter { !kept.contains($0) }.map { bounds[$0] }
