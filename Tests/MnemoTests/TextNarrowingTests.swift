@@ -45,7 +45,10 @@ struct TextNarrowingTests {
             (FactFilter(), 10, 0), (FactFilter(), 5, 7), (FactFilter(types: [.preference]), 10, 0),
             (FactFilter(topicPath: "Alpha"), 3, 0), (FactFilter(), 400, 0),
         ]
-        let texts = ["alpha beta", "beta gamma alpha", "alpha w3", "w1 w2 w3 w4", "alpha zeta", "gamma \"w5 w6\""]
+        let texts = [
+            "alpha beta", "beta gamma alpha", "alpha w3", "w1 w2 w3 w4", "alpha zeta", "gamma \"w5 w6\"",
+            "alpha \u{0301} beta",
+        ]
         var narrowed = 0
         for text in texts {
             let query = try #require(TextQuery(text))
@@ -86,6 +89,32 @@ struct TextNarrowingTests {
             return statements.withLock { $0 }
         }
         #expect(Self.rankedEveryMatch(all, twoWords))
+    }
+
+    /// On the fixtures' memories and questions (real English, the stop words left out), pages
+    /// of 10 and 50 narrowed equal those of every match.
+    @Test func theFixturesQuestionsRankAsEveryMatch() async throws {
+        let kb = try await FixtureKnowledgeBase.load(embedder: nil)
+        let queries = try FixtureKnowledgeBase.queries()
+        let namespace = kb.namespace
+        for text in (queries.keyword + queries.paraphrase).map(\.query) {
+            guard let query = TextQuery(text) else { continue }
+            for limit in [10, 50] {
+                let (fast, whole) = try await kb.writer.read { db in
+                    (
+                        try TextSearcher.ranking(
+                            db, namespace: namespace, query: query, filter: FactFilter(), limit: limit, offset: 0,
+                            narrowingRows: 0),
+                        try TextSearcher.ranking(
+                            db, namespace: namespace, query: query, filter: FactFilter(), limit: limit, offset: 0,
+                            narrowingRows: .max)
+                    )
+                }
+                #expect(fast.matches.map(\.id) == whole.matches.map(\.id), "\(text)")
+                #expect(fast.matches.map(\.relevance) == whole.matches.map(\.relevance), "\(text)")
+                #expect(fast.phraseHits == whole.phraseHits, "\(text)")
+            }
+        }
     }
 
     /// A short fact holding one rare word outscores every row with two common ones: its bound

@@ -214,6 +214,7 @@ struct TextSearchTests {
         "(swiftui", "swiftui)", "{content topic}: rust", "a:b:c", "💪🏽🏃‍♀️", "مرحبا بالعالم", "שלום",
         "\u{0}", "\u{1}\u{2}\u{7f}", "", "   ", "\n\t", "'; DROP TABLE fact; --", "%_\\",
         "swiftui\u{0}rust", "+", "::", "\u{200B}", "NEAR/2", "rust\"s", "\"swiftui\" OR \"",
+        "\u{0301} swiftui", "rust \u{0301}\u{0302} swiftui \"\u{0301}\"",
     ]
 
     @Test(arguments: hostileQueries)
