@@ -383,19 +383,21 @@ enum BM25Function {
             let weighting = weights.map { "\($0)" }.joined(separator: " ") + "\u{1F}"
             for (phrase, places) in occurrences.enumerated() {
                 let key = weighting + phrases.keys[phrase]
-                var count = memory.phraseCounts[key]
-                if count == nil || (boundsWanted && count?.bestSaturation == nil) {
+                let count: PhraseCount
+                if let remembered = memory.phraseCounts[key], !boundsWanted || remembered.bestSaturation != nil {
+                    count = remembered
+                } else {
                     count = try passOverRows(api, context, phrase: places[0], measuringBound: boundsWanted)
-                    memory.remember(count!, of: key)
+                    memory.remember(count, of: key)
                 }
-                let hits = count!.hits
                 // As FTS5: a phrase in more than half of the rows would get a negative IDF.
-                let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
+                let value = log((Double(rows - count.hits) + 0.5) / (Double(count.hits) + 0.5))
                 let idf = value <= 0 ? 1e-6 : value
                 self.idf.append(idf)
-                phraseHits.append(Int(hits))
-                bounds.append(idf * (count!.bestSaturation ?? .infinity))
+                phraseHits.append(Int(count.hits))
+                if let saturation = count.bestSaturation { bounds.append(idf * saturation) }
             }
+            // A remembered count may carry a bound this query did not ask for.
             let counts = Counts(phraseHits: phraseHits, singlePhraseBounds: boundsWanted ? bounds : nil)
             if let db { BM25Function.counts.withLock { $0[db] = counts } }
         }
