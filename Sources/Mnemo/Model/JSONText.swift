@@ -3,6 +3,10 @@
 enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
     static func quoted(_ text: String) -> String {
+        // Most texts need no escape: then the literal is the text between quotes.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            return "\"" + text + "\""
+        }
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

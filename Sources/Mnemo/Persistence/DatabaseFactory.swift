@@ -12,7 +12,16 @@ enum DatabaseFactory {
     /// own: closing any descriptor of it drops every POSIX lock this process's connections hold
     /// on it, and another process closing the file then believes it is the last, checkpoints
     /// and deletes the `-wal` and `-shm` files these connections still write to.
+    ///
+    /// The writer's checkpoints run on a queue of their own (see ``LogCheckpointer``).
     static func openPool(atPath path: String, configuration: Configuration) throws -> DatabasePool {
+        var configuration = configuration
+        if !configuration.readonly {
+            let checkpointer = LogCheckpointer(path: path, configuration: configuration)
+            configuration.prepareDatabase { db in
+                if !db.configuration.readonly { checkpointer.attach(to: db) }
+            }
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try pool.read { db in try checkSchema(db, path: path) }
@@ -24,6 +33,9 @@ enum DatabaseFactory {
             throw openingError(error, path: path)
         }
     }
+
+    /// The writer's page cache, in KiB: 32 MiB.
+    static let writerCacheKiB = 32_768
 
     /// Adds Mnemo's connection setup to `configuration`, after any steps already there.
     static func prepare(_ configuration: inout Configuration, mmapSize: Int) {
@@ -45,6 +57,12 @@ enum DatabaseFactory {
             // and ignores it for in-memory databases. (See `KnowledgeBase.Configuration.mmapSize`
             // for the price.)
             try db.execute(sql: "PRAGMA mmap_size = \(max(0, mmapSize))")
+            if !db.configuration.readonly {
+                // The writer keeps a bulk write's pages until the commit. With SQLite's 2 MB it
+                // wrote most of them to the log before (and read them back), and a load of a
+                // million facts ran 8 % slower. Pages are taken as needed, not at once.
+                try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
+            }
             try BM25Function.register(db)
         }
     }

@@ -255,7 +255,7 @@ package enum FactEraser {
         do {
             try await writer.writeWithoutTransaction { db in
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
-                _ = try db.checkpoint(.truncate)
+                _ = try LogCheckpointer.pausing(db) { try db.checkpoint(.truncate) }
             }
             return true
         } catch {

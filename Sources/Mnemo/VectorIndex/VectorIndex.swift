@@ -171,6 +171,8 @@ final class VectorIndexObserver: TransactionObserver, @unchecked Sendable {
 
     func databaseDidChange(with event: DatabaseEvent) {
         changed = true
+        // One change is enough to know: a bulk write's thousands of rows call back no more.
+        stopObservingDatabaseChangesUntilNextTransaction()
     }
 
     func databaseDidCommit(_ db: Database) {
