@@ -21,7 +21,10 @@ import Testing
                 #expect(log.copied == 0)
             }
         }
-        try await Self.waitUntil { let log = try Self.logState(path); return log.copied == log.frames }
+        try await Self.waitUntil {
+            let log = try Self.logState(path)
+            return log.copied == log.frames
+        }
         try await pool.write { db in try db.execute(sql: "INSERT INTO t VALUES (x'00')") }
         #expect(try Self.logState(path).frames < 10)
     }
