@@ -27,9 +27,9 @@ import GRDB
 final class LogCheckpointer: Sendable {
     /// The log's size, in pages, from which a commit asks for a checkpoint: SQLite's own.
     static let checkpointPages: Int32 = 1_000
-    /// The log's size, in pages, at which a commit checkpoints on the writer's thread: 128 MiB
+    /// The log's size, in pages, at which a commit checkpoints on the writer's thread: 256 MiB
     /// of 4 KiB pages.
-    static let defaultLogLimit: Int32 = 32_768
+    static let defaultLogLimit: Int32 = 65_536
 
     private let worker: Worker
 
