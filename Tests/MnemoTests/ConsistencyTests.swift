@@ -68,6 +68,33 @@ struct ConsistencyTests {
         #expect(try await Self.ids(reader, "Kept fact about sailing", .semantic).first == kept.id)
     }
 
+    /// A new fact enters the change log once, when its vector is stored; its own row is logged
+    /// only when its vector came first (foreign keys deferred, as an undo may restore them).
+    @Test func aNewFactIsLoggedOnceWithItsVector() async throws {
+        let (reader, writer) = try Self.twoInstances()
+        let first = try await writer.addFacts((0..<30).map { NewFact(content: "Logged fact \($0)", topicPath: "Log") })
+        let changes = { @Sendable (db: Database) in
+            try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'fact_change'") ?? 0
+        }
+        #expect(try await writer.writer.read(changes) == 30)
+        #expect(try await Self.ids(reader, "Logged fact 7", .semantic).first == first[7].id)
+
+        let vector = try #require(try await SeededEmbedder().embed(["A restored fact about kites"]).first)
+        try await writer.writer.write { db in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            try EmbeddingTable.write(db, factID: 1_000, vector: vector)
+            try db.execute(
+                sql: """
+                    INSERT INTO fact (id, namespace, topic_id, content, content_key, type, importance, confidence,
+                                      created_at, updated_at, uid)
+                    SELECT 1000, namespace, topic_id, 'A restored fact about kites', 'a restored fact about kites',
+                           'fact', 1, 1, created_at, updated_at, 'restored-kite' FROM fact WHERE id = ?
+                    """, arguments: [first[0].id])
+        }
+        #expect(try await writer.writer.read(changes) == 32)
+        #expect(try await Self.ids(reader, "A restored fact about kites", .semantic).first == 1_000)
+    }
+
     @Test func catchingUpReadsOnlyTheChangedRows() async throws {
         let (reader, writer) = try Self.twoInstances()
         try await writer.addFacts((0..<50).map { NewFact(content: "Seed fact \($0)", topicPath: "Seeds") })

@@ -20,6 +20,8 @@ enum Schema {
         migrator.registerMigration("v10: sync", migrate: SyncSchema.create)
         migrator.registerMigration("v11: sync of topic moves", migrate: SyncSchema.queueTopicMoves)
         migrator.registerMigration("v12: the listing's order", migrate: addListingOrderIndex)
+        migrator.registerMigration(
+            "v13: new facts enter the change log with their vectors", migrate: ChangeLog.logNewFactsWithTheirVectors)
         return migrator
     }
 
