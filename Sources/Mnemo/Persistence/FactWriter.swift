@@ -50,12 +50,12 @@ enum FactWriter {
         var queue = FactTable.InsertQueue()
         var keeper = quota.map { QuotaKeeper(quota: $0, protecting: protected) }
         let storedIDs = try storedIDs(db, batch)
-        var addedIDs: [String: Int64] = [:]
+        var addedIDs: [ContentKey: Int64] = [:]
         var outcomes: [Outcome?] = []
         outcomes.reserveCapacity(batch.count)
         var conflicts = PendingConflicts()
         for (namespace, fact) in batch {
-            let key = namespace + "\u{1F}" + fact.contentKey
+            let key = ContentKey(namespace: namespace, key: fact.contentKey)
             // A stored fact evicted earlier in this batch is no longer there to repeat.
             if let id = addedIDs[key] ?? storedIDs[key].flatMap({ keeper?.evictedIDs.contains($0) == true ? nil : $0 })
             {
@@ -103,13 +103,21 @@ enum FactWriter {
         return Written(outcomes: outcomes, evicted: keeper?.evicted ?? [], limit: quota?.limit)
     }
 
+    /// A fact's normalized content in its namespace: what makes two facts the same.
+    private struct ContentKey: Hashable {
+        var namespace: String
+        var key: String
+    }
+
     /// The ids of facts stored before the batch with the same normalized content as one of its
-    /// facts, keyed by namespace and content key: one query per few hundred facts.
-    private static func storedIDs(_ db: Database, _ batch: [PendingFact]) throws -> [String: Int64] {
-        var ids: [String: Int64] = [:]
-        for (namespace, facts) in Dictionary(grouping: batch, by: \.namespace) {
-            for (key, id) in try FactTable.ids(db, namespace: namespace, contentKeys: facts.map(\.fact.contentKey)) {
-                ids[namespace + "\u{1F}" + key] = id
+    /// facts: one query per few hundred facts.
+    private static func storedIDs(_ db: Database, _ batch: [PendingFact]) throws -> [ContentKey: Int64] {
+        var keysByNamespace: [String: [String]] = [:]
+        for (namespace, fact) in batch { keysByNamespace[namespace, default: []].append(fact.contentKey) }
+        var ids: [ContentKey: Int64] = [:]
+        for (namespace, keys) in keysByNamespace {
+            for (key, id) in try FactTable.ids(db, namespace: namespace, contentKeys: keys) {
+                ids[ContentKey(namespace: namespace, key: key)] = id
             }
         }
         return ids
@@ -182,18 +190,19 @@ extension KnowledgeBase {
     /// Adds embeddings to facts that lack one, ``embeddingChunkSize`` texts per call to the
     /// embedder, checking between calls whether the task was cancelled (then it throws
     /// `CancellationError` rather than encode texts nobody will store).
-    func embedBatch(_ facts: [(namespace: String, fact: ValidatedFact)]) async throws -> [(
+    ///
+    /// The batch is taken, not copied: a copy of thousands of facts retained every text of each.
+    func embedBatch(_ facts: consuming [(namespace: String, fact: ValidatedFact)]) async throws -> [(
         namespace: String, fact: ValidatedFact
     )] {
         guard embedder != nil else { return facts }
         let missing = facts.indices.filter { facts[$0].fact.embedding == nil }
-        var embedded = facts
         for chunk in missing.chunked(into: Self.embeddingChunkSize) {
             try Task.checkCancellation()
             guard let vectors = try await embed(chunk.map { facts[$0].fact.content }) else { break }
-            for (index, vector) in zip(chunk, vectors) { embedded[index].fact.embedding = vector }
+            for (index, vector) in zip(chunk, vectors) { facts[index].fact.embedding = vector }
         }
-        return embedded
+        return facts
     }
 
     /// Texts per call to the embedder: large enough for its own batching (the sentence
