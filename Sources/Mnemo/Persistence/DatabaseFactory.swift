@@ -60,7 +60,7 @@ enum DatabaseFactory {
             if !db.configuration.readonly {
                 // The writer keeps a bulk write's pages until the commit. With SQLite's 2 MB it
                 // wrote most of them to the log before (and read them back), and a load of a
-                // million facts ran 8 % slower. Pages are taken as needed, not at once.
+                // million facts ran 7 % slower. Pages are taken as needed, not at once.
                 try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
             }
             try BM25Function.register(db)
