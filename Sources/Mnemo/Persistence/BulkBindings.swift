@@ -85,10 +85,7 @@ struct BulkBindings: ~Copyable {
     /// Binds the text up to its first NUL character, as GRDB binds a `String`.
     mutating func bind(_ value: String) {
         let start = bytes.count
-        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            bytes.append(contentsOf: utf8.prefix { $0 != 0 })
-        }
-        if copied == nil { bytes.append(contentsOf: value.utf8.prefix { $0 != 0 }) }
+        bytes.append(contentsOf: value.utf8.prefix { $0 != 0 })
         spans.append(Span(index: index, start: start, count: bytes.count - start, isText: true))
         index += 1
     }

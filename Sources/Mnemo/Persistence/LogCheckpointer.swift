@@ -19,8 +19,8 @@ import GRDB
 ///
 /// SQLite starts the log over at the first write after a checkpoint has copied all of it. A
 /// write that begins while the queue is still copying appends instead, and the log grows. When
-/// it reaches ``defaultLogLimit`` pages, the commit waits for the queue and checkpoints the rest itself,
-/// as SQLite would have, so that the next write starts the log over.
+/// it reaches ``defaultLogLimit`` pages, the commit waits for the queue and checkpoints the rest
+/// itself, as SQLite would have, so that the next write starts the log over.
 ///
 /// Only the writer of a pool Mnemo opens has one (see `DatabaseFactory.openPool`): an app's own
 /// writer keeps SQLite's checkpoints.
@@ -103,16 +103,18 @@ final class LogCheckpointer: Sendable {
         }
 
         func waitUntilIdle() {
-            condition.lock()
-            defer { condition.unlock() }
-            while running { condition.wait() }
+            waitUntilIdle(thenPause: false)
         }
 
         func pause() {
+            waitUntilIdle(thenPause: true)
+        }
+
+        private func waitUntilIdle(thenPause pause: Bool) {
             condition.lock()
             defer { condition.unlock() }
             while running { condition.wait() }
-            paused = true
+            if pause { paused = true }
         }
 
         func resume() {
