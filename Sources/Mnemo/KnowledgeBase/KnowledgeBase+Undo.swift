@@ -19,7 +19,9 @@ extension KnowledgeBase {
     /// - Returns: the undo's own log entry.
     /// - Throws: ``MnemoError/notFound(_:)`` when there is nothing to undo or no such operation,
     ///   ``MnemoError/conflict(_:)`` when it was already undone or a row it changed has changed
-    ///   again since (undo the later operations first).
+    ///   again since (undo the later operations first), and
+    ///   ``MnemoError/Conflict/duplicateFact(existingID:)`` when a fact it would bring back has
+    ///   the content of a fact stored since.
     @discardableResult
     public func undo(_ id: Int64? = nil) async throws -> OperationRecord {
         let namespace = namespace

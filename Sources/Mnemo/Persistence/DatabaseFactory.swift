@@ -64,6 +64,7 @@ enum DatabaseFactory {
                 try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
             }
             try BM25Function.register(db)
+            try ContentKeyIndex.register(db)
         }
     }
 }

@@ -124,19 +124,25 @@ extension FactTable {
     }
 
     /// The ids of the namespace's stored facts whose normalized content is among `keys`, by key:
-    /// one query per few hundred keys instead of one per fact.
+    /// one query per few hundred keys instead of one per fact. Rows found by a key's hash whose
+    /// key is another are left out (see ``ContentKeyIndex``).
     static func ids(_ db: Database, namespace: String, contentKeys keys: [String]) throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
+        let wanted = Set(keys)
         let chunkSize = 500
         for start in stride(from: 0, to: keys.count, by: chunkSize) {
-            let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
+            let chunk = keys[start..<min(start + chunkSize, keys.count)]
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT content_key, id FROM fact WHERE namespace = ? AND content_key IN (\(placeholders))
-                        """), arguments: StatementArguments([namespace] + chunk))
-            while let row = try rows.next() { ids[row[0]] = row[1] }
+                        SELECT content_key, id FROM fact
+                        WHERE namespace = ? AND \(ContentKeyIndex.functionName)(content_key) IN (\(placeholders))
+                        """), arguments: [namespace] + StatementArguments(chunk.map(ContentKeyIndex.hash)))
+            while let row = try rows.next() {
+                let key: String = row[0]
+                if wanted.contains(key) { ids[key] = row[1] }
+            }
         }
         return ids
     }

@@ -18,17 +18,32 @@ enum FactTable {
 
     /// The stored fact with the same normalized content, if any.
     static func find(_ db: Database, namespace: String, contentKey: String) throws -> Fact? {
-        try findOne(db, namespace: namespace, where: "fact.content_key = ?", contentKey)
+        try findOne(
+            db, namespace: namespace, where: ContentKeyIndex.matchingCondition, ContentKeyIndex.hash(contentKey),
+            contentKey)
     }
 
-    /// The namespace's fact meeting `condition` (one `?` for `value`), through a cached statement.
+    /// Another fact of the same namespace with the same normalized content as fact `id`, if any.
+    static func otherFact(_ db: Database, withKeyOf id: Int64) throws -> Int64? {
+        let hash = ContentKeyIndex.functionName
+        return try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT other.id FROM fact AS this JOIN fact AS other
+                        ON other.namespace = this.namespace AND \(hash)(other.content_key) = \(hash)(this.content_key)
+                        AND other.content_key = this.content_key AND other.id != this.id
+                    WHERE this.id = ? LIMIT 1
+                    """), arguments: [id])
+    }
+
+    /// The namespace's fact meeting `condition` (a `?` for each value), through a cached statement.
     private static func findOne(
-        _ db: Database, namespace: String, where condition: String, _ value: some DatabaseValueConvertible
+        _ db: Database, namespace: String, where condition: String, _ values: any DatabaseValueConvertible...
     ) throws -> Fact? {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: "SELECT \(Fact.selection) FROM \(Fact.source) WHERE fact.namespace = ? AND \(condition)"),
-            arguments: [namespace, value]
+            arguments: [namespace] + StatementArguments(values)
         ).map(Fact.init(row:))
     }
 

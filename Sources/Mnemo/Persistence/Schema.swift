@@ -22,6 +22,8 @@ enum Schema {
         migrator.registerMigration("v12: the listing's order", migrate: addListingOrderIndex)
         migrator.registerMigration(
             "v13: new facts enter the change log with their vectors", migrate: ChangeLog.logNewFactsWithTheirVectors)
+        migrator.registerMigration(
+            "v14: content keys indexed by their hash", migrate: ContentKeyIndex.replaceKeyIndex)
         return migrator
     }
 

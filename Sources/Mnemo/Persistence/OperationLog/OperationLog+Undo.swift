@@ -4,8 +4,8 @@ import GRDB
 extension OperationLog {
     /// Reverts operation `id`, recording the undo as an operation of its own.
     /// - Throws: ``MnemoError/notFound(_:)`` when there is no such operation,
-    ///   ``MnemoError/conflict(_:)`` when it was already undone or a row it changed has changed
-    ///   again since.
+    ///   ``MnemoError/conflict(_:)`` when it was already undone, a row it changed has changed
+    ///   again since, or a fact it brings back has the content of a fact stored since.
     static func undo(_ db: Database, namespace: String, id: Int64) throws -> OperationRecord {
         guard let operation = try find(db, namespace: namespace, id: id) else {
             throw MnemoError.notFound(.operation(id))
@@ -24,6 +24,12 @@ extension OperationLog {
         try record(db, namespace: namespace, kind: .undo, summary: "undid #\(id): \(operation.summary)", reverts: id) {
             for change in changes.reversed() {
                 try restore(db, change)
+            }
+        }
+        // A namespace keeps one fact per content (see `ContentKeyIndex`); the throw rolls back.
+        for change in changes where change.table == "fact" && change.before != nil {
+            if let other = try FactTable.otherFact(db, withKeyOf: change.row) {
+                throw MnemoError.conflict(.duplicateFact(existingID: other))
             }
         }
         try announceRestored(changes, db, namespace: namespace)
