@@ -24,7 +24,7 @@ import GRDB
 ///
 /// The function is part of the schema: every connection Mnemo opens registers it
 /// (`DatabaseFactory.prepare`), and a tool of its own that writes the `fact` table (the `sqlite3`
-/// shell, say) fails with "no such function: mnemo_content_hash". Reading needs no function.
+/// shell, say) fails with "unknown function: mnemo_content_hash()". Reading needs no function.
 enum ContentKeyIndex {
     /// The SQL function's name, as the index's expression spells it.
     static let functionName = "mnemo_content_hash"
