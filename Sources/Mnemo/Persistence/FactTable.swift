@@ -24,6 +24,7 @@ enum FactTable {
     }
 
     /// Another fact of the same namespace with the same normalized content as fact `id`, if any.
+    /// Not ``find(_:namespace:contentKey:)``: with two facts of one key, that returns either.
     static func otherFact(_ db: Database, withKeyOf id: Int64) throws -> Int64? {
         let hash = ContentKeyIndex.functionName
         return try Int64.fetchOne(
