@@ -86,6 +86,62 @@ struct CheckTests {
         #expect(try await kb.inNamespace("bob").facts().map(\.content) == ["Bob likes chess"])
     }
 
+    /// Stores `content` again as a fact of `namespace` with the key, vector and topic of the
+    /// stored fact `original`, as a writer other than Mnemo's could (the database does not refuse
+    /// a second fact of one key, see `ContentKeyIndex`). Returns the new fact's id.
+    static func storeAgain(
+        _ kb: KnowledgeBase, original: String, as content: String, namespace: String = "default", sources: String
+    ) async throws -> Int64 {
+        try await kb.writer.write { db in
+            let originalID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM fact WHERE namespace = 'default' AND content = ?", arguments: [original])
+            try db.execute(
+                sql: """
+                    INSERT INTO fact (namespace, topic_id, content, content_key, type, importance, confidence,
+                                      is_active, sources, mention_count, created_at, updated_at, uid)
+                    SELECT ?, (SELECT id FROM topic WHERE namespace = ? LIMIT 1), ?, content_key, type, importance,
+                           confidence, is_active, ?, 2, created_at, updated_at, ?
+                    FROM fact WHERE id = ?
+                    """,
+                arguments: [namespace, namespace, content, sources, UUID().uuidString.lowercased(), originalID])
+            let id = db.lastInsertedRowID
+            try db.execute(
+                sql:
+                    "INSERT INTO fact_embedding (fact_id, vector) SELECT ?, vector FROM fact_embedding WHERE fact_id = ?",
+                arguments: [id, originalID])
+            return id
+        }
+    }
+
+    @Test func factsOfTheSameContentAreFoundAndMergedIntoTheOldest() async throws {
+        let kb = try await Self.populated(TestKnowledgeBase.temporaryPath())
+        let original = try #require(try await kb.facts().first { $0.content == "Lives in Porto" })
+        let repeated = try await Self.storeAgain(
+            kb, original: "Lives in Porto", as: "lives in PORTO", sources: #"["import"]"#)
+        // The same words in another namespace are not a duplicate.
+        _ = try await Self.storeAgain(
+            kb, original: "Lives in Porto", as: "Lives in Porto", namespace: "bob", sources: "[]")
+
+        let found = try await kb.check()
+        #expect(found.problems.map(\.code) == [.duplicateContent], "\(found.problems)")
+        #expect(found.problems.first?.count == 1)
+        #expect(found.problems.first?.message.contains("ids \(repeated)") == true)
+        #expect(try await kb.stats().facts == 5)
+
+        let repaired = try await kb.check(repair: true)
+        #expect(repaired.isClean, "\(repaired.problems)")
+        #expect(repaired.repairs == ["merged 1 facts into the oldest fact of the same content"])
+        #expect(try await kb.fact(id: repeated) == nil)
+        let survivor = try #require(try await kb.fact(id: original.id))
+        #expect(survivor.content == "Lives in Porto")
+        #expect(survivor.mentionCount == 3)
+        #expect(survivor.sources.contains("import"))
+        #expect(try await kb.history(ofFact: original.id).contains { $0.kind == .merged })
+        #expect(try await kb.stats().facts == 4)
+        #expect(try await kb.inNamespace("bob").stats().facts == 2)
+        #expect(try await kb.search(SearchQuery("Porto", mode: .text)).map(\.fact.id) == [original.id])
+    }
+
     @Test func theCommandExitsNonZeroUntilRepaired() async throws {
         let path = try TestKnowledgeBase.temporaryPath()
         let input = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("in.jsonl")

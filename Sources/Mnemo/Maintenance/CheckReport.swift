@@ -28,6 +28,10 @@ public struct CheckReport: Sendable, Hashable, Codable {
             /// A fact row, vector or history event of a fact that a tombstone says was erased.
             /// Repair erases them (and rewrites the full-text index).
             case erasedRemains = "erased_remains"
+            /// Facts of a namespace with the same normalized content, which Mnemo stores once (a
+            /// repeat counts a mention); only a writer other than Mnemo makes them. Repair merges
+            /// each group into its oldest fact.
+            case duplicateContent = "duplicate_content"
         }
 
         public var code: Code

@@ -9,12 +9,14 @@ extension KnowledgeBase {
     /// against the facts; facts without vectors and vectors without facts (or of the wrong
     /// size); the recorded model identity; the topic tree (orphans, cycles, paths, keys and
     /// depths that disagree with the parents; facts whose topic is missing or in another
-    /// namespace); rows left of facts that tombstones say were erased. Missing vectors count as
+    /// namespace); rows left of facts that tombstones say were erased; facts of a namespace that
+    /// share a normalized content (which Mnemo stores once). Missing vectors count as
     /// a problem only when the database holds vectors or records a model: a knowledge base only
     /// ever written without embeddings has none by design.
     ///
     /// The repair runs in one transaction (vectors are embedded first, outside it) and the
-    /// checks run again afterwards: ``CheckReport/problems`` is what is left. Damage that
+    /// checks run again afterwards: ``CheckReport/problems`` is what is left. Facts of the same
+    /// content are merged into the oldest of them, as a repeat is counted when it is stored. Damage that
     /// `integrity_check` reports and a model mismatch are not repaired: restore an export into
     /// a new database, or run ``reembed(batchSize:progress:)``.
     public func check(repair: Bool = false) async throws -> CheckReport {
@@ -36,6 +38,7 @@ extension KnowledgeBase {
         let planned = found
         let embeddedVectors = vectors
         let identity = embedder?.identity
+        let now = now
         repairs = try await writer.write { db in
             var done: [String] = []
             // First, so that the triggers the later repairs fire update a sound index.
@@ -79,6 +82,11 @@ extension KnowledgeBase {
                 }
                 done.append("moved \(badTopics.count) facts whose topic was missing to \"Recovered\"")
             }
+            // Last, among facts whose erased remains are gone and whose topics are sound again.
+            if planned.duplicateFacts > 0 {
+                let merged = try DatabaseCheck.mergeDuplicateContent(db, DatabaseCheck.duplicateContent(db), now: now)
+                done.append("merged \(merged) facts into the oldest fact of the same content")
+            }
             return done
         }
         let after = try await inspect()
@@ -95,6 +103,8 @@ extension KnowledgeBase {
         var wrongSizeVectors: [Int64] = []
         var identityMatches = true
         var erasedRemains = 0
+        /// Facts that repeat an older fact's content in their namespace.
+        var duplicateFacts = 0
     }
 
     private func inspect() async throws -> Inspection {
@@ -187,6 +197,15 @@ extension KnowledgeBase {
                     .erasedRemains,
                     "\(result.erasedRemains) fact rows, vectors or history events belong to erased facts",
                     count: result.erasedRemains)
+            }
+            result.checked.append(.duplicateContent)
+            let duplicates = try DatabaseCheck.duplicateContent(db)
+            result.duplicateFacts = duplicates.reduce(0) { $0 + $1.ids.count - 1 }
+            if result.duplicateFacts > 0 {
+                add(
+                    .duplicateContent,
+                    "\(result.duplicateFacts) facts repeat the content of an older fact of their namespace (ids \(Self.sample(duplicates.flatMap { $0.ids.dropFirst() })))",
+                    count: result.duplicateFacts)
             }
             return result
         }

@@ -82,6 +82,53 @@ enum DatabaseCheck {
         ).map { ($0["id"], $0["namespace"]) }
     }
 
+    /// Facts of one namespace that share a normalized content, oldest (lowest id) first.
+    struct DuplicateGroup: Sendable {
+        var namespace: String
+        var ids: [Int64]
+    }
+
+    /// Every group of two or more facts of a namespace with the same content key, in the order of
+    /// their oldest fact. The database does not refuse them since keys are indexed by their hash
+    /// (see ``ContentKeyIndex``); only a writer other than Mnemo's own makes one.
+    ///
+    /// The hashes are grouped first, from the index alone (a million facts in a fraction of a
+    /// second), and only the rows of a hash shared by several facts are read and compared by key.
+    static func duplicateContent(_ db: Database) throws -> [DuplicateGroup] {
+        let hash = ContentKeyIndex.functionName
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT namespace, content_key, id FROM fact
+                WHERE (namespace, \(hash)(content_key)) IN (
+                    SELECT namespace, \(hash)(content_key) FROM fact GROUP BY 1, 2 HAVING COUNT(*) > 1)
+                ORDER BY id
+                """)
+        var groups: [[String]: DuplicateGroup] = [:]
+        while let row = try rows.next() {
+            let namespace: String = row[0]
+            let key: String = row[1]
+            groups[[namespace, key], default: DuplicateGroup(namespace: namespace, ids: [])].ids.append(row[2])
+        }
+        return groups.values.filter { $0.ids.count > 1 }.sorted { $0.ids[0] < $1.ids[0] }
+    }
+
+    /// Merges each group into its oldest fact, as a repeat is counted when Mnemo stores it: the
+    /// mentions add up, the sources join, and the later facts are deleted with a history event
+    /// that names the survivor (see ``FactMerger``).
+    static func mergeDuplicateContent(_ db: Database, _ groups: [DuplicateGroup], now: Date) throws -> Int {
+        var merged = 0
+        for group in groups {
+            var survivor = try FactTable.require(db, namespace: group.namespace, id: group.ids[0])
+            for id in group.ids.dropFirst() {
+                let absorbed = try FactTable.require(db, namespace: group.namespace, id: id)
+                survivor = try FactMerger.merge(db, absorbed: absorbed, into: survivor, now: now)
+                merged += 1
+            }
+        }
+        return merged
+    }
+
     static func moveFact(_ db: Database, id: Int64, toTopic topicID: Int64) throws {
         try db.execute(sql: "UPDATE fact SET topic_id = ? WHERE id = ?", arguments: [topicID, id])
     }

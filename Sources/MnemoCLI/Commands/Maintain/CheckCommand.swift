@@ -11,11 +11,14 @@ struct CheckCommand: AsyncParsableCommand {
             index against the facts (FTS5 integrity-check), facts without vectors, vectors \
             without facts or of the wrong size, the recorded embedding model, and the topic \
             tree (orphans, cycles, paths and keys that disagree with their parents, facts \
-            whose topic is missing).
+            whose topic is missing), rows left of erased facts, and facts of a namespace with \
+            the same normalized content (which Mnemo stores once; only another writer makes them).
 
             --repair rebuilds what is derived from the facts, in one transaction: the \
             full-text index, missing vectors (with the installed model), topic paths and keys; \
-            it then checks again and reports what it did. Damage found by integrity_check and \
+            it erases what is left of erased facts and merges facts of the same content into \
+            the oldest (mentions add up, sources join); it then checks again and reports what \
+            it did. Damage found by integrity_check and \
             vectors of another model are not repaired: restore `mnemo export` output into a \
             new database, or run `mnemo reembed`.
 
