@@ -252,8 +252,8 @@ struct EvaluationTests {
         #expect(report.exactSemanticRankings.count == 12)
     }
 
-    /// At the size that gets a graph index: the recall–width curve, the tombstone sweep and the
-    /// resident bytes are measured.
+    /// At the size that gets a graph index: the recall–width curve, the tombstone sweep, the
+    /// resident bytes and the cost of a commit to the next search are measured.
     @Test func aBenchmarkWithAGraphIndexMeasuresItsCurveAndTombstones() async throws {
         let corpus = SyntheticCorpus(.init(facts: 20_000, queries: 12, dimension: 16, seed: 5))
         let variants = SearchBenchmark.Variant.all.filter { ["semantic", "semantic_ann"].contains($0.name) }
@@ -269,6 +269,10 @@ struct EvaluationTests {
         #expect(abs((report.tombstoneRecall.first?.share ?? 0) - 0.2) < 0.001)
         #expect((report.tombstoneRecall.first?.rebuiltRecall ?? 0) > 0.8)
         #expect((report.vectorIndexBytes?.graph ?? 0) > 20_000 * 16)
+        // One commit per query, each a fact deleted and stored again under a new id.
+        #expect(report.graphInsertCost?.count == 12)
+        #expect(Set(report.factIDs).count == 20_000)
+        #expect(report.factIDs.filter { $0 > 20_000 }.count == 12)
     }
 
     @Test func latencyPercentilesUseTheNearestRank() {

@@ -150,6 +150,9 @@ public enum SearchBenchmark {
         /// The bytes the vector index held after the variants, for its rows (`Float` vectors,
         /// int8 codes, attributes) and for the graph index.
         public var vectorIndexBytes: (rows: Int, mapped: Int, graph: Int)?
+        /// What a one-fact commit after the build adds to the next approximate search (a
+        /// tombstone and an insertion in the graph), when a graph was built.
+        public var graphInsertCost: LatencyStats?
 
         public func stats(_ name: String) -> LatencyStats? {
             latencies.first { $0.variant.name == name }?.stats
@@ -319,6 +322,12 @@ public enum SearchBenchmark {
                 queries: queries.map(\.vector), shares: configuration.tombstoneShares, k: configuration.limit
             ) { step in progress?(Progress(phase: step, done: 0, total: 1)) }
         }
+        var graphInsertCost: LatencyStats?
+        if graphBuildTime != nil {
+            progress?(Progress(phase: "timing insertions into the graph index", done: 0, total: 1))
+            graphInsertCost = try await Self.graphInsertCost(
+                kb, corpus: corpus, factIDs: &factIDs, samples: min(queries.count, 200), limit: configuration.limit)
+        }
         // In WAL mode recent pages may still sit in the -wal file.
         let size = ["", "-wal"].reduce(0) { total, suffix in
             total
@@ -341,7 +350,36 @@ public enum SearchBenchmark {
         report.vectorIndexBytes = vectorIndexBytes
         report.approximateCurve = approximateCurve
         report.filteredPaths = filteredPaths
+        report.graphInsertCost = graphInsertCost
         return report
+    }
+
+    /// What a fact committed after the graph was built costs the next approximate search: one
+    /// fact at a time is deleted and stored again (the same content and vector under a new id,
+    /// so its node becomes a tombstone and a new node is inserted), then the same search runs
+    /// twice. The first applies the commit to the graph before it walks; the second only walks.
+    /// Each sample is the first's time less the second's. Runs last: it changes the corpus's ids.
+    private static func graphInsertCost(
+        _ kb: KnowledgeBase, corpus: SyntheticCorpus, factIDs: inout [Int64], samples: Int, limit: Int
+    ) async throws -> LatencyStats? {
+        guard samples > 0, !corpus.facts.isEmpty else { return nil }
+        var costs: [Duration] = []
+        let clock = ContinuousClock()
+        for sample in 0..<samples {
+            // Spread over the corpus, and a different query each time.
+            let index = sample * 7_919 % corpus.facts.count
+            let query = SearchQuery(
+                corpus.queries[sample % corpus.queries.count].text, mode: .semantic, limit: limit,
+                vectorScan: .approximate)
+            try await kb.deleteFact(id: factIDs[index])
+            factIDs[index] = try await kb.addFacts([corpus.facts[index]], nearDuplicates: nil)[0].id
+            let start = clock.now
+            _ = try await kb.search(query)
+            let applied = clock.now
+            _ = try await kb.search(query)
+            costs.append(max(.zero, (applied - start) - (clock.now - applied)))
+        }
+        return LatencyStats(samples: costs)
     }
 
     /// Builds the graph index of `kb`'s namespace, or reads it from the file saved beside the

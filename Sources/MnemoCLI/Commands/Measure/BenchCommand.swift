@@ -17,7 +17,10 @@ struct BenchCommand: AsyncParsableCommand {
             The semantic_ann variants build the graph index first (from 20,000 facts) and time it \
             beside the exact scan, unfiltered and with 1 % and 10 % of the facts passing, with \
             their recall@10 against it; a second knowledge base on the same file then reopens \
-            the saved graph (build.ann_open_ms, build.ann_first_query_ms). With the exact \
+            the saved graph (build.ann_open_ms, build.ann_first_query_ms). Last, up to 200 \
+            facts are deleted and stored again one at a time, and what each commit adds to the \
+            next approximate search (its graph insertion) is timed (build.ann_insert_p50_ms, \
+            build.ann_insert_p99_ms). With the exact \
             semantic variant, semantic_ann is also timed at several beam widths \
             (semantic_ann_curve), and, when the Python of --peers-python or MNEMO_PYTHON (else \
             python3) has faiss-cpu and usearch, their HNSW graphs are built on the same vectors \

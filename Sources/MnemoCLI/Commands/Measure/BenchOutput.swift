@@ -53,6 +53,10 @@ struct BenchOutput: Encodable {
         /// vectors already loaded), and that knowledge base's first approximate search after.
         var annOpenMs: Double?
         var annFirstQueryMs: Double?
+        /// What a one-fact commit after the build adds to the next approximate search: the
+        /// graph's tombstone and insertion, p50 and p99 over up to 200 commits.
+        var annInsertP50Ms: Double?
+        var annInsertP99Ms: Double?
         /// Resident bytes per fact of the graph index (int8 codes, links, filter columns, ids)
         /// and of the vector index's rows (attributes, ids; `Float` vectors and int8 codes while
         /// they are small), and the bytes per fact of the rows' vectors and codes kept in a mapped
@@ -151,6 +155,8 @@ struct BenchOutput: Encodable {
             annVectorsPerSecond: report.graphBuildTime.map { Double(report.facts) / max($0.seconds, 1e-9) },
             annBuildSeconds: report.graphBuildTime?.seconds, annOpenMs: report.graphOpenTime?.milliseconds,
             annFirstQueryMs: report.firstQueryAfterGraphOpen?.milliseconds,
+            annInsertP50Ms: report.graphInsertCost?.p50.milliseconds,
+            annInsertP99Ms: report.graphInsertCost?.p99.milliseconds,
             annBytesPerFact: report.vectorIndexBytes.flatMap {
                 $0.graph > 0 ? Double($0.graph) / Double(max(1, report.facts)) : nil
             },
@@ -287,6 +293,12 @@ struct BenchOutput: Encodable {
         if let open = build.annOpenMs, let first = build.annFirstQueryMs {
             lines.append(
                 String(format: "saved graph index reopened in %.0f ms; first search after it %.2f ms", open, first))
+        }
+        if let p50 = build.annInsertP50Ms, let p99 = build.annInsertP99Ms {
+            lines.append(
+                String(
+                    format: "a one-fact commit adds %.2f ms (p50), %.2f ms (p99) to the next approximate search",
+                    p50, p99))
         }
         for (name, latency) in latencies {
             guard let recall = latency.recallAt10 else { continue }
