@@ -68,6 +68,12 @@ struct CLITests {
         let sqlite = try #require(report?["sqlite"] as? [String: Any], "\(bench.stdout)")
         #expect(sqlite["memory_statistics"] as? Bool == false)
         #expect((sqlite["version"] as? String)?.hasPrefix("3.") == true)
+        // Where it was measured: machines of one kind differ.
+        let machine = try #require(report?["machine"] as? [String: Any], "\(bench.stdout)")
+        #expect((machine["cpu"] as? String)?.isEmpty == false)
+        #expect((machine["cores"] as? Int ?? 0) >= 1)
+        #expect(["portable", "avx2", "avx512"].contains(machine["kernels"] as? String ?? ""))
+        #expect(machine["vnni"] is Bool)
     }
 
     /// The graph index's keys are there beside the exact scan's; 300 facts are below the graph's

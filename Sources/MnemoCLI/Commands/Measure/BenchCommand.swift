@@ -20,7 +20,8 @@ struct BenchCommand: AsyncParsableCommand {
             the saved graph (build.ann_open_ms, build.ann_first_query_ms). Last, up to 200 \
             facts are deleted and stored again one at a time, and what each commit adds to the \
             next approximate search (its graph insertion) is timed (build.ann_insert_p50_ms, \
-            build.ann_insert_p99_ms). With the exact \
+            build.ann_insert_p99_ms). The JSON's machine names the processor, its cores and \
+            the kernels' path: machines of one kind can differ twofold. With the exact \
             semantic variant, semantic_ann is also timed at several beam widths \
             (semantic_ann_curve), and, when the Python of --peers-python or MNEMO_PYTHON (else \
             python3) has faiss-cpu and usearch, their HNSW graphs are built on the same vectors \

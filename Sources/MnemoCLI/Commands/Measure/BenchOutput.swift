@@ -261,6 +261,7 @@ struct BenchOutput: Encodable {
         try container.encodeIfPresent(int8RecallAt10Filtered, forKey: Key("int8_recall_at_10_filtered"))
         try container.encode(build, forKey: Key("build"))
         try container.encode(SQLiteSettings(), forKey: Key("sqlite"))
+        try container.encode(BenchMachine(), forKey: Key("machine"))
         try container.encodeIfPresent(memoryBandwidth, forKey: Key("memory_bandwidth"))
         try container.encodeIfPresent(numpy, forKey: Key("numpy"))
         try container.encodeIfPresent(semanticAnnCurve, forKey: Key("semantic_ann_curve"))
@@ -271,7 +272,10 @@ struct BenchOutput: Encodable {
 
     /// The human-readable report.
     var text: String {
-        var lines = ["\(facts.formatted()) facts, \(dimension) dimensions, \(queries) queries per mode (seed \(seed))"]
+        var lines = [
+            "\(facts.formatted()) facts, \(dimension) dimensions, \(queries) queries per mode (seed \(seed))",
+            "on \(BenchMachine().description)",
+        ]
         lines.append(
             String(
                 format: "loaded in %.1f s (%.0f facts/s); vector index read in %.0f ms; database %.0f MB",
