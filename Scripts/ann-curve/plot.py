@@ -6,6 +6,7 @@ usearch), every point labelled with its search width; the exact scan (`semantic`
 timed, the int8 scan (`semantic_int8`) as single points.
 
 Usage: python plot.py BENCH.json OUT.svg [--cpu "AMD EPYC, family 25 model 17, 2 cores"]
+(without --cpu, the title names the processor of the bench's `machine`)
 """
 
 import argparse
@@ -44,7 +45,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench")
     parser.add_argument("svg")
-    parser.add_argument("--cpu", default="", help="the CPU, for the title")
+    parser.add_argument("--cpu", default="", help="the CPU, for the title (default: the bench's machine)")
     arguments = parser.parse_args()
     with open(arguments.bench) as file:
         bench = json.load(file)
@@ -88,8 +89,10 @@ def main():
     axes.set_ylabel("p50 latency per query, ms (log)")
     axes.grid(True, which="both", linewidth=0.4, alpha=0.5)
     title = f"{bench['facts']:,} facts, {bench['dimension']} dimensions, {bench['queries']} queries"
-    if arguments.cpu:
-        title += f"\n{arguments.cpu}"
+    machine = bench.get("machine")
+    cpu = arguments.cpu or (f"{machine['cpu']}, {machine['cores']} cores" if machine else "")
+    if cpu:
+        title += f"\n{cpu}"
     axes.set_title(title, fontsize=10)
     axes.legend(fontsize=8, loc="upper left")
     figure.text(

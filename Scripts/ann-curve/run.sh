@@ -10,8 +10,8 @@
 #   SVG      the figure (default Sources/Mnemo/Mnemo.docc/Resources/ann-curve-FACTS.svg)
 # Environment: VENV (a virtualenv with faiss-cpu, usearch, matplotlib and numpy; made in
 #   /tmp/ann-venv when missing), MNEMO_BINARY (default the release build's), OUT (where the bench's
-#   JSON is kept, default a temporary file), CPU_LABEL (the CPU in the title; default read from
-#   /proc/cpuinfo).
+#   JSON is kept, default a temporary file), CPU_LABEL (the CPU in the title; default the bench
+#   JSON's machine).
 # Needs a release build: swift build -c release --build-tests -Xswiftc -enable-testing
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,16 +28,8 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q faiss-cpu usearch matplotlib numpy
 fi
 
-if [ -z "${CPU_LABEL:-}" ]; then
-  model=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-  family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
-  number=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
-  CPU_LABEL="$model (family $family model $number), $(nproc) cores"
-fi
-echo "$CPU_LABEL" >&2
-
 "$mnemo" bench --facts "$facts" --queries "$queries" --only semantic --only semantic_ann \
   --no-numpy --no-bandwidth --peers-python "$venv/bin/python" --json > "$json"
-"$venv/bin/python" "$root/Scripts/ann-curve/plot.py" "$json" "$svg" --cpu "$CPU_LABEL"
+"$venv/bin/python" "$root/Scripts/ann-curve/plot.py" "$json" "$svg" ${CPU_LABEL:+--cpu "$CPU_LABEL"}
 echo "bench JSON: $json" >&2
 echo "figure: $svg" >&2
