@@ -16,25 +16,14 @@ enum FactTable {
         return fact
     }
 
-    /// The stored fact with the same normalized content, if any.
-    static func find(_ db: Database, namespace: String, contentKey: String) throws -> Fact? {
+    /// The stored fact with the same normalized content, if any, other than fact `excluded`: a
+    /// writer giving a fact a key, or bringing one back, asks whether another fact holds it.
+    static func find(_ db: Database, namespace: String, contentKey: String, excluding excluded: Int64? = nil)
+        throws -> Fact?
+    {
         try findOne(
-            db, namespace: namespace, where: ContentKeyIndex.matchingCondition, ContentKeyIndex.hash(contentKey),
-            contentKey)
-    }
-
-    /// Another fact of the same namespace with the same normalized content as fact `id`, if any.
-    /// Not ``find(_:namespace:contentKey:)``: with two facts of one key, that returns either.
-    static func otherFact(_ db: Database, withKeyOf id: Int64) throws -> Int64? {
-        let hash = ContentKeyIndex.functionName
-        return try Int64.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT other.id FROM fact AS this JOIN fact AS other
-                        ON other.namespace = this.namespace AND \(hash)(other.content_key) = \(hash)(this.content_key)
-                        AND other.content_key = this.content_key AND other.id != this.id
-                    WHERE this.id = ? LIMIT 1
-                    """), arguments: [id])
+            db, namespace: namespace, where: ContentKeyIndex.matchingCondition + " AND fact.id IS NOT ?",
+            ContentKeyIndex.hash(contentKey), contentKey, excluded)
     }
 
     /// The namespace's fact meeting `condition` (a `?` for each value), through a cached statement.

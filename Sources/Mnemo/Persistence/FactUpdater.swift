@@ -28,7 +28,7 @@ struct FactUpdater {
         if let content = update.content {
             let content = try ValidatedFact.validate(content: content)
             let key = TextNormalization.factKey(content)
-            if let other = try FactTable.find(db, namespace: fact.namespace, contentKey: key), other.id != fact.id {
+            if let other = try FactTable.find(db, namespace: fact.namespace, contentKey: key, excluding: fact.id) {
                 throw MnemoError.conflict(.duplicateFact(existingID: other.id))
             }
             change("content", "content", old: fact.content, new: content, value: content)

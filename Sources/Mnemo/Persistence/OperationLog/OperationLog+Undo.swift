@@ -28,8 +28,12 @@ extension OperationLog {
         }
         // A namespace keeps one fact per content (see `ContentKeyIndex`); the throw rolls back.
         for change in changes where change.table == "fact" && change.before != nil {
-            if let other = try FactTable.otherFact(db, withKeyOf: change.row) {
-                throw MnemoError.conflict(.duplicateFact(existingID: other))
+            guard
+                let key = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT content_key FROM fact WHERE id = ?"), arguments: [change.row])
+            else { continue }
+            if let other = try FactTable.find(db, namespace: namespace, contentKey: key, excluding: change.row) {
+                throw MnemoError.conflict(.duplicateFact(existingID: other.id))
             }
         }
         try announceRestored(changes, db, namespace: namespace)
