@@ -13,7 +13,7 @@ internal import MnemoKernels
 ///
 /// On ``avx512`` the encoder runs on AVX-512 kernels and the vector scan keeps the AVX2 ones: an
 /// int8 scan with AVX-512 VNNI (64 codes per instruction) was measured on a CPU that has it and
-/// ran no faster than AVX2 (1.09 against 1.04 ms for 100k rows on 2 threads): arithmetic is not
+/// ran no faster than AVX2 (see the Performance article, "Search latency"): arithmetic is not
 /// what bounds the scan, memory and its bookkeeping are. The graph index scores its neighbour
 /// lists with an AVX-512 VNNI kernel on ``avx512`` when the CPU has VNNI (``walksWithVNNI``); it
 /// measured no faster than the AVX2 one either (see ApproximateSearch.md).

@@ -22,25 +22,28 @@ final class ApproximateIndex: @unchecked Sendable {
     /// When the graph is used and how it is searched.
     struct Settings: Sendable, Equatable {
         /// A namespace with fewer rows is always scanned exactly (int8 + rescoring, or float): at
-        /// 20,000 rows the int8 scan takes about 0.3 ms on two cores, no slower than the graph,
-        /// which would cost 10 s to build.
+        /// that size the int8 scan is no slower than a walk of the graph, which would first take
+        /// seconds to build.
         var minimumRows = 20_000
         /// At most this many rows estimated to pass a filter are listed and scored exactly
         /// instead of walking the graph, and only when the cost model says listing is the
         /// cheaper path (``listsPassingRows(passing:of:vectorized:)``): a bound on the model's
-        /// reach rather than a threshold of its own. 200,000 rows take about 3.3 ms to score on
-        /// two cores, where a walk at a million facts takes 3 ms at 10 % passing. Tests set it to
-        /// 0 to make every filtered search walk.
+        /// reach rather than a threshold of its own. By the model's own costs, scoring this many
+        /// rows on two cores takes about as long as a walk at a million facts with a tenth of them
+        /// passing. Tests set it to 0 to make every filtered search walk.
         var exactScanMaximum = 200_000
         /// The time, in nanoseconds, the listing kernel (`mnemo_list_passing`) takes per row of
-        /// the namespace, passing or not, on the AVX-512 path (16 rows per step): 0.41 ms for a
-        /// million rows with a time range (flags and times read, 9 bytes a row).
+        /// the namespace, passing or not, on the AVX-512 path (16 rows per step) with a time range
+        /// (flags and times read, 9 bytes a row). This and the costs below were measured with
+        /// `mnemo bench` on one machine (see ApproximateSearch.md, "Filtered search, measured"):
+        /// what decides between listing and walking is their ratios, not their size.
         var listingNanosecondsPerRow = 0.45
         /// The same on the path that tests one row at a time (no AVX-512, or a namespace that
-        /// shares the index with others, whose rows are listed): 2.5 ms for a million rows.
+        /// shares the index with others, whose rows are listed).
         var listingNanosecondsPerListedRow = 2.5
         /// The time, in nanoseconds, scoring one listed row takes on one thread (int8 over its
-        /// codes, the best rescored in `Float`): 30,000 rows in about 1 ms at 300,000 facts.
+        /// codes, the best rescored in `Float`), with the part of a search spent outside the
+        /// vector index counted in, so that the estimate leans towards the walk.
         /// Listed rows are scored on ``scoringThreads`` threads once they are
         /// `VectorSnapshot.parallelThreshold` or more, as the exact scan's rows are.
         var scoringNanosecondsPerRow = 33.0
@@ -49,12 +52,12 @@ final class ApproximateIndex: @unchecked Sendable {
         /// namespace of ``filteredWalkRows`` rows, in nanoseconds; how it grows as the share
         /// falls (times (0.1 / share) to ``filteredWalkGrowth``) and as the namespace grows
         /// (times (rows / ``filteredWalkRows``) to ``filteredWalkSizeGrowth``).
-        /// At 300,000 facts the walk took 1.36 ms at 10 % and 2.5 ms at 1 % (means, without the
-        /// 0.23 ms a search spends outside the vector index): 10^0.26 = 1.8. At a million it
-        /// took 2.8 ms at 10 %: (10 / 3)^0.6 = 2.06, the graph and codes no longer in the
-        /// 260 MB L3 of the machine it was measured on (see ApproximateSearch.md, "Filtered
-        /// search, measured"). Two sizes make a line, not a law: past a million, the walk's
-        /// estimate is an extrapolation.
+        /// Fitted to the mean walk alone (without the rest of the search) at a tenth and a
+        /// hundredth passing at 300,000 facts, and at a tenth at a million (see
+        /// ApproximateSearch.md, "Filtered search, measured"). The growth with size is the
+        /// caches': a larger graph's rows miss them more often, from a size that depends on the
+        /// machine's last-level cache. Two sizes make a line, not a law: past a million, the
+        /// walk's estimate is an extrapolation.
         var filteredWalkNanoseconds = 1_360_000.0
         var filteredWalkGrowth = 0.26
         var filteredWalkRows = 300_000.0
@@ -114,8 +117,9 @@ final class ApproximateIndex: @unchecked Sendable {
         var rescoredCandidates = 96
         var parameters = NeighborGraph.Parameters()
         /// A saved graph is saved again once this many changes (or 1 % of its nodes, if more)
-        /// reached it since: a reopened graph repairs each fact changed since its save (an
-        /// insertion, about 0.4 ms), so this bounds that work to about a second at 1,000.
+        /// reached it since: a reopened graph repairs each fact changed since its save, an
+        /// insertion each, so this bounds that work to a thousand insertions (`mnemo bench` times
+        /// one: `build.ann_insert_p50_ms`).
         var saveInterval = 1_000
         /// Once this share of a graph's nodes are tombstones, it is rebuilt from the vectors in
         /// the background (see ``claimBuild(of:at:)``), and a saved graph read back with this
@@ -124,13 +128,13 @@ final class ApproximateIndex: @unchecked Sendable {
         /// recall does not fall with tombstones (walks pass through them), but every tombstone
         /// holds a node's memory (about 620 bytes) and is visited by walks; at a fifth, the
         /// graph holds at most a quarter more nodes than facts, recall stayed within a point of
-        /// a fresh build, and a rebuild costs about 2 ms of one core per deleted fact.
+        /// a fresh build, and a rebuild's cost is spread over the deletes of a fifth of the graph.
         var compactionShare = 0.2
         /// The threads that build a graph: every core the process may use, up to 8. The build
         /// links nodes in parallel as hnswlib does (``NeighborGraph/insert(rows:of:threads:progress:)``);
-        /// on the 2-core development machine two threads built 100,000 facts 1.95 times as
-        /// fast as one, with the same recall (see ApproximateSearch.md). Capped so that a
-        /// compaction on a large server leaves cores to the searches it runs beside.
+        /// two threads build a graph nearly twice as fast as one, with the same recall (see
+        /// ApproximateSearch.md, "Building on two threads"). Capped so that a compaction on a
+        /// large server leaves cores to the searches it runs beside.
         var buildThreads = min(8, VectorSnapshot.defaultThreads)
     }
 

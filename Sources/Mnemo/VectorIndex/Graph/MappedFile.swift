@@ -11,12 +11,12 @@ import Foundation
 /// A file mapped read-only into memory, for as long as the value lives: what a reopened
 /// ``NeighborGraph`` reads its columns from until it changes.
 ///
-/// Mapping, not copying, is what makes reopening fast: a million-fact graph's 680 MB copied
-/// into fresh memory took most of its second and a half to open, where the file's pages, in the
-/// page cache since it was written or read, are mapped as they are. The mapping starts on a
-/// 2 MiB boundary, so a kernel that keeps the file in 2 MiB pages (Linux's large folios) maps
-/// them whole, and a walk's scattered reads miss the TLB no more than in the graph's own memory
-/// (see ApproximateSearch.md).
+/// Mapping, not copying, is what makes reopening fast: copying a million-fact graph's file into
+/// fresh memory spent most of its time in the kernel clearing the fresh pages, where the file's
+/// pages, in the page cache since it was written or read, are mapped as they are. The mapping
+/// starts on a 2 MiB boundary, so a kernel that keeps the file in 2 MiB pages (Linux's large
+/// folios) maps them whole, and a walk's scattered reads miss the TLB no more than in the graph's
+/// own memory (see ApproximateSearch.md, "Saved beside the database").
 ///
 /// The mapping is private: nothing written to the file afterwards is seen, except by a process
 /// that rewrites it in place, which Mnemo never does (a save renames a new file over it).
