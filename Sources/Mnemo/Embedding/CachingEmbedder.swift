@@ -4,9 +4,10 @@ import Foundation
 /// encoded again.
 ///
 /// Queries arrive one text at a time and repeat (a chat app asks the same question, a user
-/// pages through results); encoding one with all-MiniLM-L6-v2 takes about 10 ms. Single-text
-/// calls are answered from a least-recently-used cache of `capacity` vectors; batches (ingest,
-/// re-embedding) pass straight through and are not cached, so they never evict queries.
+/// pages through results); encoding one runs the whole model (<doc:Performance>, "Encoder",
+/// gives what that costs), where a remembered vector is a lookup. Single-text calls are answered
+/// from a least-recently-used cache of `capacity` vectors; batches (ingest, re-embedding) pass
+/// straight through and are not cached, so they never evict queries.
 ///
 /// With `import MnemoEncoder` (for `SentenceEncoder` and `ModelFolder`):
 ///

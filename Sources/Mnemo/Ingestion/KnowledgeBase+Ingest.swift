@@ -9,8 +9,9 @@ extension KnowledgeBase {
     /// ``IngestRejection``); with ``IngestOptions/strict``, any rejection means nothing is stored.
     /// See ``IngestRecord`` for how fields map to facts.
     ///
-    /// A cancelled task stops within one embedding pass of the batch in progress (about 100 ms
-    /// with the sentence encoder), which is rolled back; the batches committed before stay.
+    /// A cancelled task stops within one embedding pass of the batch in progress (with the
+    /// sentence encoder, a forward pass of 32 texts by default), which is rolled back; the
+    /// batches committed before stay.
     /// - Throws: ``MnemoError/unreadableInput(_:)`` when the input is not readable as its format
     ///   (nothing is stored), ``MnemoError/interrupted(stored:cause:)`` on a database failure or
     ///   a cancellation after batches were committed, `CancellationError` when the task was

@@ -7,11 +7,11 @@ import Foundation
 /// handle one.
 ///
 /// Cancellation: every search, write, ingest and re-embedding checks its task between batches
-/// (within about 100 ms with the sentence encoder) and stops. When nothing of the call was
-/// stored it throws `CancellationError`, as `Task.checkCancellation()` does, so one
-/// `catch is CancellationError` handles every cancelled call; an ingest or re-embedding that had
-/// already committed batches throws ``interrupted(stored:cause:)`` with cause ``cancelled``
-/// instead, saying how much is stored.
+/// (with the sentence encoder, within a forward pass of 32 texts by default) and stops. When
+/// nothing of the call was stored it throws `CancellationError`, as `Task.checkCancellation()`
+/// does, so one `catch is CancellationError` handles every cancelled call; an ingest or
+/// re-embedding that had already committed batches throws ``interrupted(stored:cause:)`` with
+/// cause ``cancelled`` instead, saying how much is stored.
 ///
 ///
 /// ```swift

@@ -33,7 +33,7 @@ enum StableID {
     }
 
     /// The 128 bits as a lowercase UUID: 8-4-4-4-12 hexadecimal digits, written into the
-    /// string's own storage (built from substrings, it took 4 % of an ingest's CPU time).
+    /// string's own storage (built from substrings, it showed in an ingest's profile).
     static func formatted(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { text in
             var position = 0

@@ -353,9 +353,10 @@ extension KnowledgeBase {
     /// Runs a short read on the calling thread.
     ///
     /// Search reads take well under a millisecond and never suspend. GRDB's async `read` would
-    /// run them on the connection's queue and resume the task afterwards: two thread hand-offs
-    /// that cost 0.1 to 0.2 ms each on a 2-core machine, a quarter of a text search. Holding
-    /// the task's thread for the read instead is what the vector scan does for its own work.
+    /// run them on the connection's queue and resume the task afterwards: two thread hand-offs,
+    /// each as costly as a good part of the read itself (together they doubled a short text
+    /// search's p50 on a 2-core machine). Holding the task's thread for the read instead is what
+    /// the vector scan does for its own work.
     func readNow<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
     }

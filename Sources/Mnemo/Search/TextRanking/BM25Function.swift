@@ -11,13 +11,13 @@ import GRDB
 /// with each row's size and each phrase's count kept in memory.
 ///
 /// FTS5's `bm25()` reads the size in tokens of every matching row from `fact_fts_docsize`: one
-/// statement per row, about three quarters of the cost of ranking (3.7 µs a row on a 2 GHz
-/// EPYC). For a common word that matches thousands of facts that is most of a search. This
-/// function evaluates the same formula in the same order (k1 = 1.2, b = 0.75, IDF floored at
-/// 1e-6), so its scores are bit for bit those of `bm25()`, but it remembers the sizes in a
-/// table of its connection: the first search that meets a row reads its size, later ones
-/// find it in memory. It remembers as well how many rows hold each phrase it has counted for
-/// an IDF (a pass over the phrase's rows, in each half of a split ranking).
+/// statement per row, about three quarters of the cost of ranking. For a common word that matches
+/// thousands of facts that is most of a search. This function evaluates the same formula in the
+/// same order (k1 = 1.2, b = 0.75, IDF floored at 1e-6), so its scores are bit for bit those of
+/// `bm25()`, but it remembers the sizes in a table of its connection: the first search that meets a
+/// row reads its size, later ones find it in memory. It remembers as well how many rows hold each
+/// phrase it has counted for an IDF (a pass over the phrase's rows, in each half of a split
+/// ranking).
 ///
 /// Sizes and counts change when facts are written, so each query passes two arguments that
 /// say whether they still hold: `key` stands for FTS5's structure record (row 10 of
@@ -206,9 +206,9 @@ enum BM25Function {
         /// ``largeSizeMark`` for a size that does not fit, which ``largeSizes`` holds.
         ///
         /// A byte, not the `Int32` FTS5 gives: a common word's matches are spread over the whole
-        /// table, and at a million facts four bytes a row (4 MB) missed the core's 2 MB cache on
-        /// nearly every match; that one load was a thirteenth of a text search's time. A byte a
-        /// row (1 MB) stays in the cache, and facts are a few dozen tokens long.
+        /// table, and at a million facts a table of four bytes a row outgrew a core's L2 cache,
+        /// so that nearly every match missed it (that one load stood out in a text search's
+        /// profile). A quarter of the bytes stays in it, and facts are a few dozen tokens long.
         @exclusivity(unchecked) private var sizes: [UInt8] = []
         /// The sizes of ``largeSizeMark`` tokens or more, by rowid.
         @exclusivity(unchecked) private var largeSizes: [Int: Int32] = [:]
@@ -243,13 +243,12 @@ enum BM25Function {
 
         /// The size of the current row of `context`, in a table of `rows` rows (FTS5's count).
         ///
-        /// Reading one row's size costs a statement (3.7 µs); reading every row's in one pass of
-        /// `fact_fts_docsize` costs a few hundredths of that per row (the pass alone took 55 ms
-        /// for a million rows in the sqlite3 shell). Once a sixteenth of the rows (at least
-        /// 1,000) were read one by one since the table was last emptied, every size is read at
-        /// once: at a million facts a few common-word searches otherwise keep paying for rows no
-        /// search has met yet. The reads one by one before it cost about four times the pass, so
-        /// whatever the order of searches this costs at most about five times the cheaper way.
+        /// Reading one row's size costs a statement; reading every row's in one pass of
+        /// `fact_fts_docsize` costs a few hundredths of that per row. Once a sixteenth of the rows (at
+        /// least 1,000) were read one by one since the table was last emptied, every size is read at
+        /// once: at a million facts a few common-word searches otherwise keep paying for rows no search
+        /// has met yet. The reads one by one before it cost about four times the pass, so whatever the
+        /// order of searches this costs at most about five times the cheaper way.
         func size(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer, rows: Int64, db: OpaquePointer?)
             throws(Failure) -> Int32
         {
@@ -471,7 +470,7 @@ enum BM25Function {
     private final class PhrasePass {
         /// The saturation is measured in at most this many rows. Measuring costs about three
         /// times counting; a phrase in more rows is common, its IDF low, and BM25's own bound,
-        /// IDF × (k1 + 1), is low enough (a word in 80 % of a million facts took 29 ms to count).
+        /// IDF × (k1 + 1), is low enough: the words that would cost most to measure are spared.
         static let measuredRows: Int64 = 32_768
 
         let statistics: QueryStatistics

@@ -142,8 +142,8 @@ struct SnippetMaker {
 }
 
 /// Each connection's tokenizer of `fact_fts`, made once. Making one prepares a statement to reach
-/// FTS5 (`FTS5.api`) and builds the tokenizer's tables: 3 % of a text search's CPU when every
-/// search made its own.
+/// FTS5 (`FTS5.api`) and builds the tokenizer's tables, which showed in a text search's profile
+/// when every search made its own.
 ///
 /// A tokenizer keeps buffers between calls, so it serves one thread at a time: the one that
 /// holds its connection, within that access.
