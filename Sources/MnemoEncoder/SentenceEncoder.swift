@@ -171,7 +171,7 @@ public final class SentenceEncoder: Embedder, Sendable {
 
     /// Scratch memory for passes of up to `rows` token rows: the kept one when it is large
     /// enough, else a new one. A new workspace is fresh pages that the pass faults in one by one
-    /// (about 300 KB for one short text), which cost one text 2–3 % of its time.
+    /// (about 300 KB for one short text), which showed in one text's profile.
     private func workspace(rows: Int) -> BertWorkspace {
         let kept = spareWorkspace.withLock { spare -> BertWorkspace? in
             guard let workspace = spare, workspace.rowCapacity >= rows else { return nil }
@@ -199,8 +199,8 @@ public final class SentenceEncoder: Embedder, Sendable {
     /// `Embedder` conformance: the same as ``encode(_:)-([String])``. The work runs on the
     /// calling task's thread plus ``threadCount`` − 1 helpers.
     ///
-    /// A cancelled task stops before the next forward pass (at most ``batchSize`` texts: about
-    /// 80 ms for 32 short texts with all-MiniLM-L6-v2 at 400 sentences/s in a release build) and throws `CancellationError`.
+    /// A cancelled task stops before the next forward pass (at most ``batchSize`` texts) and
+    /// throws `CancellationError`.
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         guard let vectors = encode(texts, stoppingWhen: { Task.isCancelled }) else { throw CancellationError() }
         return vectors

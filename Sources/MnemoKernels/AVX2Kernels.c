@@ -52,10 +52,9 @@ void mnemo_avx2_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         // The first tile of a panel block brings it from memory; it also asks for the next
         // panel block, line by line (a block is 16 floats, one line, per step of k), so that the
         // jump of a whole panel stride does not stall the next tile. Into L2, not L1: there the
-        // next block (24 kB) would push out the rows of `a` that every panel reads again. On an
-        // Emerald Rapids Xeon, the 24 products of one 18-token text on one thread took 2.8 ms
-        // instead of 3.1 on AVX-512 (4.7 instead of 5.1 on AVX2), and a 64-row block of a batch
-        // 4-7 % less (a C harness timing this function alone, best of 40).
+        // next block (24 kB) would push out the rows of `a` that every panel reads again. A C
+        // harness timing this function alone found L2 the faster on both paths, for one text's
+        // products and for a batch's blocks (Benchmarks/results, the Emerald Rapids Xeon).
         const float *next = p + 1 < panel_count ? b + panel_stride : NULL;
         float *out = c + 16 * p;
         ptrdiff_t r = 0;
@@ -194,7 +193,7 @@ void mnemo_avx2_scores_i8(const int8_t *codes, ptrdiff_t dimension, const int32_
     const ptrdiff_t whole = dimension & ~(ptrdiff_t)31;  // the codes the vector steps read
     ptrdiff_t i = 0;
     // Four rows at a time, each read whole in turn (interleaving their blocks defeated the hardware
-    // prefetcher and ran 2× slower from memory): one transposing reduction (three hadds) then sums
+    // prefetcher and ran far slower from memory): one transposing reduction (three hadds) then sums
     // the four rows' lanes, where one row needs a reduction of its own.
     for (; i + 4 <= count; i += 4) {
         ptrdiff_t row[4];

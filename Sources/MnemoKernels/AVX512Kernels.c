@@ -35,7 +35,7 @@
 
 // One tile of ROWS rows × 32 columns, two panels wide: each k costs two panel loads and ROWS
 // broadcasts for 2 × ROWS multiply-adds, where a one-panel tile needs one load per multiply-add.
-// With the loads no longer the bottleneck, a batch's products ran 20 % faster on a Xeon (Emerald
+// With the loads no longer the bottleneck, a batch's products ran faster on a Xeon (Emerald
 // Rapids) than with one-panel tiles of 12 rows. At most 14 rows: 28 sums and the two panel rows
 // fill the 32 registers. Each output is the same chain of multiply-adds in the same order as in
 // a one-panel tile, so the floats do not change.
@@ -160,10 +160,10 @@ void mnemo_avx512_sgemm_panels(const float *a, ptrdiff_t lda, ptrdiff_t rows,
         return;
     }
     // Pairs of panels, the rows in tiles of 14 and one of the rows left (a text of 18 tokens is
-    // 14 + 4, a batch's 64-row block 4 × 14 + 8); on the Xeon, 14 + 4 took 9 % less time than
-    // one one-panel tile of 18 rows, and 9 + 9 no less. The first tile of a pair asks for the next
-    // pair's block to be brought into L2 (into L1 it would push out the input rows every pair
-    // reads again).
+    // 14 + 4, a batch's 64-row block 4 × 14 + 8); on the Xeon, 14 + 4 beat one one-panel tile of
+    // 18 rows, and 9 + 9 (the same loads, half the rows per panel pass) did not. The first tile of
+    // a pair asks for the next pair's block to be brought into L2 (into L1 it would push out the
+    // input rows every pair reads again).
     ptrdiff_t p = 0;
     for (; p + 1 < panel_count; p += 2) {
         const float *b = panels + p * panel_stride;
