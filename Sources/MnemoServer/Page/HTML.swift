@@ -72,6 +72,21 @@ struct HTML: ExpressibleByStringInterpolation, Sendable, Equatable {
     }
 }
 
+extension DefaultStringInterpolation {
+    /// Markup in a `String` would be printed as a debug description and then escaped: a literal
+    /// that holds markup must be an `HTML` literal. Unavailable, so that such a literal does not
+    /// compile, and so that a literal whose type is left to inference (a ternary's branches) is
+    /// taken as `HTML`.
+    @available(*, unavailable, message: "markup goes into an HTML literal, not a String")
+    mutating func appendInterpolation(_ value: HTML) {}
+
+    @available(*, unavailable, message: "markup goes into an HTML literal, not a String")
+    mutating func appendInterpolation(_ value: [HTML]) {}
+
+    @available(*, unavailable, message: "markup goes into an HTML literal, not a String")
+    mutating func appendInterpolation(_ value: HTML?) {}
+}
+
 extension [HTML] {
     /// The pieces one after another.
     var joined: HTML { HTML(trusted: map(\.text).joined()) }

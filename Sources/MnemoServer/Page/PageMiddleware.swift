@@ -15,7 +15,15 @@ struct PageMiddleware: RouterMiddleware {
     let renderer: PageRenderer
 
     /// Paths open without signing in.
-    static let openPaths: Set<String> = ["/ui/login", "/ui/assets/page.css", "/ui/assets/page.js"]
+    static let openPaths: Set<String> = assetPaths.union(["/ui/login"])
+
+    /// The stylesheet, the script and the icon: open, and no reason to open a session.
+    static let assetPaths: Set<String> = ["/ui/assets/page.css", "/ui/assets/page.js", "/ui/assets/icon.svg"]
+
+    /// GETs that are not views: they neither need a session opened nor take the session's flash.
+    static func isView(_ path: String) -> Bool {
+        !assetPaths.contains(path) && path != "/ui/events" && path != "/ui/export.jsonl"
+    }
 
     /// The POSTs a read-only page still takes: they change no memory.
     static let readingPosts: Set<String> = ["/ui/login", "/ui/logout", "/ui/export"]
@@ -27,8 +35,12 @@ struct PageMiddleware: RouterMiddleware {
         var request = request
         let path = request.uri.path
         var cookie: String?
-        var session = await sessions.session(id: SessionCookie.value(in: request.headers[.cookie]))
-        if session == nil {
+        let id = SessionCookie.value(in: request.headers[.cookie])
+        var session = await sessions.session(id: id)
+        if let id, session?.flash != nil, request.method == .get, Self.isView(path) {
+            session = await sessions.takeFlash(id: id)
+        }
+        if session == nil, !Self.assetPaths.contains(path) {
             let opened = await sessions.open()
             cookie = SessionCookie.setting(opened, secure: SessionCookie.isHTTPS(request))
             session = opened

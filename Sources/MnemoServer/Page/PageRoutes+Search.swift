@@ -12,65 +12,86 @@ extension PageRoutes {
     /// search form and its results, each a link to its fact with why it ranked there; without
     /// `q`, the facts that pass the filters, most important and newest first.
     @Sendable func search(_ request: Request, context: MnemoRequestContext) async throws -> Response {
+        try await searchPage(Self.filledFields(request), context: context)
+    }
+
+    /// The search view for `query`; `bulk`, a refused bulk form sent from it. A filter the search
+    /// refuses (an unknown type, a bad date) shows the form again with the error, as 400.
+    func searchPage(_ query: QueryFields, context: MnemoRequestContext, bulk: FormProblem? = nil) async throws
+        -> Response
+    {
         let kb = try await knowledgeBase(context)
-        let query = Self.filledFields(request)
-        let offset = try Self.offset(query)
-        let parameters = try query.parameters(Self.searchFields, maximumLimit: Self.pageSize)
         let text = query.get("q")?.trimmingBlanks ?? ""
-        var facts: [Fact]
+        var facts: [Fact] = []
         var reasons: [Int64: HTML] = [:]
         var mode: SearchMode?
-        if text.isEmpty {
-            facts = try await kb.facts(
-                matching: parameters.filter(now: kb.now), limit: Self.pageSize + 1, offset: offset)
-        } else {
-            var search = parameters.searchQuery(
-                text, defaultMode: .hybrid, defaultLimit: Self.pageSize + 1, now: kb.now)
-            search.offset = offset
-            mode = search.mode ?? .hybrid
-            let hits = try await kb.search(search)
-            facts = hits.map(\.fact)
-            for hit in hits { reasons[hit.fact.id] = Self.reasons(hit, mode: mode ?? .hybrid) }
+        let offset: Int
+        do {
+            offset = try Self.offset(query)
+            let parameters = try query.parameters(Self.searchFields, maximumLimit: Self.pageSize)
+            if text.isEmpty {
+                facts = try await kb.facts(
+                    matching: parameters.filter(now: kb.now), limit: Self.pageSize + 1, offset: offset)
+            } else {
+                var search = parameters.searchQuery(
+                    text, defaultMode: .hybrid, defaultLimit: Self.pageSize + 1, now: kb.now)
+                search.offset = offset
+                mode = search.mode ?? .hybrid
+                let hits = try await kb.search(search)
+                facts = hits.map(\.fact)
+                for hit in hits { reasons[hit.fact.id] = Self.reasons(hit, mode: mode ?? .hybrid) }
+            }
+        } catch let error where APIError.from(error).status == .badRequest {
+            let body: HTML = """
+                <p class="error" role="alert" id="search-error">\(APIError.from(error).message)</p>
+                \(searchForm(query, problem: "search-error"))
+                """
+            return renderer.page("Search", current: "/ui/search", context: context, status: .badRequest, body)
         }
         var pageQuery = PageQuery()
         pageQuery.append("q", text)
         for field in Self.searchFields {
             for value in query.all(field.rawValue) { pageQuery.append(field.rawValue, value) }
         }
+        var back = pageQuery
+        if offset > 0 { back.append("offset", String(offset)) }
+        let shown = min(facts.count, Self.pageSize)
         let summary: HTML =
             text.isEmpty
             ? "<p class=\"meta\">Facts that pass the filters, most important and newest first.</p>"
-            : "<p class=\"meta\">Results for “\(text)” (\(mode?.rawValue ?? "hybrid") search).</p>"
+            : "<p class=\"meta\">\(shown == 0 ? "Nothing" : PageRenderer.count(shown, "result")) for “\(text)” (\(mode?.rawValue ?? "hybrid") search).</p>"
         let body: HTML = """
-            \(searchForm(query))
-            <section aria-labelledby="results"><h2 id="results">Results</h2>
+            \(searchForm(query, problem: nil))
+            <section aria-labelledby="results" id="results-section"><h2 id="results">Results</h2>
             \(summary)
-            \(factTable(Array(facts.prefix(Self.pageSize)), context: context, reasons: reasons))
+            \(factTable(Array(facts.prefix(Self.pageSize)), context: context, reasons: reasons, back: "/ui/search" + back.text, problem: bulk))
             \(PageRenderer.pager(path: "/ui/search", query: pageQuery, offset: offset, limit: Self.pageSize, hasMore: facts.count > Self.pageSize))
             </section>
             """
-        return renderer.page("Search", current: "/ui/search", context: context, body)
+        return renderer.page(
+            "Search", current: "/ui/search", context: context, status: bulk == nil ? .ok : .unprocessableContent, body)
     }
 
-    private func searchForm(_ query: QueryFields) -> HTML {
+    private func searchForm(_ query: QueryFields, problem: String?) -> HTML {
+        let described: HTML = problem.map { " aria-describedby=\"\($0)\"" } ?? ""
         func select(_ name: String, _ label: String, _ values: [String], any: Bool = true) -> HTML {
             """
-            <label for="f-\(name)">\(label)</label>\
-            <select id="f-\(name)" name="\(name)">\(Self.options((any ? [""] : []) + values, selected: query.get(name) ?? ""))</select>
+            <span class="field"><label for="f-\(name)">\(label)</label>\
+            <select id="f-\(name)" name="\(name)">\(Self.options((any ? [""] : []) + values, selected: query.get(name) ?? ""))</select></span>
             """
         }
         func field(_ name: String, _ label: String, _ hint: String) -> HTML {
             """
-            <label for="f-\(name)">\(label)</label>\
-            <input id="f-\(name)" name="\(name)" value="\(query.get(name) ?? "")" placeholder="\(hint)">
+            <span class="field"><label for="f-\(name)">\(label)</label>\
+            <input id="f-\(name)" name="\(name)" value="\(query.get(name) ?? "")" placeholder="\(hint)" size="12"></span>
             """
         }
         let importances = Importance.allCases.map(\.rawValue) + [">=medium", ">=low"]
         return """
-            <search><form method="get" action="/ui/search" role="search">
-            <label for="q">Search the memory</label>
-            <input id="q" name="q" type="search" value="\(query.get("q") ?? "")" autofocus>
-            <button type="submit">Search</button>
+            <search id="search-form"><form method="get" action="/ui/search">
+            <div class="query"><label for="q">Search the memory</label>
+            <input id="q" name="q" type="search" value="\(query.get("q") ?? "")" autofocus\(described)>
+            <button type="submit">Search</button></div>
             <fieldset><legend>Filters</legend>
             \(select("mode", "Mode", SearchMode.allCases.map(\.rawValue)))
             \(select("type", "Type", FactType.allCases.map(\.rawValue)))

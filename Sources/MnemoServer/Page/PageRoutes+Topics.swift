@@ -19,19 +19,32 @@ extension PageRoutes {
             node.children.isEmpty ? "" : "<ul class=\"tree\">\(node.children.map(treeItem))</ul>"
         return """
             <li><a href="/ui/topics/\(node.topic.id)">\(node.topic.name)</a> \
-            <span class="count">\(node.factCount) facts, \(node.subtreeFactCount) with subtopics</span>\(children)</li>
+            <span class="count">\(countText(node))</span>\(children)</li>
             """
+    }
+
+    /// `3 facts`, or `1 fact, 4 with subtopics` when its subtopics hold some.
+    private static func countText(_ node: TopicNode) -> String {
+        let own = PageRenderer.count(node.factCount, "fact")
+        return node.subtreeFactCount == node.factCount ? own : "\(own), \(node.subtreeFactCount) with subtopics"
     }
 
     /// `GET /ui/topics/{id}?offset=&active=`: a topic's subtopics and its facts (its subtopics'
     /// too), a page at a time, with the form that merges it into another topic.
     @Sendable func topic(_ request: Request, context: MnemoRequestContext) async throws -> Response {
-        let kb = try await knowledgeBase(context)
         let text = context.parameters.get("topic_id") ?? ""
-        guard let id = Int64(text), let node = try await kb.topicTree().node(id: id) else {
-            throw APIError.notFound("no topic with id \(text)")
+        guard let id = Int64(text) else { throw APIError.notFound("no topic with id \(text)") }
+        return try await topicPage(id: id, query: QueryFields(request), context: context)
+    }
+
+    /// The topic view; `bulk`, a refused bulk form sent from it.
+    func topicPage(id: Int64, query: QueryFields, context: MnemoRequestContext, bulk: FormProblem? = nil)
+        async throws -> Response
+    {
+        let kb = try await knowledgeBase(context)
+        guard let node = try await kb.topicTree().node(id: id) else {
+            throw APIError.notFound("no topic with id \(id)")
         }
-        let query = QueryFields(request)
         let offset = try Self.offset(query)
         let parameters = try query.parameters([.active], maximumLimit: Self.pageSize)
         var filter = parameters.filter(now: kb.now)
@@ -42,34 +55,37 @@ extension PageRoutes {
             ? ""
             : """
             <section aria-labelledby="subtopics"><h2 id="subtopics">Subtopics</h2><ul>\(node.children.map { child -> HTML in
-                "<li><a href=\"/ui/topics/\(child.topic.id)\">\(child.topic.name)</a> <span class=\"count\">\(child.subtreeFactCount) facts</span></li>"
+                "<li><a href=\"/ui/topics/\(child.topic.id)\">\(child.topic.name)</a> <span class=\"count\">\(PageRenderer.count(child.subtreeFactCount, "fact"))</span></li>"
             })</ul></section>
             """
         var pageQuery = PageQuery()
         pageQuery.append("active", query.get("active"))
+        var back = pageQuery
+        if offset > 0 { back.append("offset", String(offset)) }
         let merge: HTML =
             renderer.mode.allowsChanges
             ? """
             <section aria-labelledby="merge"><h2 id="merge">Merge into another topic</h2>
             <form method="get" action="/ui/merge"><input type="hidden" name="source" value="\(node.topic.path)">
-            <label for="merge-target">Target topic path</label>
-            <input id="merge-target" name="into" required placeholder="Work/Projects">
+            <span class="field"><label for="merge-target">Target topic path</label>
+            <input id="merge-target" name="into" required placeholder="Work/Projects"></span>
             <button type="submit">Preview the merge</button></form></section>
             """ : ""
         let body: HTML = """
-            <p class="meta">\(node.topic.path) · \(node.subtreeFactCount) facts with its subtopics · \
+            <p class="meta">\(node.topic.path) · \(PageRenderer.count(node.subtreeFactCount, "fact")) with its subtopics · \
             <a href="/ui/search?topic=\(PageQuery.encode(node.topic.path))">search in this topic</a></p>
             \(subtopics)
             <section aria-labelledby="facts"><h2 id="facts">Facts</h2>
-            <form method="get"><label for="active">Show</label>
+            <form method="get"><span class="field"><label for="active">Show</label>
             <select id="active" name="active">\(Self.options(["active", "inactive", "all"], selected: query.get("active") ?? "active"))</select>
-            <button type="submit">Show</button></form>
-            \(factTable(Array(facts.prefix(Self.pageSize)), context: context))
+            </span><button type="submit">Show</button></form>
+            \(factTable(Array(facts.prefix(Self.pageSize)), context: context, back: "/ui/topics/\(id)" + back.text, problem: bulk))
             \(PageRenderer.pager(path: "/ui/topics/\(id)", query: pageQuery, offset: offset, limit: Self.pageSize, hasMore: facts.count > Self.pageSize))
             </section>
             \(merge)
             """
-        return renderer.page(node.topic.name, current: "/ui", context: context, body)
+        return renderer.page(
+            node.topic.name, current: "/ui", context: context, status: bulk == nil ? .ok : .unprocessableContent, body)
     }
 
     /// `<option>`s for `values`, `selected` marked.
@@ -81,34 +97,48 @@ extension PageRoutes {
     }
 
     /// Facts as a table whose rows can be selected for a bulk action (delete, erase, export).
-    func factTable(_ facts: [Fact], context: MnemoRequestContext, reasons: [Int64: HTML] = [:]) -> HTML {
+    /// `back` is the view's address, where a refused bulk form comes back to; `problem`, that
+    /// form with its ticks and its error. On a phone, each row is a block of labelled lines.
+    func factTable(
+        _ facts: [Fact], context: MnemoRequestContext, reasons: [Int64: HTML] = [:], back: String,
+        problem: FormProblem? = nil
+    ) -> HTML {
         guard !facts.isEmpty else { return "<p>No facts.</p>" }
+        let ticked = Set(problem?.values.all("id") ?? [])
         let rows = facts.map { fact -> HTML in
-            let box: HTML =
-                "<td><input type=\"checkbox\" name=\"id\" value=\"\(fact.id)\" form=\"bulk\" aria-label=\"Select fact \(fact.id)\"></td>"
+            let check: HTML = ticked.contains(String(fact.id)) ? " checked" : ""
+            let box: HTML = """
+                <td class="select"><input type="checkbox" name="id" value="\(fact.id)" form="bulk"\(check) \
+                aria-label="Select \(PageRenderer.excerpt(fact.content))"></td>
+                """
             let rowClass: HTML = fact.isActive ? "" : " class=\"inactive\""
             return """
-                <tr\(rowClass)>\(box)<td><a href="/ui/facts/\(fact.id)">\(fact.content)</a>\(reasons[fact.id])</td>\
-                <td>\(fact.type.rawValue)</td><td>\(fact.importance.rawValue)</td><td>\(fact.topicPath)</td>\
-                <td>\(PageRenderer.date(fact.createdAt))</td></tr>
+                <tr\(rowClass) data-key="fact-\(fact.id)">\(box)<td data-label="Content"><a href="/ui/facts/\(fact.id)">\(fact.content)</a>\(reasons[fact.id])</td>\
+                <td data-label="Type"><span class="badge">\(fact.type.rawValue)</span></td>\
+                <td data-label="Importance"><span class="badge importance-\(fact.importance.rawValue)">\(fact.importance.rawValue)</span></td>\
+                <td data-label="Topic">\(fact.topicPath)</td>\
+                <td data-label="Stated">\(PageRenderer.date(fact.createdAt))</td></tr>
                 """
         }
+        let idError = PageRenderer.fieldError(problem, "id", id: "bulk-ids")
+        let confirm = PageRenderer.fieldError(problem, "confirm", id: "bulk-confirm")
         let deleteButtons: HTML =
             renderer.mode.allowsChanges
             ? """
             <button type="submit" name="action" value="delete">Delete selected</button>
-            <label for="bulk-confirm">To erase for good, type <kbd>erase</kbd></label>
-            <input id="bulk-confirm" name="confirm" autocomplete="off" size="6">
+            <span class="field"><label for="bulk-confirm">To erase for good, type <kbd>erase</kbd></label>
+            <input id="bulk-confirm" name="confirm" autocomplete="off" size="6" value="\(problem?.values.get("confirm") ?? "")"\(confirm.attributes)></span>
             <button type="submit" name="action" value="erase" class="danger">Erase selected</button>
             """ : ""
         return """
-            <form method="post" action="/ui/bulk" id="bulk">\(renderer.csrf(context))
-            <label hidden><input type="checkbox" data-select-all> Select all</label>
+            <form method="post" action="/ui/bulk" id="bulk" class="bulk">\(renderer.csrf(context))
+            <input type="hidden" name="back" value="\(back)">
+            <label class="select-all" hidden><input type="checkbox" data-select-all> Select all</label>
             <button type="submit" formaction="/ui/export">Export selected</button>
-            \(deleteButtons)
+            \(deleteButtons)\(idError.message)\(confirm.message)
             </form>
-            <table><caption class="meta">\(facts.count) shown</caption>
-            <thead><tr><th scope="col">Select</th><th scope="col">Content</th><th scope="col">Type</th>\
+            <table class="rows"><caption class="meta">\(PageRenderer.count(facts.count, "fact")) shown</caption>
+            <thead><tr><th scope="col"><span class="vh">Select</span></th><th scope="col">Content</th><th scope="col">Type</th>\
             <th scope="col">Importance</th><th scope="col">Topic</th><th scope="col">Stated</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """

@@ -39,6 +39,7 @@ struct PageRoutes {
         ui.get("assets/page.js") { _, _ in
             PageAssets.response(PageAssets.script, type: "text/javascript; charset=utf-8")
         }
+        ui.get("assets/icon.svg") { _, _ in PageAssets.response(PageAssets.icon, type: "image/svg+xml") }
         ui.get("login", use: signInForm)
         ui.post("login", use: signIn)
         ui.post("logout", use: signOut)
@@ -51,9 +52,11 @@ struct PageRoutes {
         ui.get("stats", use: stats)
         ui.get("undo", use: undoList)
         ui.get("merge", use: mergePreview)
-        ui.get("export", use: onThePool(export))
+        ui.get("export", use: exportPage)
+        ui.get("export.jsonl", use: onThePool(export))
         ui.post("export", use: exportSelected)
         ui.get("erase", use: eraseForm)
+        ui.get("receipts/:receipt", use: receipt)
         ui.post("facts/:fact_id/edit", use: editFact)
         ui.post("facts/:fact_id/deactivate", use: deactivateFact)
         ui.post("facts/:fact_id/reactivate", use: reactivateFact)
@@ -64,6 +67,19 @@ struct PageRoutes {
         ui.post("merge", use: merge)
         ui.post("bulk", use: bulk)
         ui.post("erase", use: eraseMemory)
+        // An address that only takes a form (the address bar after a refused one, a bookmark)
+        // opened with GET: the view that holds the form.
+        for action in ["edit", "deactivate", "reactivate", "delete", "erase"] {
+            ui.get("facts/:fact_id/\(action)") { _, context in
+                PageRenderer.redirect(to: "/ui/facts/\(context.parameters.get("fact_id") ?? "")")
+            }
+        }
+        ui.get("conflicts/:conflict_id/resolve") { _, _ in PageRenderer.redirect(to: "/ui/conflicts") }
+        ui.get("bulk") { _, _ in PageRenderer.redirect(to: "/ui/search") }
+        ui.get("logout") { _, _ in PageRenderer.redirect(to: "/ui") }
+        // Any other address under /ui is a page saying so, not the API's JSON.
+        ui.get("**") { request, _ -> Response in throw APIError.notFound("no page at \(request.uri.path)") }
+        ui.post("**") { request, _ -> Response in throw APIError.notFound("no page at \(request.uri.path)") }
     }
 
     /// The caller's knowledge base (the session's namespace, or the default one without auth).

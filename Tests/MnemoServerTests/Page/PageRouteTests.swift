@@ -22,7 +22,10 @@ import Testing
             let page = try await browser.get("/ui").text
             for node in try await fixture.knowledgeBase.inNamespace("alice").topicTree() {
                 #expect(page.contains("<a href=\"/ui/topics/\(node.topic.id)\">\(HTML.escape(node.topic.name))</a>"))
-                #expect(page.contains("\(node.factCount) facts, \(node.subtreeFactCount) with subtopics"))
+                let own = PageRenderer.count(node.factCount, "fact")
+                let count =
+                    node.subtreeFactCount == node.factCount ? own : "\(own), \(node.subtreeFactCount) with subtopics"
+                #expect(page.contains("<span class=\"count\">\(count)</span>"))
             }
             #expect(page.contains("<main id=\"main\"") && page.contains("<nav aria-label=\"Sections\">"))
         }
@@ -76,13 +79,13 @@ import Testing
         try await Self.server(kb).application().test(.router) { client in
             let browser = PageBrowser(client)
             let first = try await browser.get("/ui/topics/\(topic.id)").text
-            #expect(first.components(separatedBy: "<tr>").count - 2 == PageRoutes.pageSize)
+            #expect(first.components(separatedBy: "data-key=\"fact-").count - 1 == PageRoutes.pageSize)
             #expect(first.contains("rel=\"next\""))
             let last = try await browser.get("/ui/topics/\(topic.id)?offset=100").text
-            #expect(last.components(separatedBy: "<tr>").count - 2 == 20)
+            #expect(last.components(separatedBy: "data-key=\"fact-").count - 1 == 20)
             #expect(!last.contains("rel=\"next\"") && last.contains("rel=\"prev\""))
             let search = try await browser.get("/ui/search?topic=Long&offset=50").text
-            #expect(search.components(separatedBy: "<tr>").count - 2 == PageRoutes.pageSize)
+            #expect(search.components(separatedBy: "data-key=\"fact-").count - 1 == PageRoutes.pageSize)
         }
     }
 
@@ -154,14 +157,17 @@ import Testing
             let browser = PageBrowser(client)
             try await browser.get("/ui/facts/\(fact.id)")
             let unconfirmed = try await browser.post("/ui/facts/\(fact.id)/erase", ["confirm": "yes"])
-            #expect(unconfirmed.status == .badRequest)
+            #expect(unconfirmed.status == .unprocessableContent)
             #expect(try await kb.fact(id: fact.id) != nil)
-            let receipt = try await browser.post("/ui/facts/\(fact.id)/erase", ["confirm": "erase"])
+            let erased = try await browser.post("/ui/facts/\(fact.id)/erase", ["confirm": "erase"])
+            #expect(erased.status == .seeOther)
+            let receipt = try await browser.get(erased.headers[.location] ?? "")
             #expect(receipt.status == .ok && receipt.text.contains("Receipt"))
             #expect(try await kb.tombstone(ofFact: fact.id) != nil)
             #expect(try await browser.get("/ui/facts/\(fact.id)").status == .gone)
-            #expect(try await browser.post("/ui/erase", ["confirm": "not-the-name"]).status == .badRequest)
-            let all = try await browser.post("/ui/erase", ["confirm": kb.namespace])
+            #expect(try await browser.post("/ui/erase", ["confirm": "not-the-name"]).status == .unprocessableContent)
+            let erasedAll = try await browser.post("/ui/erase", ["confirm": kb.namespace])
+            let all = try await browser.get(erasedAll.headers[.location] ?? "")
             #expect(all.status == .ok && all.text.contains("namespace_erased"))
             #expect(try await kb.stats().facts == 0)
         }
@@ -177,7 +183,7 @@ import Testing
         let expected = lines
         try await Self.server(kb).application().test(.router) { client in
             let browser = PageBrowser(client)
-            let all = try await browser.get("/ui/export")
+            let all = try await browser.get("/ui/export.jsonl")
             #expect(all.text == expected.map { $0 + "\n" }.joined())
             #expect(all.headers[.contentDisposition]?.contains("attachment") == true)
             try await browser.get("/ui/search")
@@ -193,10 +199,11 @@ import Testing
         try await Self.server(kb).application().test(.router) { client in
             let browser = PageBrowser(client)
             let preview = try await browser.get("/ui/merge?source=Sport&into=Sports")
-            #expect(preview.text.contains("Merging would move 1 facts"))
+            #expect(preview.text.contains("Merging would move 1 fact from Sport"))
             #expect(try await kb.topic(at: "Sport") != nil)
             let merged = try await browser.post("/ui/merge", ["source": "Sport", "into": "Sports"])
-            #expect(merged.text.contains("Moved 1 facts"))
+            #expect(merged.status == .seeOther)
+            #expect(try await browser.get(merged.headers[.location] ?? "").text.contains("Moved 1 fact from Sport"))
             #expect(try await kb.topic(at: "Sport") == nil)
         }
     }
@@ -205,7 +212,7 @@ import Testing
         let fixture = try await ServerFixture()
         let routes = fixture.server.router().routes.map(\.path.description)
         let page = routes.filter { $0 == "/ui" || $0.hasPrefix("/ui/") || $0 == "ui" || $0.hasPrefix("ui/") }
-        #expect(page.count == 27)
+        #expect(page.count == 40)
         let document = String(decoding: OpenAPIDocument.data, as: UTF8.self)
         #expect(!document.contains("\"/ui"))
     }
