@@ -4,7 +4,8 @@
 #
 #   Scripts/postgres/cluster.sh start DIR PORT   # initdb into DIR (as the postgres user), start,
 #                                                # create user and database `mnemo`; prints the URL
-#   Scripts/postgres/cluster.sh stop DIR         # stop the cluster (the folder stays)
+#   Scripts/postgres/cluster.sh stop DIR [MODE]  # stop the cluster (the folder stays); MODE is
+#                                                # pg_ctl's: fast (default) or immediate (a crash)
 #
 # Debian's postgresql-15 puts its programs in /usr/lib/postgresql/15/bin; the server refuses to
 # run as root, hence `runuser -u postgres` when this script runs as root.
@@ -38,10 +39,10 @@ start)
     echo "postgres://mnemo:mnemo@127.0.0.1:$port/mnemo"
     ;;
 stop)
-    as_postgres "$bin/pg_ctl" -D "$2" -m fast -w stop >/dev/null
+    as_postgres "$bin/pg_ctl" -D "$2" -m "${3:-fast}" -w stop >/dev/null
     ;;
 *)
-    echo "usage: $0 start DIR PORT | stop DIR" >&2
+    echo "usage: $0 start DIR PORT | stop DIR [fast|immediate]" >&2
     exit 64
     ;;
 esac

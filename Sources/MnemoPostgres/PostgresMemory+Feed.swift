@@ -24,7 +24,12 @@ extension PostgresMemory {
                         }
                     }
                 }
-            } catch {}
+            } catch {
+                // A lost feed is often the first sign of a stopped server: a probe tells.
+                feedConnected.withLock { $0 = false }
+                await accessFailed(
+                    "the change feed's connection ended: \(StoreErrors.mapped(error, location: location))")
+            }
             feedConnected.withLock { $0 = false }
             try? await Task.sleep(for: .milliseconds(500))
         }

@@ -16,51 +16,118 @@ extension PostgresMemory {
     func write<T: Sendable>(
         namespace: String, on base: any DatabaseWriter, _ updates: @Sendable (Database) throws -> T
     ) async throws -> T {
-        let storeID = storeID
-        let (value, erased) = try await withoutActuallyEscaping(updates) { updates in
-            try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
-                try await connection.query("BEGIN", logger: self.logger)
-                var copyOpen = false
-                do {
-                    let head = try await self.lockHead(of: namespace, connection)
-                    try await self.catchUp(namespace, base, to: head, connection, locked: true)
-                    let next = head.version + 1
-                    copyOpen = true
-                    let (value, recorded) = try await Deadline.excluding {
-                        try await base.writeWithoutTransaction { db in
-                            try db.execute(sql: "BEGIN IMMEDIATE")
-                            do {
-                                try RowCapture.prepare(db)
-                                try RowIDs.setFloors(head.idFloors, db)
-                                let value = try updates(db)
-                                let changes = try RowCapture.captured(db)
-                                try RowCapture.clear(db)
-                                guard !changes.isEmpty else { return (value, Recorded(changes: [], largestIDs: [])) }
-                                try NamespaceCopy.setState(.init(store: storeID, version: next), db)
-                                return (value, Recorded(changes: changes, largestIDs: try RowIDs.largest(db)))
-                            } catch {
-                                try? db.execute(sql: "ROLLBACK")
-                                throw CopyFailure(underlying: error)
-                            }
-                        }
-                    }
-                    if !recorded.changes.isEmpty {
-                        try await self.record(
-                            recorded, namespace: namespace, version: next, floor: head.floor, connection)
-                    }
-                    try await connection.query("COMMIT", logger: self.logger)
-                    copyOpen = false
-                    await Deadline.excluding { await self.commitCopy(of: namespace, on: base, at: next) }
-                    return (value, recorded.changes.contains(where: \.isErasure))
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                    if copyOpen { await Self.finish(base, "ROLLBACK") }
-                    throw error
+        if let unavailable = unavailableError() { throw unavailable }
+        let value = try await withoutActuallyEscaping(updates) { updates in
+            let write = GroupedWrite { db in try updates(db) }
+            if writeGroups.enqueue(write, namespace: namespace) {
+                // The group commits in a task of its own: a caller that goes away (a client that
+                // hung up) does not cancel the others' writes.
+                Task { await self.commitGroups(of: namespace, on: base) }
+            }
+            return try await write.value
+        }
+        guard let value = value as? T else { throw CancellationError() }
+        return value
+    }
+
+    /// Commits the next group of `namespace`'s queued writes, then hands on to the group queued
+    /// meanwhile, until none waits.
+    ///
+    /// A group is one PostgreSQL transaction: the namespace's row is locked, the copy catches up
+    /// and runs each write in a savepoint of one transaction of the copy (a write that fails is
+    /// rolled back alone and answers its own error), each write's row changes get a version of
+    /// their own in the log, as if they had come one at a time, and one statement records them
+    /// all; the copy commits once PostgreSQL did. Writes that arrive while a group commits wait
+    /// for the next one, so under load a namespace's writes cost a transaction's round trips
+    /// per group, not per write.
+    func commitGroups(of namespace: String, on base: any DatabaseWriter) async {
+        while let group = writeGroups.nextGroup(of: namespace) {
+            do {
+                let (outcomes, erasing) = try await commit(group, of: namespace, on: base)
+                var rewrite: Result<Void, any Error> = .success(())
+                if !erasing.isEmpty {
+                    do { try await rewriteTablesHoldingContent() } catch { rewrite = .failure(error) }
                 }
+                for (index, write) in group.enumerated() {
+                    if erasing.contains(index), case .failure(let error) = rewrite {
+                        write.finish(.failure(error))
+                    } else {
+                        write.finish(outcomes[index])
+                    }
+                }
+            } catch {
+                for write in group { write.finish(.failure(error)) }
             }
         }
-        if erased { try await rewriteTablesHoldingContent() }
-        return value
+    }
+
+    /// One group's transaction (see ``commitGroups(of:on:)``): each write's outcome, and the
+    /// positions of the writes that erased.
+    private func commit(_ group: [GroupedWrite], of namespace: String, on base: any DatabaseWriter) async throws
+        -> (outcomes: [Result<any Sendable, any Error>], erasing: Set<Int>)
+    {
+        let storeID = storeID
+        return try await storeAccess("a write of \(namespace)", serializing: namespace) { connection in
+            try await connection.query("BEGIN", logger: self.logger)
+            var copyOpen = false
+            do {
+                let head = try await self.lockHead(of: namespace, connection)
+                try await self.catchUp(namespace, base, to: head, connection, locked: true)
+                copyOpen = true
+                let (outcomes, recorded) = try await Deadline.excluding {
+                    try await base.writeWithoutTransaction { db in
+                        try db.execute(sql: "BEGIN IMMEDIATE")
+                        do {
+                            try RowCapture.prepare(db)
+                            try RowIDs.setFloors(head.idFloors, db)
+                            var outcomes: [Result<any Sendable, any Error>] = []
+                            var versions: [Recorded.Version] = []
+                            for (index, write) in group.enumerated() {
+                                do {
+                                    var value: (any Sendable)?
+                                    try db.inSavepoint {
+                                        value = try write.run(db)
+                                        return .commit
+                                    }
+                                    let changes = try RowCapture.captured(db)
+                                    try RowCapture.clear(db)
+                                    if !changes.isEmpty {
+                                        versions.append(
+                                            .init(
+                                                version: head.version + Int64(versions.count) + 1, write: index,
+                                                changes: changes))
+                                    }
+                                    outcomes.append(.success(value as any Sendable))
+                                } catch {
+                                    outcomes.append(.failure(error))
+                                }
+                            }
+                            guard let last = versions.last else {
+                                return (outcomes, Recorded(versions: [], largestIDs: []))
+                            }
+                            try NamespaceCopy.setState(.init(store: storeID, version: last.version), db)
+                            return (outcomes, Recorded(versions: versions, largestIDs: try RowIDs.largest(db)))
+                        } catch {
+                            try? db.execute(sql: "ROLLBACK")
+                            throw CopyFailure(underlying: error)
+                        }
+                    }
+                }
+                if !recorded.versions.isEmpty {
+                    try await self.record(recorded, namespace: namespace, floor: head.floor, connection)
+                }
+                try await connection.query("COMMIT", logger: self.logger)
+                copyOpen = false
+                let version = recorded.versions.last?.version ?? head.version
+                await Deadline.excluding { await self.commitCopy(of: namespace, on: base, at: version) }
+                let erasing = Set(recorded.versions.filter { $0.changes.contains(where: \.isErasure) }.map(\.write))
+                return (outcomes, erasing)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                if copyOpen { await Self.finish(base, "ROLLBACK") }
+                throw error
+            }
+        }
     }
 
     /// Rewrites the store's tables that hold rows' content, after an erasure committed: the
@@ -193,9 +260,17 @@ extension PostgresMemory {
         var idFloors: [Int64] = []
     }
 
-    /// What a write records in the store: the copy's row changes and its largest ids after them.
+    /// What a group of writes records in the store: each write's row changes with the version
+    /// it gets, and the copy's largest ids after them all.
     struct Recorded: Sendable {
-        var changes: [RowChange]
+        struct Version: Sendable {
+            var version: Int64
+            /// The write's position in its group.
+            var write: Int
+            var changes: [RowChange]
+        }
+
+        var versions: [Version]
         var largestIDs: [Int64]
     }
 
@@ -371,34 +446,51 @@ extension PostgresMemory {
         }
     }
 
-    /// Writes a write's changes to the store: the log, the rows as they are now, the largest ids,
-    /// the version, and a notification for the other nodes (sent by PostgreSQL at commit).
-    func record(
-        _ recorded: Recorded, namespace: String, version: Int64, floor: Int64, _ connection: PostgresConnection
-    ) async throws {
-        let changes = recorded.changes
-        let positions = changes.indices.map { Int32($0) }
-        let (current, removed) = RowChange.finalRows(changes)
-        // An erasure leaves no trace in the log: the versions before it go, and nodes behind it
-        // load the namespace afresh. Otherwise the log keeps its last thousand versions.
-        let erased = changes.contains(where: \.isErasure)
-        let newFloor = erased ? version - 1 : (version % 100 == 0 ? max(floor, version - 1_000) : floor)
+    /// Writes a group's changes to the store: the log (a version per write), the rows as they
+    /// are now, the largest ids, the version, and a notification for the other nodes (sent by
+    /// PostgreSQL at commit).
+    func record(_ recorded: Recorded, namespace: String, floor: Int64, _ connection: PostgresConnection)
+        async throws
+    {
+        guard let first = recorded.versions.first?.version, let version = recorded.versions.last?.version else {
+            return
+        }
+        let (current, removed) = RowChange.finalRows(recorded.versions.flatMap(\.changes))
+        // An erasure leaves no trace in the log: the versions before it go (those of the same
+        // group included), and nodes behind it load the namespace afresh. Otherwise the log keeps
+        // its last thousand versions.
+        let erasures = recorded.versions.filter { $0.changes.contains(where: \.isErasure) }.map(\.version)
+        let newFloor =
+            erasures.max().map { $0 - 1 }
+            ?? ((first...version).contains { $0 % 100 == 0 } ? max(floor, version - 1_000) : floor)
         if newFloor > floor {
             try await connection.query(
                 "DELETE FROM mnemo_change WHERE namespace = \(namespace) AND version <= \(newFloor)", logger: logger)
+        }
+        var versions: [Int64] = []
+        var positions: [Int32] = []
+        var changes: [RowChange] = []
+        for logged in recorded.versions where logged.version > newFloor {
+            for (position, change) in logged.changes.enumerated() {
+                versions.append(logged.version)
+                positions.append(Int32(position))
+                changes.append(change)
+            }
         }
         // One round trip: the log, the rows as they are now (no key is both removed and kept),
         // the largest ids, the version, and the notifications PostgreSQL sends the other nodes at
         // commit (after an erasure, a second one: nodes drop the copies they keep closed).
         let payload = "\(version) \(namespace)"
         let erasure = Self.erasureNotice + namespace
+        let erased = !erasures.isEmpty
         try await connection.query(
             """
             WITH logged AS (
                 INSERT INTO mnemo_change (namespace, version, position, table_name, kind, row_id, new_row_id, row_values)
-                SELECT \(namespace), \(version), * FROM unnest(
-                    \(positions)::int[], \(changes.map(\.table))::text[], \(changes.map(\.kind.rawValue))::text[],
-                    \(changes.map(\.rowID))::int8[], \(changes.map(\.newRowID))::int8[], \(changes.map(\.values))::text[])
+                SELECT \(namespace), * FROM unnest(
+                    \(versions)::int8[], \(positions)::int[], \(changes.map(\.table))::text[],
+                    \(changes.map(\.kind.rawValue))::text[], \(changes.map(\.rowID))::int8[],
+                    \(changes.map(\.newRowID))::int8[], \(changes.map(\.values))::text[])
             ), removed AS (
                 DELETE FROM mnemo_row WHERE namespace = \(namespace) AND (table_name, row_id) IN (
                     SELECT * FROM unnest(\(removed.map(\.table))::text[], \(removed.map(\.row))::int8[]))

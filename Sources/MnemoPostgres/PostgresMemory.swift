@@ -38,6 +38,9 @@ public final class PostgresMemory: Sendable {
         public var maximumConnections = 20
         /// The name the node's connections show in `pg_stat_activity` (`application_name`).
         public var applicationName = "mnemo"
+        /// The most writes of one namespace committed in one transaction (group commit); 1
+        /// commits each write alone.
+        public var maximumWriteGroup = 128
 
         public init(copiesDirectory: URL? = nil, vectorCacheBytes: Int? = nil) {
             self.copiesDirectory = copiesDirectory
@@ -55,17 +58,24 @@ public final class PostgresMemory: Sendable {
         public var versionsBehind: Int64
         /// Whether the change feed is connected.
         public var changeFeedConnected: Bool
+        /// Whether PostgreSQL answers, and since when it has not.
+        public var availability: Availability = .available
     }
 
     public let location: PostgresLocation
     let configuration: KnowledgeBase.Configuration
     let options: Options
-    let client: PostgresClient
+    /// The connection pool and the task that runs it; replaced by a fresh one when PostgreSQL
+    /// comes back after an outage (see ``accessFailed(_:)``).
+    let pool: Locked<(client: PostgresClient, running: Task<Void, Never>)>
+    var client: PostgresClient { pool.withLock { $0.client } }
+    let availabilityState = AvailabilityState()
     let logger: Logger
     let storeID: String
     let folder: CopiesFolder
     let copies = CopyRegistry()
     let mutexes = NamespaceMutexes()
+    let writeGroups: WriteGroups
     let feedConnected = Locked(false)
     let tasks = Locked<[Task<Void, Never>]>([])
 
@@ -106,14 +116,14 @@ public final class PostgresMemory: Sendable {
             }
             let memory = try PostgresMemory(
                 location: location, configuration: configuration, options: options, client: client,
-                logger: logger, storeID: storeID)
+                running: running, logger: logger, storeID: storeID)
             do {
                 try await memory.dropCopiesBehindTheLog()
             } catch {
                 memory.folder.release()
                 throw error
             }
-            memory.tasks.withLock { $0 = [running, Task { [weak memory] in await memory?.followChanges() }] }
+            memory.tasks.withLock { $0 = [Task { [weak memory] in await memory?.followChanges() }] }
             return memory
         } catch {
             running.cancel()
@@ -123,14 +133,15 @@ public final class PostgresMemory: Sendable {
 
     private init(
         location: PostgresLocation, configuration: KnowledgeBase.Configuration, options: Options,
-        client: PostgresClient, logger: Logger, storeID: String
+        client: PostgresClient, running: Task<Void, Never>, logger: Logger, storeID: String
     ) throws {
         self.location = location
         self.configuration = configuration
         self.options = options
-        self.client = client
+        pool = Locked((client, running))
         self.logger = logger
         self.storeID = storeID
+        writeGroups = WriteGroups(maximumGroup: options.maximumWriteGroup)
         folder = try CopiesFolder.claim(options.copiesDirectory)
     }
 
@@ -138,16 +149,37 @@ public final class PostgresMemory: Sendable {
     /// copies).
     public func close() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
+        pool.withLock { $0.running }.cancel()
         await copies.removeAll()
         folder.release()
     }
 
     /// The knowledge base of `namespace` on this node, caught up with every write the store
     /// has acknowledged.
+    ///
+    /// While PostgreSQL is unreachable (``availability``), a namespace this node holds comes
+    /// as its copy is, without the check: it lacks at most the writes other nodes made since
+    /// the node last heard from PostgreSQL, and its writes fail at once. Any other namespace
+    /// throws ``MnemoError/storageUnavailable(reason:)`` at once.
     public func knowledgeBase(namespace: String) async throws -> KnowledgeBase {
+        if let unavailable = unavailableError() {
+            guard let copy = await copies.existing(namespace), copy.knownVersion.withLock({ $0 }) != nil else {
+                throw unavailable
+            }
+            copy.usage.withLock { $0.lastUsed = Date() }
+            return copy.knowledgeBase
+        }
         let copy = try await copies.copy(of: namespace, opening: { try self.open(namespace) })
         copy.usage.withLock { $0.lastUsed = Date() }
-        if try await refresh(copy) || copy.usage.withLock({ !$0.isCounted }) {
+        let refreshed: Bool
+        do {
+            refreshed = try await refresh(copy)
+        } catch MnemoError.storageUnavailable(let reason) where copy.knownVersion.withLock({ $0 }) != nil {
+            // The failure that showed PostgreSQL gone: the copy answers, as the next requests' will.
+            guard unavailableError() != nil else { throw MnemoError.storageUnavailable(reason: reason) }
+            return copy.knowledgeBase
+        }
+        if refreshed || copy.usage.withLock({ !$0.isCounted }) {
             await copy.countVectors()
             await evictBeyondCap(keeping: namespace)
         }
@@ -180,7 +212,7 @@ public final class PostgresMemory: Sendable {
         return Health(
             namespacesHeld: held.count, vectorBytes: usage.reduce(0) { $0 + $1.vectors * dimension * 4 },
             versionsBehind: usage.reduce(0) { $0 + $1.versionsBehind },
-            changeFeedConnected: feedConnected.withLock { $0 })
+            changeFeedConnected: feedConnected.withLock { $0 }, availability: availability)
     }
 
     /// Runs `body` on a pooled connection within the deadline, errors as ``MnemoError``s; with
@@ -189,18 +221,25 @@ public final class PostgresMemory: Sendable {
         _ what: String, serializing namespace: String? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        if let unavailable = unavailableError() { throw unavailable }
         let mutex = namespace.map { mutexes.mutex(for: $0) }
         do {
-            return try await withDeadline(options.timeout, what, sharing: mutex?.copyWork) {
+            let value = try await withDeadline(options.timeout, what, sharing: mutex?.copyWork) {
                 guard let mutex else {
                     return try await self.client.withConnection { connection in try await body(connection) }
                 }
                 return try await mutex.withLock {
-                    try await self.client.withConnection { connection in try await body(connection) }
+                    if let unavailable = self.unavailableError() { throw unavailable }
+                    return try await self.client.withConnection { connection in try await body(connection) }
                 }
             }
+            availabilityState.reached()
+            return value
         } catch {
-            throw StoreErrors.mapped(error, location: location)
+            let mapped = StoreErrors.mapped(error, location: location)
+            if case MnemoError.storageUnavailable(let reason) = mapped { await accessFailed(reason) }
+            if let unavailable = unavailableError(), mapped is CancellationError { throw unavailable }
+            throw mapped
         }
     }
 

@@ -84,7 +84,10 @@ extension APIError {
         // PostgreSQL is down or did not answer in time: nothing was written, and the same
         // request succeeds once it is back.
         case .storageUnavailable, .interrupted(_, .storageUnavailable):
-            return APIError(.serviceUnavailable, "storage_unavailable", message)
+            var answer = APIError(.serviceUnavailable, "storage_unavailable", message)
+            // A node probes the store every quarter second once it failed: a second is enough.
+            answer.headers[.retryAfter] = "1"
+            return answer
         // The client fell behind the feed's window: it reads the snapshot again.
         case .cursorExpired: return APIError(.gone, "cursor_expired", message)
         case .conflict, .storageFailure, .embedderFailure, .interrupted, .cancelled:

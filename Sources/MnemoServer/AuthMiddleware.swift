@@ -1,13 +1,13 @@
 import Hummingbird
 
 /// Finds the request's user from its bearer token; answers 401 when a token is required and
-/// missing or invalid. `/healthz`, `/metrics` and `/openapi.json` are open to all; the memory
+/// missing or invalid. `/healthz`, `/livez`, `/metrics` and `/openapi.json` are open to all; the memory
 /// page (`/ui`) signs its users in with a session cookie instead (see ``PageMiddleware``).
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MnemoRequestContext
 
     let authentication: Authentication
-    static let openPaths: Set<String> = ["/healthz", "/metrics", "/openapi.json"]
+    static let openPaths: Set<String> = ["/healthz", "/livez", "/metrics", "/openapi.json"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

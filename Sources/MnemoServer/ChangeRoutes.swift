@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mnemo
+import ServiceLifecycle
 
 /// The change feed over HTTP: MindChat's event stream (`GET /api/events`, Server-Sent Events)
 /// and Lucid's long poll (`GET /v1/users/{user_id}/changes`).
@@ -9,6 +10,10 @@ struct ChangeRoutes {
     let tenancy: Tenancy
     /// The event streams whose clients may stop reading.
     let stalledStreams: StalledStreams
+    /// What ends or marks a stream besides its changes: shutdown, the store's status.
+    let signals: StreamSignals
+    /// Whether the shared store answers; `nil` on a database file.
+    let storageStatus: StorageStatus?
     /// The event stream's bytes of the pages its followers share: encoded once, not per client.
     private let encodedPages = SharedEncodings()
 
@@ -29,7 +34,11 @@ struct ChangeRoutes {
     /// named `factsUpdated` and topic events `topicsUpdated`, the names MindChat listens for. A
     /// `ready` event carries the starting cursor, a comment comes every 15 s of quiet, and a
     /// `reset` event ends a stream whose cursor fell out of the feed's window. A client that reads
-    /// nothing for ``ServerConfiguration/eventStreamStallLimit`` is disconnected.
+    /// nothing for ``ServerConfiguration/eventStreamStallLimit`` is disconnected. On a node of a
+    /// shared store, `storageUnavailable` says the store stopped answering (the events come from
+    /// the node's copy, which may miss other nodes' writes until `storageAvailable`). When the
+    /// server shuts down, a `reconnect` event ends the stream: the client resumes from its last
+    /// event's id, on another node.
     @Sendable func events(_ request: Request, context: MnemoRequestContext) async throws -> Response {
         let kb = try await tenancy.knowledgeBase(context)
         let resumeFrom = request.headers[.lastEventID] ?? QueryFields(request).get("since")
@@ -49,26 +58,94 @@ struct ChangeRoutes {
                 let watch = stalledStreams.watch(channel)
                 defer { watch.end() }
                 try await watch.write(ByteBuffer(string: "retry: 3000\n\n" + ServerSentEvent.ready(start)), to: &writer)
-                while true {
-                    let page: ChangePage?
-                    do {
-                        page = try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval)
-                    } catch let error as MnemoError {
-                        try await watch.write(ByteBuffer(string: ServerSentEvent.reset(error)), to: &writer)
-                        break
+                let signals = signals
+                try await withGracefulShutdownHandler {
+                    var toldUnavailable = false
+                    while true {
+                        let generation = signals.generation
+                        if signals.isStopping {
+                            try await watch.write(ServerSentEvent.reconnect, to: &writer)
+                            break
+                        }
+                        if let storageStatus {
+                            let state = storageStatus.current
+                            if case .unavailable = state, !toldUnavailable {
+                                try await watch.write(ByteBuffer(string: ServerSentEvent.storage(state)), to: &writer)
+                                toldUnavailable = true
+                            } else if state == .available, toldUnavailable {
+                                try await watch.write(ByteBuffer(string: ServerSentEvent.storage(state)), to: &writer)
+                                toldUnavailable = false
+                            }
+                        }
+                        let wake: StreamWake
+                        do {
+                            wake = try await Self.next(of: follower, orSignalAfter: generation, of: signals)
+                        } catch let error as MnemoError {
+                            try await watch.write(ByteBuffer(string: ServerSentEvent.reset(error)), to: &writer)
+                            break
+                        }
+                        if let page = wake.page {
+                            try await watch.write(
+                                page.events.isEmpty
+                                    ? ServerSentEvent.keepAlive
+                                    : try encodedPages.bytes(of: page) {
+                                        ByteBuffer(
+                                            string: try page.events.map {
+                                                try ServerSentEvent.change($0, encoder: encoder)
+                                            }
+                                            .joined())
+                                    }, to: &writer)
+                        } else if !wake.signalled {
+                            break
+                        }
                     }
-                    guard let page else { break }
-                    try await watch.write(
-                        page.events.isEmpty
-                            ? ServerSentEvent.keepAlive
-                            : try encodedPages.bytes(of: page) {
-                                ByteBuffer(
-                                    string: try page.events.map { try ServerSentEvent.change($0, encoder: encoder) }
-                                        .joined())
-                            }, to: &writer)
+                } onGracefulShutdown: {
+                    signals.stop()
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// What woke a stream: a page of its follower (or none: the follower ended, or was cut short
+    /// by the signal), and whether a signal rang.
+    struct StreamWake {
+        var page: ChangePage?
+        var signalled = false
+    }
+
+    /// The follower's next page (or keep-alive time) or a ring of `signals` after `generation`,
+    /// whichever comes first. A page the follower read as the ring came is kept, not dropped.
+    static func next(of follower: ChangeFollower, orSignalAfter generation: Int, of signals: StreamSignals)
+        async throws -> StreamWake
+    {
+        enum Outcome: Sendable {
+            case page(ChangePage?)
+            case signal
+        }
+        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                do {
+                    return .page(try await follower.nextPage(limit: 100, waitingUpTo: Self.heartbeatInterval))
+                } catch is CancellationError {
+                    return .page(nil)
+                }
+            }
+            group.addTask {
+                await signals.wait(after: generation)
+                return Task.isCancelled ? .page(nil) : .signal
+            }
+            var wake = StreamWake()
+            var first = true
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .page(let page): wake.page = wake.page ?? page
+                case .signal: wake.signalled = true
+                }
+                if first { group.cancelAll() }
+                first = false
+            }
+            return wake
+        }
     }
 
     /// `GET /v1/users/{user_id}/changes?since=&limit=&wait=`: the user's changes after `since`
@@ -102,6 +179,28 @@ enum ServerSentEvent {
         let data = String(decoding: try encoder.encode(ChangeEventJSON(event)), as: UTF8.self)
         let name = event.kind.concernsTopics ? "topicsUpdated" : "factsUpdated"
         return "id: \(event.cursor)\nevent: \(name)\ndata: \(data)\n\n"
+    }
+
+    /// The last event of a stream whose server is stopping: reconnect (behind a load balancer, to
+    /// another node) from the last event's id, half a second later.
+    static let reconnect = ByteBuffer(
+        string:
+            "retry: 500\nevent: reconnect\ndata: {\"code\":\"server_stopping\",\"message\":\"this server is stopping: reconnect from the last event id\"}\n\n"
+    )
+
+    /// The store stopped or started answering: while it does not, the events come from the node's
+    /// copy, which may lack writes of other nodes made since `last_contact`.
+    static func storage(_ state: StorageStatus.State) -> String {
+        switch state {
+        case .available:
+            return "event: storageAvailable\ndata: {\"state\":\"available\"}\n\n"
+        case .unavailable(let since, let lastContact, _):
+            let format = ISO8601DateFormatter()
+            return
+                "event: storageUnavailable\ndata: {\"state\":\"unavailable\",\"since\":\"\(format.string(from: since))\","
+                + "\"last_contact\":\"\(format.string(from: lastContact))\",\"message\":\"the store does not answer: "
+                + "these events come from this server's copy, which may lack other servers' writes, and writes fail\"}\n\n"
+        }
     }
 
     static func reset(_ error: MnemoError) -> String {

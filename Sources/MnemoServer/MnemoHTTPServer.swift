@@ -3,9 +3,12 @@ import Hummingbird
 import Logging
 import Mnemo
 import NIOCore
+import ServiceLifecycle
 
-/// The answer of `/healthz`: `storage` only on a node of a PostgreSQL store.
+/// The answer of `/healthz` and `/livez`: `storage` only on a node of a PostgreSQL store.
 struct Health: ResponseEncodable {
+    /// `ok`; from `/healthz` also `storage_unavailable` while the store does not answer, and
+    /// `stopping` once the server is shutting down (both with 503).
     var status: String
     var storage: StorageHealth?
 }
@@ -21,6 +24,8 @@ package struct MnemoHTTPServer: Sendable {
     package let authentication: Authentication
     /// The memory page's signed-in browsers.
     package let pageSessions = PageSessions()
+    /// What wakes the event streams besides changes: the store's status, shutdown.
+    let streamSignals = StreamSignals()
 
     /// - Throws: when authentication is off on a host other machines can reach.
     package init(knowledgeBase: KnowledgeBase, configuration: ServerConfiguration, authentication: Authentication)
@@ -36,6 +41,7 @@ package struct MnemoHTTPServer: Sendable {
         self.knowledgeBase = knowledgeBase
         self.configuration = configuration
         self.authentication = authentication
+        configuration.storageStatus?.onChange { [streamSignals] in streamSignals.ring() }
     }
 
     /// The routes of both APIs, `/healthz` and `/openapi.json`, behind the error and auth middleware.
@@ -44,10 +50,25 @@ package struct MnemoHTTPServer: Sendable {
         router.add(middleware: WritesOnThePoolMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
+        router.add(middleware: QueryStringMiddleware())
+        if let storageStatus = configuration.storageStatus {
+            router.add(middleware: StaleAnswersMiddleware(status: storageStatus))
+        }
         router.add(middleware: RequestLimitMiddleware(maximumBodySize: configuration.maximumBodySize))
         router.add(middleware: AuthMiddleware(authentication: authentication))
         let storageHealth = configuration.storageHealth
-        router.get("healthz") { _, _ in Health(status: "ok", storage: await storageHealth?()) }
+        // Readiness: whether this node should get requests (503 while its store does not answer
+        // or it is stopping). Liveness: whether the process answers at all.
+        router.get("healthz") { _, _ in
+            let storage = await storageHealth?()
+            let status =
+                if Task.isShuttingDownGracefully { "stopping" } else if storage?.isAvailable == false {
+                    "storage_unavailable"
+                } else { "ok" }
+            return EditedResponse(
+                status: status == "ok" ? .ok : .serviceUnavailable, response: Health(status: status, storage: storage))
+        }
+        router.get("livez") { _, _ in Health(status: "ok") }
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -59,7 +80,8 @@ package struct MnemoHTTPServer: Sendable {
         MindChatRoutes(tenancy: tenancy, configuration: configuration).add(to: router)
         ContextRoutes(tenancy: tenancy).add(to: router)
         let changes = ChangeRoutes(
-            tenancy: tenancy, stalledStreams: StalledStreams(limit: configuration.eventStreamStallLimit))
+            tenancy: tenancy, stalledStreams: StalledStreams(limit: configuration.eventStreamStallLimit),
+            signals: streamSignals, storageStatus: configuration.storageStatus)
         changes.add(to: router)
         SyncRoutes(tenancy: tenancy).add(to: router)
         PageRoutes(

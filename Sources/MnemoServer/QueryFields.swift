@@ -22,6 +22,22 @@ struct QueryFields {
         }
     }
 
+    /// The first field of `encoded` whose name or value is not valid percent-encoded UTF-8, as
+    /// the error that names it (the name as far as it reads).
+    static func brokenField(in encoded: String) -> APIError? {
+        for pair in encoded.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decode(parts[0])
+            if name != nil, parts.count < 2 || decode(parts[1]) != nil { continue }
+            let shown = name.map { "the query parameter \"\($0)\"" } ?? "the query parameter named \"\(parts[0])\""
+            return APIError.badRequest(
+                "invalid_query",
+                "\(shown) is not valid percent-encoding (a % must be followed by two hexadecimal digits, and the bytes must be UTF-8): \"\(pair)\""
+            )
+        }
+        return nil
+    }
+
     /// `+` as a space and `%XX` as its byte; `nil` for a broken escape or bytes that are not
     /// UTF-8, as Foundation's `removingPercentEncoding` (which cost a twentieth of a search).
     static func decode(_ text: Substring) -> String? {
@@ -93,5 +109,18 @@ enum FactPath {
         let text = context.parameters.get("fact_id")
         guard let text, let id = Int64(text) else { throw APIError.notFound("no fact with id \(text ?? "")") }
         return id
+    }
+}
+
+/// Refuses a request whose query string has a field that does not decode (a `%` without two
+/// hexadecimal digits, bytes that are not UTF-8) with 400 `invalid_query` naming the field,
+/// before any route reads it: without it the field would be dropped, and the route would answer
+/// as if it had not been given (the feed from its start, a search without its query).
+struct QueryStringMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        if let query = request.uri.query, let broken = QueryFields.brokenField(in: query) { throw broken }
+        return try await next(request, context)
     }
 }

@@ -31,6 +31,30 @@ import Testing
         #expect(export.stdout.contains("Lives in Porto"))
     }
 
+    @Test("SIGTERM with event streams open: each ends with a reconnect event, and the server exits at once")
+    func sigtermEndsEventStreams() async throws {
+        let server = try ServerProcess(["--db", try TestKnowledgeBase.temporaryPath()])
+        try await server.waitUntilListening()
+        let streams = (0..<3).map { _ in
+            ThreadJob { [port = server.port] in
+                try EventStreamClient(port: port, path: "/api/events").read(count: 1, timeout: 60)
+            }
+        }
+        // Each stream is open once the server counts it: wait for the three `ready` events' writes.
+        try await Task.sleep(for: .milliseconds(500))
+        let started = ContinuousClock.now
+        let (status, stderr) = server.stop()
+        let took = ContinuousClock.now - started
+        #expect(status == 0, "\(stderr)")
+        // Before, the server waited for the streams' clients to hang up: about 28 s.
+        #expect(took < .seconds(10), "SIGTERM took \(took)")
+        for stream in streams {
+            let reading = try await stream.value
+            #expect(reading.messages.last?.event == "reconnect", "\(reading.messages)")
+            #expect(reading.closedByServer)
+        }
+    }
+
     @Test func refusesToServeWithoutAuthenticationOffLoopback() throws {
         let result = try CLIRunner.run(["serve", "--db", TestKnowledgeBase.temporaryPath(), "--host", "0.0.0.0"])
         #expect(result.status != 0)

@@ -23,7 +23,8 @@ final class ThrowawayCluster: Sendable {
         url = try Self.run(["start", directory.path, String(port)]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func stop() throws { _ = try Self.run(["stop", directory.path]) }
+    /// Stops the server: `fast` ends its sessions cleanly, `immediate` as a crash would.
+    func stop(mode: String = "fast") throws { _ = try Self.run(["stop", directory.path, mode]) }
 
     func start() throws { _ = try Self.run(["start", directory.path, String(port)]) }
 

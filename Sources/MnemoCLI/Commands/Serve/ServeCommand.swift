@@ -30,7 +30,13 @@ struct ServeCommand: AsyncParsableCommand {
             a user signs in once with the same token and gets a session cookie. --ui read-only shows \
             the same views without any action (a POST is 403); --ui off serves no /ui at all.
 
-            SIGTERM or Ctrl-C stops the server gracefully: requests in flight finish first.
+            SIGTERM or Ctrl-C stops the server gracefully: it stops accepting connections, requests in \
+            flight finish, and event streams end with a `reconnect` event.
+
+            With --db postgres://…: when PostgreSQL stops answering, requests that need it fail at \
+            once with 503 storage_unavailable and Retry-After while a background probe watches for its \
+            return; the namespaces this node holds keep answering reads from its copies, marked with \
+            Mnemo-Stale-Seconds; GET /healthz answers 503 (readiness), GET /livez 200 (liveness).
 
             Example: mnemo serve --db kb.sqlite --auth tokens --tokens-file tokens.txt --port 8080
             """
@@ -96,6 +102,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var storageTimeout = 5.0
 
+    @Option(
+        help: ArgumentHelp(
+            "With --db postgres://…: the most queued writes of one user committed together in one PostgreSQL transaction (1: each alone).",
+            valueName: "n"))
+    var writeGroupMax = 128
+
     @OptionGroup var quota: QuotaOptions
 
     @OptionGroup var global: GlobalOptions
@@ -113,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard queryCacheSize >= 0 else { throw ValidationError("--query-cache-size must not be negative") }
         if let vectorCacheMb, vectorCacheMb < 1 { throw ValidationError("--vector-cache-mb must be at least 1") }
         guard storageTimeout > 0 else { throw ValidationError("--storage-timeout must be positive") }
+        guard writeGroupMax >= 1 else { throw ValidationError("--write-group-max must be at least 1") }
         if let purgeInterval, purgeInterval.seconds < 1 {
             throw ValidationError("--purge-interval must be at least 1s")
         }
@@ -130,15 +143,21 @@ struct ServeCommand: AsyncParsableCommand {
             copiesDirectory: copiesDir.map { URL(fileURLWithPath: $0) },
             vectorCacheBytes: vectorCacheMb.map { $0 << 20 })
         storeOptions.timeout = .milliseconds(Int(storageTimeout * 1_000))
+        storeOptions.maximumWriteGroup = writeGroupMax
         let kb = try quota.applied(to: await global.openKnowledgeBase(embedder: embedder, storeOptions: storeOptions))
         var configuration = ServerConfiguration(
             host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName, page: ui)
         if let store = OpenStores.all.first {
+            let status = StorageStatus()
+            store.observeAvailability { status.update(Self.state($0)) }
+            status.update(Self.state(store.availability))
+            configuration.storageStatus = status
             configuration.storageHealth = {
                 let health = await store.health()
                 return StorageHealth(
                     namespacesHeld: health.namespacesHeld, vectorBytes: health.vectorBytes,
-                    versionsBehind: health.versionsBehind, changeFeedConnected: health.changeFeedConnected)
+                    versionsBehind: health.versionsBehind, changeFeedConnected: health.changeFeedConnected,
+                    status: Self.state(health.availability))
             }
         }
         let server: MnemoHTTPServer
@@ -163,6 +182,14 @@ struct ServeCommand: AsyncParsableCommand {
                 "mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
         }
         Output.note("mnemo serve: stopped")
+    }
+
+    static func state(_ availability: PostgresMemory.Availability) -> StorageStatus.State {
+        switch availability {
+        case .available: .available
+        case .unavailable(let since, let lastContact, let reason):
+            .unavailable(since: since, lastContact: lastContact, reason: reason)
+        }
     }
 
     /// Purges every namespace, then waits `interval`, until cancelled. A failed purge is
