@@ -3,12 +3,15 @@
 # server namespace of N facts, with the server's vectors shipped (same model) and embedded on the
 # device (`--embed-locally`); the bytes per fact of the first sync and of an incremental pull
 # (new facts, importance edits), with and without vectors; and one change pushed by a device and
-# pulled by another (each a `mnemo sync` process, so process start and model load included).
-# Usage: Scripts/sync-bench/run.sh [MNEMO_BINARY] [FACTS] [ROUNDS]
+# pulled by another (each a `mnemo sync` process, so process start and model load included); a
+# push of OFFLINE facts (1,500 unless given) added on a synced device while offline, and the
+# `mnemo sync --verify` that follows.
+# Usage: Scripts/sync-bench/run.sh [MNEMO_BINARY] [FACTS] [ROUNDS] [OFFLINE]
 set -euo pipefail
 mnemo="${1:-.build/release/mnemo}"
 facts="${2:-10000}"
 rounds="${3:-20}"
+offline="${4:-1500}"
 work="$(mktemp -d)"
 port=18437
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -80,3 +83,15 @@ for round in $(seq "$rounds"); do
 done
 sorted=($(printf '%s\n' "${times[@]}" | sort -n))
 echo "one change pushed by a device and pulled by another, two mnemo sync processes, p50: ${sorted[$((rounds / 2))]} ms"
+# Offline work: facts added on the synced tablet while it had no network, then one `mnemo sync`.
+for i in $(seq "$offline"); do
+    echo "{\"topic\": \"Offline/Day $((i % 30))\", \"content\": \"Offline note $i: the user said item $((i * 104729 % 1000003))\"}"
+done > "$work/offline.jsonl"
+"$mnemo" ingest "$work/offline.jsonl" --db "$work/tablet.sqlite" --namespace bench >/dev/null
+"$mnemo" sync --status --db "$work/tablet.sqlite" --namespace bench
+start=$(date +%s.%N)
+sync "$work/tablet.sqlite"
+echo "push of $offline facts added offline (one mnemo sync process): $(echo "$(date +%s.%N) - $start" | bc) s"
+start=$(date +%s.%N)
+sync "$work/tablet.sqlite" --verify
+echo "mnemo sync --verify of the tablet ($((facts + offline + 100)) facts): $(echo "$(date +%s.%N) - $start" | bc) s"

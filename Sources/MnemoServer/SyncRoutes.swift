@@ -23,7 +23,7 @@ struct SyncRoutes {
         let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         let body = try await request.decode(as: SyncPushRequest.self, context: context)
         guard body.namespace == kb.namespace else { throw APIError.forbidden(body.namespace) }
-        return try await kb.acceptSyncPush(body)
+        return try await Self.answering { try await kb.acceptSyncPush(body) }
     }
 
     /// `GET /v1/users/{user_id}/sync/changes?since=&server=&limit=&model=&dimension=`: the
@@ -36,7 +36,10 @@ struct SyncRoutes {
             throw APIError.badRequest("missing_cursor", "since and server name the position to pull from")
         }
         let limit = try query.integer("limit", in: 1...Self.maximumLimit) ?? 500
-        return try await kb.syncChanges(after: since, server: server, limit: limit, model: try model(query))
+        let model = try model(query)
+        return try await Self.answering {
+            try await kb.syncChanges(after: since, server: server, limit: limit, model: model)
+        }
     }
 
     /// `GET /v1/users/{user_id}/sync/snapshot?model=&dimension=`: every fact, conflict and
@@ -44,6 +47,15 @@ struct SyncRoutes {
     @Sendable func snapshot(_ request: Request, context: MnemoRequestContext) async throws -> SyncSnapshotResponse {
         let kb = try await tenancy.knowledgeBase(context, naming: context.parameters.get("user_id"))
         return try await kb.syncSnapshot(model: try model(QueryFields(request)))
+    }
+
+    /// A sync refusal as the API's: 409 with the class as its code (`other_server`).
+    private static func answering<Answer>(_ body: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await body()
+        } catch let error as SyncError {
+            throw APIError(.conflict, error.kind.rawValue, error.reason)
+        }
     }
 
     private func model(_ query: QueryFields) throws -> EmbeddingModelIdentity? {

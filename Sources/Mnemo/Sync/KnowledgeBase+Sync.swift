@@ -31,23 +31,39 @@ extension KnowledgeBase {
         // Without a model named, the server ships no vectors and the pulled facts are embedded here.
         let model = options.embedsLocally ? nil : embedder?.identity
         let now = now
+        let relinks = options.relinks
         var link = try await writer.write { db in
-            try SyncStore.link(db, namespace: namespace) ?? SyncStore.createLink(db, namespace: namespace, now: now)
+            guard let link = try SyncStore.link(db, namespace: namespace) else {
+                return try SyncStore.createLink(db, namespace: namespace, now: now)
+            }
+            return relinks && !link.server.isEmpty ? try SyncStore.relink(db, namespace: namespace, now: now) : link
         }
         var report = SyncReport()
-        try await pushOutbox(transport, device: link.device, report: &report, progress: progress)
-        if let cursor = link.cursor, !link.server.isEmpty {
+        try await pushOutbox(transport, link: link, report: &report, progress: progress)
+        if link.server.isEmpty {
+            // The first sync: the facts this file held were offered; the server's namespace is read.
+            let snapshot = try await transport.snapshot(model: model)
+            link.cursor = try await replaceFromSnapshot(snapshot, model: model, report: &report, progress: progress)
+            try await verify(against: snapshot.digest, transport: transport, model: model, report: &report)
+        } else if report.deviceWentBack {
+            try await reconcile(transport, model: model, report: &report, progress: progress)
+        } else if let cursor = link.cursor {
             do {
-                link.cursor = try await pullChanges(
+                let pulled = try await pullChanges(
                     transport, after: cursor, server: link.server, model: model, report: &report, progress: progress)
+                if pulled.rewound {
+                    report.serverWentBack = true
+                    try await reconcile(transport, model: model, report: &report, progress: progress)
+                } else {
+                    try await verify(against: pulled.digest, transport: transport, model: model, report: &report)
+                }
             } catch MnemoError.cursorExpired {
-                link.cursor = try await replaceFromSnapshot(
-                    transport, model: model, report: &report, progress: progress)
+                try await reconcile(transport, model: model, repairing: false, report: &report, progress: progress)
             }
         } else {
-            link.cursor = try await replaceFromSnapshot(transport, model: model, report: &report, progress: progress)
+            try await reconcile(transport, model: model, repairing: false, report: &report, progress: progress)
         }
-        report.cursor = link.cursor ?? ""
+        report.cursor = try await writer.read { db in try SyncStore.link(db, namespace: namespace)?.cursor } ?? ""
         if report.erased > 0 {
             // The erased rows' pages are zeroed in the file; the log and the saved graph still hold them.
             _ = await scrubFilesAfterErasure()
@@ -63,35 +79,53 @@ extension KnowledgeBase {
             return SyncStatus(
                 isLinked: link != nil, device: link?.device,
                 waiting: link == nil ? 0 : try SyncStore.outboxCount(db, namespace: namespace),
+                waitingFacts: link == nil ? 0 : try SyncStore.outboxSubjects(db, namespace: namespace),
                 lastSync: link?.lastSync, cursor: link?.cursor)
         }
     }
 
-    private func pushOutbox(
-        _ transport: some SyncTransport, device: String, report: inout SyncReport,
+    /// Pushes the outbox, batch by batch; each batch's rows leave it only with the server's
+    /// answers, in the transaction that applies them.
+    func pushOutbox(
+        _ transport: some SyncTransport, link: SyncStore.Link, report: inout SyncReport,
         progress: (@Sendable (SyncProgress) -> Void)?
     ) async throws {
         let namespace = namespace
+        let device = link.device
+        var acknowledged = link.acknowledged
+        let total = try await writer.read { db in try SyncStore.outboxCount(db, namespace: namespace) }
+        let model = embedder?.identity
+        // With vectors a batch stays about 600 KB, under a server's default 1 MiB body limit
+        // (a 384-component vector is 2 KB in base64).
+        let limit = model.map { max(50, min(500, 600_000 / ($0.dimension * 16 / 3 + 600))) } ?? 500
+        var sent = 0
         while true {
             let batch = try await writer.read { db in
-                try SyncOutbox.batch(db, namespace: namespace, device: device, limit: 500)
+                try SyncOutbox.batch(
+                    db, namespace: namespace, device: device, limit: limit, dimension: model?.dimension)
             }
             guard let through = batch.through else { return }
             var answers: [SyncAnswer] = []
             if !batch.operations.isEmpty {
-                answers =
-                    try await transport.push(
-                        SyncPushRequest(device: device, namespace: namespace, operations: batch.operations)
-                    ).answers
+                let response = try await transport.push(
+                    SyncPushRequest(
+                        device: device, namespace: namespace, operations: batch.operations,
+                        server: link.server.isEmpty ? nil : link.server, acknowledged: acknowledged,
+                        model: model))
+                answers = response.answers
                 guard answers.count == batch.operations.count,
                     zip(answers, batch.operations).allSatisfy({ $0.operation == $1.id })
                 else {
-                    throw MnemoError.storageUnavailable(
+                    throw SyncError(
+                        .incompatibleServer,
                         reason: "the server answered \(answers.count) operations of \(batch.operations.count) pushed")
                 }
+                if response.rewound == true { report.deviceWentBack = true }
+                acknowledged = response.acknowledged
             }
             let pushed = zip(batch.operations, answers).map { ($0, $1) }
             let now = now
+            let heard = acknowledged
             let applied = try await writer.write { db in
                 var report = SyncReport()
                 let mark = try SyncStore.beginApplying(db, namespace: namespace)
@@ -120,6 +154,7 @@ extension KnowledgeBase {
                 try applier.apply(verdicts)
                 try SyncStore.dropOutbox(through: through, namespace: namespace, db)
                 try SyncStore.dropOutbox(after: mark, namespace: namespace, db)
+                if let heard { try SyncStore.setAcknowledged(db, namespace: namespace, heard) }
                 return applier.report
             }
             report.pushed += applied.pushed
@@ -127,7 +162,8 @@ extension KnowledgeBase {
             report.gone += applied.gone
             report.refused += applied.refused
             report.erased += applied.erased
-            progress?(SyncProgress(phase: .pushing, done: report.pushed))
+            sent += batch.rows
+            progress?(SyncProgress(phase: .pushing, done: min(sent, total), total: total))
         }
     }
 
@@ -142,14 +178,21 @@ extension KnowledgeBase {
         }
     }
 
+    /// Where a pull ended: the server's digest at its last page, or that the server went back.
+    struct PullEnd {
+        var digest: String?
+        var rewound = false
+    }
+
     private func pullChanges(
         _ transport: some SyncTransport, after start: String, server: String, model: EmbeddingModelIdentity?,
         report: inout SyncReport,
         progress: (@Sendable (SyncProgress) -> Void)?
-    ) async throws -> String {
+    ) async throws -> PullEnd {
         var cursor = start
         while true {
             let page = try await transport.pull(after: cursor, server: server, limit: 500, model: model)
+            if page.rewound == true { return PullEnd(rewound: true) }
             var verdicts: [String: SyncApplier.Verdict] = [:]
             var order: [String] = []
             var namespaceErased = false
@@ -209,16 +252,15 @@ extension KnowledgeBase {
             report.erased += applied.erased
             progress?(SyncProgress(phase: .pulling, done: report.pulled))
             cursor = next
-            if !page.hasMore { return cursor }
+            if !page.hasMore { return PullEnd(digest: page.digest) }
         }
     }
 
-    private func replaceFromSnapshot(
-        _ transport: some SyncTransport, model: EmbeddingModelIdentity?, report: inout SyncReport,
+    func replaceFromSnapshot(
+        _ snapshot: SyncSnapshotResponse, model: EmbeddingModelIdentity?, report: inout SyncReport,
         progress: (@Sendable (SyncProgress) -> Void)?
     ) async throws -> String {
-        let snapshot = try await transport.snapshot(model: model)
-        progress?(SyncProgress(phase: .snapshot, done: snapshot.facts.count))
+        progress?(SyncProgress(phase: .snapshot, done: snapshot.facts.count, total: snapshot.facts.count))
         let vectors = try await vectorsForNew(snapshot.facts)
         let namespace = namespace
         let now = now

@@ -16,14 +16,37 @@ extension KnowledgeBase {
     /// the same answers.
     /// - Throws: ``MnemoError/invalidInput(field:reason:)`` naming the first bad field (another
     ///   namespace, a malformed operation): nothing is applied.
+    /// - Throws: ``SyncError`` (``SyncError/Kind/otherServer``) when the device is linked to
+    ///   another server's namespace.
     package func acceptSyncPush(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         try SyncValidation.check(request, namespace: namespace)
-        let needing = request.operations.indices.filter {
-            request.operations[$0].fact != nil && request.operations[$0].kind != .delete
-                && request.operations[$0].kind != .erase
+        if let linked = request.server {
+            let origin = try await syncOrigin()
+            guard linked == origin else {
+                throw SyncError(
+                    .otherServer,
+                    reason:
+                        "the file is linked to the server \(linked.prefix(64)), not this one (\(origin)): sync with that one, or re-link (--relink)"
+                )
+            }
+        }
+        // A vector is needed by an add, a restore and a new wording; the device's is taken when
+        // it was made by this server's model, and the rest are embedded here in one batch.
+        let shipped = request.model != nil && request.model == embedder?.identity ? request.model?.dimension : nil
+        var embeddings: [Int: [Float]] = [:]
+        var needing: [Int] = []
+        for (index, operation) in request.operations.enumerated() {
+            guard let fact = operation.fact,
+                operation.kind == .add || operation.kind == .restore
+                    || (operation.kind == .update && operation.fields?.contains("content") == true)
+            else { continue }
+            if let shipped, let vector = fact.decodedVector(dimension: shipped) {
+                embeddings[index] = vector
+            } else {
+                needing.append(index)
+            }
         }
         let vectors = try await embed(needing.map { request.operations[$0].fact!.content }) ?? []
-        var embeddings: [Int: [Float]] = [:]
         for (position, index) in needing.enumerated() where position < vectors.count {
             embeddings[index] = vectors[position]
         }
@@ -36,18 +59,26 @@ extension KnowledgeBase {
                 db: db, namespace: namespace, now: now,
                 matcher: try vectorIndex.map { NearDuplicateMatcher(store: try $0.snapshot(in: db), rule: .init()) })
             var answers: [SyncAnswer] = []
+            let held = try SyncStore.receiptCount(db, namespace: namespace, device: request.device)
+            var replayed = 0
             for (index, operation) in request.operations.enumerated() {
                 if let answer = try SyncStore.receipt(
                     db, namespace: namespace, device: request.device, operation: operation.id)
                 {
                     answers.append(answer)
+                    replayed += 1
                     continue
                 }
                 let answer = try server.apply(operation, embedding: embeddingsByOperation[index])
                 try SyncStore.saveReceipt(db, namespace: namespace, device: request.device, answer: answer, now: now)
                 answers.append(answer)
             }
-            return SyncPushResponse(answers: answers)
+            // The device accounts for what it heard acknowledged and for what this push sends
+            // again; answers beyond both were given to a later state of its file than it has.
+            let rewound = request.acknowledged.map { $0 + replayed < held } ?? false
+            return SyncPushResponse(
+                answers: answers, acknowledged: held + request.operations.count - replayed,
+                rewound: rewound ? true : nil)
         }
         if response.answers.contains(where: { $0.outcome == .erased }) {
             // The erased rows' pages are zeroed in the file; the log and the saved graph still hold them.
@@ -70,12 +101,18 @@ extension KnowledgeBase {
     ) async throws -> SyncPullResponse {
         let origin = try await syncOrigin()
         guard server == origin else {
-            throw MnemoError.invalidInput(
-                field: "cursor",
+            throw SyncError(
+                .otherServer,
                 reason: "the cursor was made by another server (\(server.prefix(64))), not this one (\(origin))")
         }
-        let page = try await changes(after: try self.cursor(cursor), limit: limit)
+        let start = try self.cursor(cursor)
         let namespace = namespace
+        let head = try await writer.read { db in try FeedTable.lastNumber(db) }
+        if start.sequence > head {
+            // The device pulled through changes this server no longer has: it went back.
+            return SyncPullResponse(server: origin, changes: [], next: cursor, hasMore: false, rewound: true)
+        }
+        let page = try await changes(after: start, limit: limit)
         let dimension = shippedDimension(for: model)
         return try await writer.read { db in
             var changes: [SyncChange] = []
@@ -114,8 +151,12 @@ extension KnowledgeBase {
                 }
                 changes.append(change)
             }
+            // The last page carries the digest at its cursor; a change committed since the page
+            // was read makes it not the last.
+            let hasMore = try page.hasMore || FeedTable.latestSequence(db, namespace: namespace) > page.next.sequence
             return SyncPullResponse(
-                server: origin, changes: changes, next: page.next.description, hasMore: page.hasMore)
+                server: origin, changes: changes, next: page.next.description, hasMore: hasMore,
+                digest: hasMore ? nil : try SyncDigest.of(db, namespace: namespace).description)
         }
     }
 
@@ -128,6 +169,7 @@ extension KnowledgeBase {
         let dimension = shippedDimension(for: model)
         return try await writer.read { db in
             var facts: [SyncFact] = []
+            var digest = SyncDigest()
             var vectors: [Int64: [Float]] = [:]
             if let dimension {
                 let rows = try Row.fetchCursor(
@@ -142,6 +184,7 @@ extension KnowledgeBase {
             }
             try FactTable.forEach(db, namespace: namespace) { fact in
                 facts.append(SyncFact(fact, vector: vectors[fact.id]))
+                digest.add(fact)
             }
             let conflicts = try Row.fetchAll(
                 db,
@@ -154,12 +197,13 @@ extension KnowledgeBase {
             return SyncSnapshotResponse(
                 server: origin, facts: facts, conflicts: conflicts,
                 erased: try SyncStore.erasedUIDs(db, namespace: namespace),
-                cursor: ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace).description)
+                cursor: ChangeCursor(sequence: try FeedTable.lastNumber(db), namespace: namespace).description,
+                digest: digest.description)
         }
     }
 
     /// The server's identity for this namespace, made by the first sync that asks.
-    private func syncOrigin() async throws -> String {
+    package func syncOrigin() async throws -> String {
         let namespace = namespace
         if let origin = try await writer.read({ db in try SyncStore.existingOrigin(db, namespace: namespace) }) {
             return origin
@@ -222,13 +266,28 @@ struct SyncServerWrite {
     let namespace: String
     let now: Date
     var matcher: NearDuplicateMatcher?
+    /// The namespace's topic moves, oldest first, read from its history when an operation
+    /// first names a path that is not there.
+    private var moves: [SyncTopicMove]?
+
+    init(db: Database, namespace: String, now: Date, matcher: NearDuplicateMatcher?) {
+        self.db = db
+        self.namespace = namespace
+        self.now = now
+        self.matcher = matcher
+    }
 
     mutating func apply(_ operation: SyncOperation, embedding: [Float]?) throws -> SyncAnswer {
         if operation.kind == .moveTopic {
             // Validated: both paths are there.
             let move = SyncTopicMove(from: operation.from ?? "", to: operation.to ?? "")
             let moved = try move.apply(db, namespace: namespace, now: now)
+            moves = nil
             return SyncAnswer(operation: operation.id, outcome: moved ? .updated : .unknown, uid: operation.uid)
+        }
+        var operation = operation
+        if let path = operation.fact?.topic, operation.kind != .update || operation.fields?.contains("topic") == true {
+            operation.fact?.topic = try relocated(path)
         }
         // A uid merged away once may be a fact again (brought back by an undo): then it is itself.
         let uid =
@@ -243,7 +302,10 @@ struct SyncServerWrite {
         switch operation.kind {
         case .add:
             if let stored {
-                try FactTable.recordMention(db, of: stored, sources: operation.fact?.sources ?? [], now: now)
+                // An offered fact is one the server may hold already: holding it is no new mention.
+                if operation.offered != true {
+                    try FactTable.recordMention(db, of: stored, sources: operation.fact?.sources ?? [], now: now)
+                }
                 return answer(.unchanged)
             }
             if departed != nil { return answer(.refused) }
@@ -278,10 +340,53 @@ struct SyncServerWrite {
         }
     }
 
+    /// Where a path the operation names is now: a path that is not here but that a rename, move
+    /// or merge moved since (the device made the operation before it heard of the move) is
+    /// followed through every later move, with the subtopics under it.
+    private mutating func relocated(_ text: String) throws -> String {
+        guard let path = try? TopicPath(validating: text),
+            try TopicTable.find(db, namespace: namespace, path: path) == nil
+        else { return text }
+        if moves == nil {
+            moves = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, details FROM history
+                    WHERE namespace = ? AND topic_id IS NOT NULL AND kind IN ('topic_renamed', 'topic_moved', 'topic_merged')
+                    ORDER BY id
+                    """, arguments: [namespace]
+            ).compactMap { row in
+                let details =
+                    (try? JSONDecoder().decode([String: String].self, from: Data((row[1] as String).utf8))) ?? [:]
+                return ChangeEvent.Kind(rawValue: row[0]).flatMap { SyncTopicMove(kind: $0, details: details) }
+            }
+        }
+        var segments = path.segments
+        for move in moves ?? [] {
+            guard let from = try? TopicPath(validating: move.from), let to = try? TopicPath(validating: move.to),
+                from.depth <= segments.count,
+                TopicPath(validSegments: Array(segments.prefix(from.depth))).key == from.key
+            else { continue }
+            segments = to.segments + segments.dropFirst(from.depth)
+        }
+        return TopicPath(validSegments: segments).description
+    }
+
     /// Adds the operation's fact through the server's duplicate rules.
     private mutating func add(_ operation: SyncOperation, embedding: [Float]?) throws -> SyncAnswer {
         let fact = try operation.fact!.validated(embedding: embedding)
-        let written = try FactWriter.store(db, batch: [(namespace, fact)], now: now, matcher: &matcher)
+        // An offered fact the server holds with all its sources (the same import on both sides,
+        // a device restored or repaired) is no new mention; with sources the server lacks, it
+        // is another device's saying it, as a plain add is.
+        var repeats = RepeatPolicy.countMention
+        if operation.offered == true,
+            let held = try FactTable.find(db, namespace: namespace, contentKey: fact.contentKey),
+            Set(operation.fact!.sources).isSubset(of: Set(held.sources))
+        {
+            repeats = .leaveUnchanged
+        }
+        let written = try FactWriter.store(
+            db, batch: [(namespace, fact)], now: now, matcher: &matcher, repeats: repeats)
         guard let outcome = written.outcomes.first ?? nil else {
             throw MnemoError.storageFailure(
                 StorageFailure(resultCode: -1, extendedResultCode: -1, message: "sync add stored nothing"))

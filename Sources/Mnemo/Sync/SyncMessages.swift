@@ -81,6 +81,10 @@ public struct SyncOperation: Codable, Hashable, Sendable {
     public var from: String?
     /// A topic move's path after.
     public var to: String?
+    /// An ``Kind/add`` of a fact the server may know already, offered again by a device that
+    /// links a file holding facts or repairs a difference: a known fact counts no mention, and
+    /// a fact the server deleted or erased is refused.
+    public var offered: Bool?
 }
 
 /// The operations a device pushes to its server, in the order it made them.
@@ -90,6 +94,16 @@ public struct SyncPushRequest: Codable, Hashable, Sendable {
     /// The namespace the device syncs: it must be the caller's.
     public var namespace: String
     public var operations: [SyncOperation]
+    /// The server identity the device is linked to (``SyncPullResponse/server``); absent
+    /// before its first sync. Another server refuses the push before applying anything
+    /// (``SyncError/Kind/otherServer``).
+    public var server: String?
+    /// How many of this device's operations the server said it holds, as the device last
+    /// heard (``SyncPushResponse/acknowledged``); absent when it never heard.
+    public var acknowledged: Int?
+    /// The model of the vectors the operations carry (``SyncFact/vector``): the server stores
+    /// them instead of embedding the texts again when it embeds with the same model.
+    public var model: EmbeddingModelIdentity?
 }
 
 /// What the server did with one pushed operation.
@@ -124,6 +138,13 @@ public struct SyncAnswer: Codable, Hashable, Sendable {
 /// The server's answers to a push, one per operation, in order.
 public struct SyncPushResponse: Codable, Hashable, Sendable {
     public var answers: [SyncAnswer]
+    /// How many of the device's operations the server holds after this push.
+    public var acknowledged: Int?
+    /// Whether the device's history went back: the server holds answers to operations of this
+    /// device that the device no longer accounts for (a file restored from a backup). The
+    /// device then reconciles (reads the whole namespace, offers what the server lacks)
+    /// instead of trusting its cursor.
+    public var rewound: Bool?
 }
 
 /// One change of the server's feed, as a device applies it.
@@ -153,6 +174,12 @@ public struct SyncPullResponse: Codable, Hashable, Sendable {
     /// Where to continue (a ``ChangeCursor``'s text).
     public var next: String
     public var hasMore: Bool
+    /// On the last page: the digest of the namespace's facts at ``next`` (see <doc:Sync>),
+    /// which a device holding everything through ``next`` must match.
+    public var digest: String?
+    /// Whether the cursor is ahead of the server's feed: the server went back (restored from a
+    /// backup). The device reconciles instead of trusting its cursor.
+    public var rewound: Bool?
 }
 
 /// A conflict between two facts, by uid.
@@ -172,4 +199,6 @@ public struct SyncSnapshotResponse: Codable, Hashable, Sendable {
     public var erased: [String]
     /// Where to follow from (a ``ChangeCursor``'s text).
     public var cursor: String
+    /// The digest of ``facts`` (see <doc:Sync>).
+    public var digest: String?
 }

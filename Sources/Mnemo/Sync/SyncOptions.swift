@@ -10,7 +10,14 @@ public struct SyncOptions: Hashable, Sendable {
     /// <doc:Sync>).
     public var embedsLocally: Bool
 
-    public init(embedsLocally: Bool = false) {
+    /// Whether this sync links the file to the transport's server even though it is linked to
+    /// another (`mnemo sync --relink`): the file forgets its old server's cursor and offers
+    /// every fact it holds to the new one, through its duplicate rules. Without it, a linked
+    /// file refuses another server (``SyncError/Kind/otherServer``).
+    public var relinks: Bool
+
+    public init(embedsLocally: Bool = false, relinks: Bool = false) {
         self.embedsLocally = embedsLocally
+        self.relinks = relinks
     }
 }

@@ -106,4 +106,31 @@ enum SyncSchema {
                 END;
                 """)
     }
+
+    /// Gives every outbox row an operation id of its own, random (`sync_outbox.op`), instead of
+    /// the row's number: a file restored from a backup numbers its new rows again from where
+    /// the backup stood, and the server would answer them from the receipts of the operations
+    /// that first had those numbers. `sync_link.acknowledged` holds how many of this device's
+    /// operations the server said it holds: a push names it, and a server holding more than the
+    /// device can account for knows the file went back (``SyncPushResponse/rewound``).
+    static func uniqueOperationIDs(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE sync_outbox ADD COLUMN op TEXT;
+                ALTER TABLE sync_link ADD COLUMN acknowledged INTEGER;
+                DROP TRIGGER sync_outbox_after_feed_event;
+                CREATE TRIGGER sync_outbox_after_feed_event AFTER INSERT ON feed_event
+                WHEN (new.fact_id IS NOT NULL
+                      OR new.kind IN ('topic_renamed', 'topic_moved', 'topic_merged', 'topic_restored'))
+                    AND EXISTS (SELECT 1 FROM sync_link WHERE namespace = new.namespace AND pulled_tx IS NOT new.tx)
+                BEGIN
+                    INSERT INTO sync_outbox (namespace, kind, fact_uid, history_id, created_at, op)
+                    VALUES (new.namespace, new.kind,
+                            COALESCE((SELECT uid FROM fact WHERE id = new.fact_id),
+                                     (SELECT uid FROM fact_departed WHERE fact_id = new.fact_id),
+                                     (SELECT uid FROM topic WHERE id = new.topic_id)),
+                            new.history_id, new.created_at, lower(hex(randomblob(16))));
+                END;
+                """)
+    }
 }

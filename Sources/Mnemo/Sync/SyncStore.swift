@@ -31,6 +31,13 @@ enum SyncStore {
                     """), arguments: [factID])
     }
 
+    /// The stored vector of a fact, when it has `dimension` components.
+    static func vector(_ db: Database, factID: Int64, dimension: Int) throws -> [Float]? {
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT vector FROM fact_embedding WHERE fact_id = ?"), arguments: [factID]
+        ).flatMap { EmbeddingTable.decode($0, dimension: dimension) }
+    }
+
     /// Whether the namespace erased the fact with this uid.
     static func isErased(_ db: Database, namespace: String, uid: String) throws -> Bool {
         try Bool.fetchOne(
@@ -80,6 +87,13 @@ enum SyncStore {
         ).flatMap { try? JSONDecoder().decode(SyncAnswer.self, from: Data($0.utf8)) }
     }
 
+    /// How many operations of the device the server answered.
+    static func receiptCount(_ db: Database, namespace: String, device: String) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM sync_receipt WHERE namespace = ? AND device = ?"),
+            arguments: [namespace, device]) ?? 0
+    }
+
     static func saveReceipt(_ db: Database, namespace: String, device: String, answer: SyncAnswer, now: Date) throws {
         let text = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
         try db.cachedStatement(
@@ -119,28 +133,71 @@ enum SyncStore {
         var server: String
         var cursor: String?
         var lastSync: Date?
+        /// How many of the device's operations the server last said it holds.
+        var acknowledged: Int?
     }
 
     static func link(_ db: Database, namespace: String) throws -> Link? {
         try Row.fetchOne(
-            db, sql: "SELECT device, server, cursor, last_sync FROM sync_link WHERE namespace = ?",
+            db, sql: "SELECT device, server, cursor, last_sync, acknowledged FROM sync_link WHERE namespace = ?",
             arguments: [namespace]
-        ).map { Link(device: $0[0], server: $0[1], cursor: $0[2], lastSync: $0[3]) }
+        ).map { Link(device: $0[0], server: $0[1], cursor: $0[2], lastSync: $0[3], acknowledged: $0[4]) }
     }
 
-    /// Links the namespace to a server, and puts every fact it holds in the outbox as added:
-    /// what the device knew before its first sync is pushed like what it learns after.
+    /// The outbox kind of a fact offered to the server (a file linked while holding facts, or a
+    /// repair): pushed as an add the server may know already (``SyncOperation/offered``).
+    static let offeredKind = "fact_offered"
+
+    /// Links the namespace to a server, and offers every fact it holds: what the device knew
+    /// before its first sync goes through the server's duplicate rules like what it learns
+    /// after, without counting a mention of what the server knows already.
     static func createLink(_ db: Database, namespace: String, now: Date) throws -> Link {
         let link = Link(device: StableID.random(), server: "", cursor: nil, lastSync: nil)
         try db.execute(
             sql: "INSERT INTO sync_link (namespace, device, server) VALUES (?, ?, '')",
             arguments: [namespace, link.device])
+        try offerAll(db, namespace: namespace, now: now)
+        return link
+    }
+
+    /// Links the namespace to another server on purpose: a new device id, no cursor, and every
+    /// fact offered again in place of the operations that waited for the old server.
+    static func relink(_ db: Database, namespace: String, now: Date) throws -> Link {
+        let link = Link(device: StableID.random(), server: "", cursor: nil, lastSync: nil)
         try db.execute(
             sql: """
-                INSERT INTO sync_outbox (namespace, kind, fact_uid, created_at)
-                SELECT namespace, 'fact_added', uid, ? FROM fact WHERE namespace = ? ORDER BY id
-                """, arguments: [Timestamp.databaseText(now), namespace])
+                UPDATE sync_link SET device = ?, server = '', cursor = NULL, last_sync = NULL, acknowledged = NULL
+                WHERE namespace = ?
+                """, arguments: [link.device, namespace])
+        try db.execute(sql: "DELETE FROM sync_outbox WHERE namespace = ?", arguments: [namespace])
+        try offerAll(db, namespace: namespace, now: now)
         return link
+    }
+
+    private static func offerAll(_ db: Database, namespace: String, now: Date) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO sync_outbox (namespace, kind, fact_uid, created_at, op)
+                SELECT namespace, ?, uid, ?, lower(hex(randomblob(16))) FROM fact WHERE namespace = ? ORDER BY id
+                """, arguments: [offeredKind, Timestamp.databaseText(now), namespace])
+    }
+
+    /// Queues operations of a repair, each with an id of its own: `kind` for each uid.
+    static func queue(_ db: Database, namespace: String, kind: String, uids: [String], now: Date) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO sync_outbox (namespace, kind, fact_uid, created_at, op)
+                VALUES (?, ?, ?, ?, lower(hex(randomblob(16))))
+                """)
+        for uid in uids {
+            try statement.execute(arguments: [namespace, kind, uid, Timestamp.databaseText(now)])
+        }
+    }
+
+    /// Records how many of the device's operations the server holds.
+    static func setAcknowledged(_ db: Database, namespace: String, _ count: Int) throws {
+        try db.execute(
+            sql: "UPDATE sync_link SET acknowledged = ? WHERE namespace = ?", arguments: [count, namespace])
     }
 
     /// Marks the running transaction as one that applies the server's changes: its feed
@@ -172,18 +229,28 @@ enum SyncStore {
         var kind: String
         var uid: String?
         var historyID: Int64?
+        /// The operation's random id (`nil` on a row queued before migration v15, which is
+        /// named by its number).
+        var operation: String?
     }
 
     static func outbox(_ db: Database, namespace: String, limit: Int) throws -> [Pending] {
         try Row.fetchAll(
             db,
-            sql: "SELECT seq, kind, fact_uid, history_id FROM sync_outbox WHERE namespace = ? ORDER BY seq LIMIT ?",
+            sql: "SELECT seq, kind, fact_uid, history_id, op FROM sync_outbox WHERE namespace = ? ORDER BY seq LIMIT ?",
             arguments: [namespace, limit]
-        ).map { Pending(sequence: $0[0], kind: $0[1], uid: $0[2], historyID: $0[3]) }
+        ).map { Pending(sequence: $0[0], kind: $0[1], uid: $0[2], historyID: $0[3], operation: $0[4]) }
     }
 
     static func outboxCount(_ db: Database, namespace: String) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_outbox WHERE namespace = ?", arguments: [namespace]) ?? 0
+    }
+
+    /// The distinct facts (and moved topics) the outbox's operations concern.
+    static func outboxSubjects(_ db: Database, namespace: String) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(DISTINCT fact_uid) FROM sync_outbox WHERE namespace = ?", arguments: [namespace])
+            ?? 0
     }
 
     static func dropOutbox(through sequence: Int64, namespace: String, _ db: Database) throws {

@@ -18,8 +18,11 @@ extension SyncCommand {
         }
         let clock = ContinuousClock()
         var times: [Duration] = []
+        var current = fact.importance
         for round in 0..<rounds {
-            let importance: Importance = round % 2 == 0 ? .high : .low
+            // Each round changes the importance from what it is, so that each has a change to push.
+            let importance: Importance = current == .high ? .low : .high
+            current = importance
             try await kb.updateFact(id: fact.id, FactUpdate(importance: importance))
             let start = clock.now
             let pushed = try await kb.sync(with: transport)
