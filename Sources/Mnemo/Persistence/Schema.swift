@@ -24,6 +24,7 @@ enum Schema {
             "v13: new facts enter the change log with their vectors", migrate: ChangeLog.logNewFactsWithTheirVectors)
         migrator.registerMigration(
             "v14: content keys indexed by their hash", migrate: ContentKeyIndex.replaceKeyIndex)
+        migrator.registerMigration("v15: sync operation ids that never repeat", migrate: SyncSchema.uniqueOperationIDs)
         return migrator
     }
 
