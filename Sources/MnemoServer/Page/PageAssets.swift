@@ -45,7 +45,8 @@ enum PageAssets {
         .skip { position: absolute; left: -999px; }
         .skip:focus { left: 1rem; top: .5rem; background: var(--bg); padding: .25rem .5rem; z-index: 1; }
         .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-        p, li, dd, td { overflow-wrap: anywhere; }
+        p, li, dd { overflow-wrap: anywhere; }
+        td { overflow-wrap: break-word; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
         thead th { background: var(--band); font-weight: 600; }
@@ -101,7 +102,7 @@ enum PageAssets {
           table.rows thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
           table.rows, table.rows tbody, table.rows tr, table.rows td { display: block; width: auto; }
           table.rows tr { border-bottom: 1px solid var(--line); padding: .5rem 0; position: relative; }
-          table.rows td { border: 0; padding: .1rem 0; }
+          table.rows td { border: 0; padding: .1rem 0; overflow-wrap: anywhere; }
           table.rows td.select { float: right; width: auto; padding-left: .5rem; }
           table.rows td[data-label]:not([data-label=Content])::before { content: attr(data-label) ": ";
             color: var(--muted); font-size: .9rem; }
@@ -203,19 +204,20 @@ enum PageAssets {
             window.addEventListener("pagehide", function () { feed.close(); });
             window.addEventListener("pageshow", function (event) { if (event.persisted) { location.reload(); } });
           }
+          // A form's `id` property would be its fields named "id": its attribute is read instead.
           function wire() {
             document.querySelectorAll("input[data-select-all]:not([data-wired])").forEach(function (box) {
               box.setAttribute("data-wired", "true");
               box.parentElement.hidden = false;
               box.addEventListener("change", function () {
-                Array.prototype.forEach.call(document.querySelectorAll("input[name=id][form=" + box.form.id + "]"),
+                Array.prototype.forEach.call(document.querySelectorAll("input[name=id][form=" + box.form.getAttribute("id") + "]"),
                   function (item) { item.checked = box.checked; item.setAttribute("data-typed", "true"); });
               });
             });
             document.querySelectorAll("button[formaction='/ui/export']:not([data-wired])").forEach(function (button) {
               button.setAttribute("data-wired", "true");
               button.addEventListener("click", function () {
-                var count = document.querySelectorAll("input[name=id][form=" + button.form.id + "]:checked").length;
+                var count = document.querySelectorAll("input[name=id][form=" + button.form.getAttribute("id") + "]:checked").length;
                 if (count === 0) { return; }
                 var notice = document.getElementById("live");
                 notice.textContent = "Downloading " + count + (count === 1 ? " fact" : " facts") + " as JSONL.";
