@@ -31,7 +31,7 @@ read -ra first <<< "$1"
 users=(alice $(seq -f 'user%02g' 1 16))
 : > "$work/tokens.txt"
 for user in "${users[@]}"; do
-  "${first[0]}" ingest "$root/Fixtures/knowledge.jsonl" --db "$url" --namespace "$user" >/dev/null
+  "${first[0]}" ingest "$root/Fixtures/knowledge.jsonl" --db "$url" --namespace "$user" >/dev/null 2>&1
   echo "tok-$user $user" >> "$work/tokens.txt"
 done
 
