@@ -12,15 +12,14 @@ import Testing
 @Suite struct HealthRouteTests {
     static func server(status: StorageStatus?) throws -> (MnemoHTTPServer, KnowledgeBase) {
         let kb = try KnowledgeBase.inMemory(embedder: HashingEmbedder())
-        let configuration = ServerConfiguration(
-            port: 0,
-            storageHealth: status.map { status in
-                {
-                    StorageHealth(
-                        namespacesHeld: 1, vectorBytes: 0, versionsBehind: 0, changeFeedConnected: false,
-                        status: status.current)
-                }
-            }, storageStatus: status)
+        var configuration = ServerConfiguration(port: 0, storageStatus: status)
+        if let status {
+            configuration.storageHealth = { @Sendable in
+                StorageHealth(
+                    namespacesHeld: 1, vectorBytes: 0, versionsBehind: 0, changeFeedConnected: false,
+                    status: status.current)
+            }
+        }
         return (try MnemoHTTPServer(knowledgeBase: kb, configuration: configuration, authentication: .none), kb)
     }
 
