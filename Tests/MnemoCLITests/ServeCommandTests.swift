@@ -37,7 +37,8 @@ import Testing
         try await server.waitUntilListening()
         let streams = (0..<3).map { _ in
             ThreadJob { [port = server.port] in
-                try EventStreamClient(port: port, path: "/api/events").read(count: 1, timeout: 60)
+                // Two: the reconnect event is the only one, so the read ends when the server closes.
+                try EventStreamClient(port: port, path: "/api/events").read(count: 2, timeout: 60)
             }
         }
         // Each stream is open once the server counts it: wait for the three `ready` events' writes.

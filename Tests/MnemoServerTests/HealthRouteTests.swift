@@ -63,7 +63,7 @@ import Testing
             #expect(stale.status == .ok && stale.text.contains("Has a cat"))
             #expect((8...10).contains(stale.headers[.mnemoStale].flatMap { Int($0) } ?? 0), "\(stale.headers)")
             // A refusal is not an answer from the copy.
-            let missing = try await client.send(.get, "/v1/facts/999999", token: nil)
+            let missing = try await client.send(.get, "/api/topics/999999", token: nil)
             #expect(missing.status == .notFound && missing.headers[.mnemoStale] == nil)
             let metrics = try await client.send(.get, "/metrics", token: nil)
             #expect(metrics.text.contains("mnemo_storage_available 0"))
