@@ -15,6 +15,7 @@ struct MnemoCommand: AsyncParsableCommand {
 
             Start with `mnemo demo`, or `mnemo ingest facts.jsonl` then `mnemo search "swiftui"`.
             """,
+        version: MnemoVersion.current,
         groupedSubcommands: [
             CommandGroup(
                 name: "Search and browse",

@@ -16,7 +16,7 @@ package struct MnemoMCPServer: Sendable {
     }
 
     /// A server with every handler registered, not yet started.
-    package func makeServer(version: String = "0.1.0") async -> Server {
+    package func makeServer(version: String = MnemoVersion.current) async -> Server {
         let server = Server(
             name: "mnemo", version: version, title: "Mnemo memory",
             instructions: """
