@@ -204,8 +204,7 @@ struct GoalTests {
                     ALTER TABLE fact DROP COLUMN target_date; ALTER TABLE fact DROP COLUMN completed_at;
                     DELETE FROM grdb_migrations WHERE identifier = 'goals: status, progress, target date';
                     """)
-            let v7 = TrackedTable(name: "fact", key: "id", columns: Array(TrackedTable.fact.columns.dropLast(4)))
-            try db.execute(sql: Schema.operationLogTriggers(v7))
+            try db.execute(sql: Schema.factLogTriggersWithExpiry)
         }
         try queue.close()
         let readOnly = try KnowledgeBase(readingOnly: path)

@@ -132,7 +132,7 @@ import Testing
                     ALTER TABLE fact DROP COLUMN expires_at;
                     DELETE FROM grdb_migrations WHERE identifier = 'v7: fact expiry';
                     """)
-            try db.execute(sql: Schema.operationLogTriggers(TrackedTable.factBeforeExpiry))
+            try db.execute(sql: Schema.factLogTriggersBeforeExpiry)
         }
         try queue.close()
         let kb = try KnowledgeBase(readingOnly: path)

@@ -20,29 +20,6 @@ import GRDB
 /// store (PostgreSQL) ships these rows like the others, so every node's copy of a namespace
 /// numbers its events alike and a cursor is good on any node.
 enum FeedTable {
-    static func create(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE feed_event (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    namespace TEXT NOT NULL,
-                    tx INTEGER NOT NULL,
-                    kind TEXT NOT NULL,
-                    fact_id INTEGER,
-                    topic_id INTEGER,
-                    related_id INTEGER,
-                    history_id INTEGER,
-                    created_at DATETIME NOT NULL
-                );
-                CREATE INDEX feed_event_on_namespace ON feed_event(namespace, seq);
-                CREATE TABLE feed_horizon (
-                    id INTEGER PRIMARY KEY,
-                    namespace TEXT NOT NULL UNIQUE,
-                    pruned_through INTEGER NOT NULL
-                );
-                """)
-    }
-
     /// Where a write transaction started: the largest history, conflict and event numbers.
     struct Mark: Sendable {
         var history: Int64

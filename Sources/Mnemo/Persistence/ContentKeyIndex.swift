@@ -26,7 +26,7 @@ import GRDB
 /// (`DatabaseFactory.prepare`), and a tool of its own that writes the `fact` table (the `sqlite3`
 /// shell, say) fails with "unknown function: mnemo_content_hash()". Reading needs no function.
 enum ContentKeyIndex {
-    /// The SQL function's name, as the index's expression spells it.
+    /// The SQL function's name, as the index's expression spells it (frozen in migration v14).
     static let functionName = "mnemo_content_hash"
 
     /// The hash of a content key: FNV-1a of its UTF-8 bytes, as a signed 64-bit integer. Stored
@@ -52,15 +52,6 @@ enum ContentKeyIndex {
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(functionName)")
         }
-    }
-
-    /// Migration v14: the hash index takes the place of the unique index of the keys.
-    static func replaceKeyIndex(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE INDEX fact_on_namespace_content_hash ON fact(namespace, \(functionName)(content_key));
-                DROP INDEX fact_on_namespace_content_key;
-                """)
     }
 
     /// The condition that finds a namespace's facts whose key is the bound one: the hash, which

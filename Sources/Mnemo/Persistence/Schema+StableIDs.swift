@@ -29,24 +29,37 @@ extension Schema {
                 CREATE UNIQUE INDEX fact_on_namespace_uid ON fact(namespace, uid);
                 CREATE UNIQUE INDEX topic_on_namespace_uid ON topic(namespace, uid);
                 """)
-        let fact = TrackedTable(
-            name: "fact", key: "id",
-            columns: [
-                ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain),
-                ("content_key", .plain),
-                ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain),
-                ("sources", .plain),
-                ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
-                ("goal_status", .plain), ("goal_progress", .real), ("target_date", .plain), ("completed_at", .plain),
-                ("uid", .plain),
-            ])
-        let topic = TrackedTable(
-            name: "topic", key: "id",
-            columns: [
-                ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
-                ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain), ("uid", .plain),
-            ])
-        try db.execute(sql: operationLogTriggers(fact) + operationLogTriggers(topic))
+        try db.execute(
+            sql: """
+                CREATE TRIGGER fact_log_update BEFORE UPDATE ON fact WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('fact', old.id, json_object('id', old.id, 'namespace', old.namespace, 'topic_id', old.topic_id, 'content', old.content, 'content_key', old.content_key, 'type', old.type, 'importance', old.importance, 'confidence', printf('%!.17g', old.confidence), 'is_active', old.is_active, 'sources', old.sources, 'mention_count', old.mention_count, 'created_at', old.created_at, 'updated_at', old.updated_at, 'expires_at', old.expires_at, 'goal_status', old.goal_status, 'goal_progress', printf('%!.17g', old.goal_progress), 'target_date', old.target_date, 'completed_at', old.completed_at, 'uid', old.uid));
+                END;
+                CREATE TRIGGER fact_log_delete BEFORE DELETE ON fact WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('fact', old.id, json_object('id', old.id, 'namespace', old.namespace, 'topic_id', old.topic_id, 'content', old.content, 'content_key', old.content_key, 'type', old.type, 'importance', old.importance, 'confidence', printf('%!.17g', old.confidence), 'is_active', old.is_active, 'sources', old.sources, 'mention_count', old.mention_count, 'created_at', old.created_at, 'updated_at', old.updated_at, 'expires_at', old.expires_at, 'goal_status', old.goal_status, 'goal_progress', printf('%!.17g', old.goal_progress), 'target_date', old.target_date, 'completed_at', old.completed_at, 'uid', old.uid));
+                END;
+                CREATE TRIGGER fact_log_replace BEFORE INSERT ON fact
+                WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') AND EXISTS (SELECT 1 FROM fact WHERE id = new.id) BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before)
+                    SELECT 'fact', id, json_object('id', fact.id, 'namespace', fact.namespace, 'topic_id', fact.topic_id, 'content', fact.content, 'content_key', fact.content_key, 'type', fact.type, 'importance', fact.importance, 'confidence', printf('%!.17g', fact.confidence), 'is_active', fact.is_active, 'sources', fact.sources, 'mention_count', fact.mention_count, 'created_at', fact.created_at, 'updated_at', fact.updated_at, 'expires_at', fact.expires_at, 'goal_status', fact.goal_status, 'goal_progress', printf('%!.17g', fact.goal_progress), 'target_date', fact.target_date, 'completed_at', fact.completed_at, 'uid', fact.uid) FROM fact WHERE id = new.id;
+                END;
+                CREATE TRIGGER fact_log_insert AFTER INSERT ON fact WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('fact', new.id, NULL);
+                END;
+                CREATE TRIGGER topic_log_update BEFORE UPDATE ON topic WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('topic', old.id, json_object('id', old.id, 'namespace', old.namespace, 'parent_id', old.parent_id, 'name', old.name, 'name_key', old.name_key, 'path', old.path, 'path_key', old.path_key, 'depth', old.depth, 'created_at', old.created_at, 'uid', old.uid));
+                END;
+                CREATE TRIGGER topic_log_delete BEFORE DELETE ON topic WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('topic', old.id, json_object('id', old.id, 'namespace', old.namespace, 'parent_id', old.parent_id, 'name', old.name, 'name_key', old.name_key, 'path', old.path, 'path_key', old.path_key, 'depth', old.depth, 'created_at', old.created_at, 'uid', old.uid));
+                END;
+                CREATE TRIGGER topic_log_replace BEFORE INSERT ON topic
+                WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') AND EXISTS (SELECT 1 FROM topic WHERE id = new.id) BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before)
+                    SELECT 'topic', id, json_object('id', topic.id, 'namespace', topic.namespace, 'parent_id', topic.parent_id, 'name', topic.name, 'name_key', topic.name_key, 'path', topic.path, 'path_key', topic.path_key, 'depth', topic.depth, 'created_at', topic.created_at, 'uid', topic.uid) FROM topic WHERE id = new.id;
+                END;
+                CREATE TRIGGER topic_log_insert AFTER INSERT ON topic WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'operation.recording') BEGIN
+                    INSERT INTO operation_change (table_name, row_id, before) VALUES ('topic', new.id, NULL);
+                END;
+                """)
     }
 }
 

@@ -10,20 +10,20 @@ enum Schema {
         migrator.registerMigration("v1: topics, facts, history, full-text index", migrate: createV1)
         migrator.registerMigration("v2: fact conflicts", migrate: createConflicts)
         migrator.registerMigration("v3: operation log for undo", migrate: createOperationLog)
-        migrator.registerMigration("v4: change log of the vector index", migrate: ChangeLog.create)
+        migrator.registerMigration("v4: change log of the vector index", migrate: createChangeLog)
         migrator.registerMigration("v5: portable folded keys", migrate: recomputeFoldedKeys)
         migrator.registerMigration("v6: tombstones of erased facts", migrate: createTombstones)
         migrator.registerMigration("v7: fact expiry", migrate: addFactExpiry)
         migrator.registerMigration("goals: status, progress, target date", migrate: addGoalFields)
-        migrator.registerMigration("v8: change feed", migrate: FeedTable.create)
+        migrator.registerMigration("v8: change feed", migrate: createChangeFeed)
         migrator.registerMigration("v9: stable ids of facts and topics", migrate: addStableIDs)
         migrator.registerMigration("v10: sync", migrate: SyncSchema.create)
         migrator.registerMigration("v11: sync of topic moves", migrate: SyncSchema.queueTopicMoves)
         migrator.registerMigration("v12: the listing's order", migrate: addListingOrderIndex)
         migrator.registerMigration(
-            "v13: new facts enter the change log with their vectors", migrate: ChangeLog.logNewFactsWithTheirVectors)
+            "v13: new facts enter the change log with their vectors", migrate: logNewFactsWithTheirVectors)
         migrator.registerMigration(
-            "v14: content keys indexed by their hash", migrate: ContentKeyIndex.replaceKeyIndex)
+            "v14: content keys indexed by their hash", migrate: indexContentKeysByHash)
         migrator.registerMigration("v15: sync operation ids that never repeat", migrate: SyncSchema.uniqueOperationIDs)
         return migrator
     }

@@ -7,10 +7,11 @@ import Foundation
 /// written with 17 significant digits and read back with `CAST(… AS REAL)`, so they round-trip
 /// exactly (`json_object` keeps only 15); blobs are written in hex.
 ///
-/// The triggers are created by migrations with the column lists of their time: a later migration
-/// that adds a column to one of these tables must recreate that table's triggers too (as v7 did
-/// for `fact`). An image recorded before a column existed lacks it; undo compares and restores
-/// such an image by the columns it has (the new column restores as NULL).
+/// The triggers are created by migrations as literal SQL with the column lists of their time: a
+/// later migration that adds a column to one of these tables must recreate that table's triggers
+/// too (as v7 did for `fact`), and the images here must agree with them (`SchemaSnapshotTests`
+/// checks). An image recorded before a column existed lacks it; undo compares and restores such
+/// an image by the columns it has (the new column restores as NULL).
 struct TrackedTable: Sendable {
     enum Kind: Sendable {
         case plain, real, blob
@@ -29,13 +30,6 @@ struct TrackedTable: Sendable {
             ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
             ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain), ("uid", .plain),
         ])
-    /// `topic` as the v3 migration tracked it, before `uid`.
-    static let topicBeforeStableIDs = TrackedTable(
-        name: "topic", key: "id",
-        columns: [
-            ("id", .plain), ("namespace", .plain), ("parent_id", .plain), ("name", .plain), ("name_key", .plain),
-            ("path", .plain), ("path_key", .plain), ("depth", .plain), ("created_at", .plain),
-        ])
     static let fact = TrackedTable(
         name: "fact", key: "id",
         columns: [
@@ -44,14 +38,6 @@ struct TrackedTable: Sendable {
             ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain), ("expires_at", .plain),
             ("goal_status", .plain), ("goal_progress", .real), ("target_date", .plain), ("completed_at", .plain),
             ("uid", .plain),
-        ])
-    /// `fact` as the v3 migration tracked it, before `expires_at`.
-    static let factBeforeExpiry = TrackedTable(
-        name: "fact", key: "id",
-        columns: [
-            ("id", .plain), ("namespace", .plain), ("topic_id", .plain), ("content", .plain), ("content_key", .plain),
-            ("type", .plain), ("importance", .plain), ("confidence", .real), ("is_active", .plain), ("sources", .plain),
-            ("mention_count", .plain), ("created_at", .plain), ("updated_at", .plain),
         ])
     static let factEmbedding = TrackedTable(
         name: "fact_embedding", key: "fact_id",
