@@ -143,7 +143,9 @@ let package = Package(
             // near-duplicate quality on the fixtures); the examples that the documents quote.
             dependencies: [
                 "Mnemo", "MnemoEncoder", "MnemoEvaluation", "MnemoExamples", "MnemoPostgres", "MnemoTestSupport",
-            ]
+            ],
+            // The pinned schema of a fresh file, read by `SchemaSnapshotTests` from the source tree.
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "MnemoEncoderTests",
@@ -156,7 +158,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MnemoCLITests",
-            dependencies: ["Mnemo", "MnemoEncoder", "MnemoCLI", "MnemoTestSupport"]
+            dependencies: [
+                "Mnemo", "MnemoEncoder", "MnemoCLI", "MnemoTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Every command's help text, pinned and read by `HelpSnapshotTests` from the source tree.
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "MnemoServerTests",
