@@ -351,8 +351,8 @@ struct SyncServerWrite {
             moves = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT kind, details FROM history
-                    WHERE namespace = ? AND topic_id IS NOT NULL AND kind IN ('topic_renamed', 'topic_moved', 'topic_merged')
+                    SELECT event, details FROM history
+                    WHERE namespace = ? AND topic_id IS NOT NULL AND event IN ('topic_renamed', 'topic_moved', 'topic_merged')
                     ORDER BY id
                     """, arguments: [namespace]
             ).compactMap { row in
