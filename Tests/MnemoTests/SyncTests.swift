@@ -355,9 +355,10 @@ struct SyncTests {
         try await world.devices[0].addFact(NewFact(content: "I read novels", topicPath: "Books"))
         try await world.sync(0)
         let snapshot = try await world.server.syncSnapshot()
-        await #expect(throws: MnemoError.self) {
+        let refusal = await #expect(throws: SyncError.self) {
             try await world.server.syncChanges(after: snapshot.cursor, server: StableID.random())
         }
+        #expect(refusal?.kind == .otherServer)
         let bob = try world.server.inNamespace("bob")
         let bobs = try await bob.syncSnapshot()
         do {

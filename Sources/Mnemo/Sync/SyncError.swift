@@ -2,19 +2,10 @@ import Foundation
 
 /// Why a sync failed, in classes an app can act on (see <doc:Sync>).
 ///
-/// ```swift
-/// do {
-///     try await kb.sync(with: transport)
-/// } catch let error as SyncError {
-///     switch error.kind {
-///     case .unauthorized, .forbidden: showSignIn()
-///     case .unreachable, .timedOut, .serverError: scheduleRetry()
-///     case .incompatibleServer: askForUpdate()
-///     case .otherServer: confirmRelink()
-///     case .diverged: reportProblem(error.reason)
-///     }
-/// }
-/// ```
+/// An app switches on ``kind``: ``Kind/unauthorized`` and ``Kind/forbidden`` ask the user to
+/// sign in again, ``Kind/unreachable``, ``Kind/timedOut`` and ``Kind/serverError`` retry later,
+/// ``Kind/incompatibleServer`` asks for an update, ``Kind/otherServer`` asks before re-linking
+/// (``SyncOptions/relinks``), ``Kind/diverged`` is reported (<doc:Sync> has the whole example).
 ///
 /// What a sync did before it failed stays done: the operations the server answered are no
 /// longer waiting, the pages pulled are stored, and the next sync carries on from there.
