@@ -44,29 +44,34 @@ extension PostgresMemory {
         if let failure = await probe() {
             guard availabilityState.becameUnavailable("\(reason); \(failure)") else { return }
             pool.withLock { $0.running }.cancel()
-            let probing = Task { [weak self] () -> Void in await self?.probeUntilReachable() }
+            // The task holds the store weakly between probes, so a store dropped without
+            // `close()` stops probing instead of being kept alive by its own probe.
+            let probing = Task { [weak self] () -> Void in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.probeInterval)
+                    guard let self else { return }
+                    if await self.recoverIfReachable() { return }
+                }
+            }
             tasks.withLock { $0.append(probing) }
         } else {
             availabilityState.stopChecking()
         }
     }
 
-    /// Probes until PostgreSQL answers, then starts a fresh pool (the old one backed off its
-    /// connection attempts, up to a minute between them) and marks the node available.
-    private func probeUntilReachable() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.probeInterval)
-            guard await probe() == nil else { continue }
-            let client = PostgresClient(
-                configuration: location.clientConfiguration(
-                    connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
-                    applicationName: options.applicationName),
-                backgroundLogger: logger)
-            let running = Task { await client.run() }
-            pool.withLock { $0 = (client, running) }
-            availabilityState.becameAvailable()
-            return
-        }
+    /// Probes once; when PostgreSQL answers, starts a fresh pool (the old one backed off its
+    /// connection attempts, up to a minute between them), marks the node available and says so.
+    private func recoverIfReachable() async -> Bool {
+        guard await probe() == nil else { return false }
+        let client = PostgresClient(
+            configuration: location.clientConfiguration(
+                connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
+                applicationName: options.applicationName),
+            backgroundLogger: logger)
+        let running = Task { await client.run() }
+        pool.withLock { $0 = (client, running) }
+        availabilityState.becameAvailable()
+        return true
     }
 
     /// One connection made, asked `SELECT 1` and closed, within a second: `nil` when it worked,

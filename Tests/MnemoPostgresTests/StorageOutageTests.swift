@@ -80,8 +80,9 @@ struct StorageOutageTests {
                 port, "/v1/facts/extract", method: "POST", body: Self.extract("held", "Has a dog \(attempt)"))
             #expect(refused.status == 503 && refused.text.contains("storage_unavailable"), "\(refused.text)")
             #expect(refused.headers["retry-after"] == "1")
-            // Without the probe, each waited out the 20 s timeout.
-            #expect(refused.took < .seconds(3), "refused after \(refused.took)")
+            // Without the probe, each waited out the 20 s timeout; half of it leaves room for a
+            // loaded machine.
+            #expect(refused.took < .seconds(10), "refused after \(refused.took)")
         }
         let search = try await Self.send(port, "/v1/facts/search", method: "POST", body: Self.search("held", "cat"))
         #expect(search.status == 200 && search.text.contains("Has a cat"), "\(search.text)")
@@ -92,7 +93,7 @@ struct StorageOutageTests {
         #expect(listing.status == 200 && listing.headers["mnemo-stale-seconds"] != nil)
         let notHeld = try await Self.send(port, "/v1/facts/search", method: "POST", body: Self.search("other", "cat"))
         #expect(notHeld.status == 503 && notHeld.text.contains("storage_unavailable"), "\(notHeld.text)")
-        #expect(notHeld.took < .seconds(3))
+        #expect(notHeld.took < .seconds(10))
         let down = try await Self.send(port, "/healthz")
         #expect(down.status == 503, "\(down.text)")
         #expect(

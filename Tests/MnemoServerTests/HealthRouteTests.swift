@@ -55,13 +55,14 @@ import Testing
             let storage = try #require(object["storage"] as? [String: Any])
             #expect(storage["state"] as? String == "unavailable")
             #expect(storage["reason"] as? String == "connection refused")
-            #expect((8...10).contains(storage["stale_seconds"] as? Int ?? 0), "\(storage)")
+            // At least the 7.5 s since the last contact; more when the machine is slow.
+            #expect((storage["stale_seconds"] as? Int ?? 0) >= 8, "\(storage)")
             #expect(storage["unavailable_since"] is String)
             let live = try await client.send(.get, "/livez", token: nil)
             #expect(live.status == .ok)
             let stale = try await client.send(.get, "/v1/users/alice/facts", token: nil)
             #expect(stale.status == .ok && stale.text.contains("Has a cat"))
-            #expect((8...10).contains(stale.headers[.mnemoStale].flatMap { Int($0) } ?? 0), "\(stale.headers)")
+            #expect((stale.headers[.mnemoStale].flatMap { Int($0) } ?? 0) >= 8, "\(stale.headers)")
             // A refusal is not an answer from the copy.
             let missing = try await client.send(.get, "/api/topics/999999", token: nil)
             #expect(missing.status == .notFound && missing.headers[.mnemoStale] == nil)

@@ -80,6 +80,11 @@ import Testing
         func copy(_ source: String, to target: String) throws {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
             try FileManager.default.copyItem(atPath: source, toPath: target)
+            // A backup of the app's folder takes the write-ahead log with the file: without it,
+            // commits not yet checkpointed would be missing from the copy.
+            if FileManager.default.fileExists(atPath: source + "-wal") {
+                try FileManager.default.copyItem(atPath: source + "-wal", toPath: target + "-wal")
+            }
         }
     }
 
