@@ -79,6 +79,19 @@ public final class PostgresMemory: Sendable {
     let feedConnected = Locked(false)
     let tasks = Locked<[Task<Void, Never>]>([])
 
+    /// A connection pool to `location`, running: at connection, and afresh when PostgreSQL
+    /// answers again after an outage.
+    static func startPool(_ location: PostgresLocation, options: Options, logger: Logger) -> (
+        client: PostgresClient, running: Task<Void, Never>
+    ) {
+        let client = PostgresClient(
+            configuration: location.clientConfiguration(
+                connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
+                applicationName: options.applicationName),
+            backgroundLogger: logger)
+        return (client, Task { await client.run() })
+    }
+
     /// Connects to the store, creating its tables in an empty database (once, however many nodes
     /// start together), and starts following its change feed.
     /// - Parameters:
@@ -93,12 +106,7 @@ public final class PostgresMemory: Sendable {
     ) async throws -> PostgresMemory {
         // postgres-nio logs through swift-log; a library prints nothing of its own.
         let logger = Logger(label: "mnemo.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let client = PostgresClient(
-            configuration: location.clientConfiguration(
-                connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
-                applicationName: options.applicationName),
-            backgroundLogger: logger)
-        let running = Task { await client.run() }
+        let (client, running) = startPool(location, options: options, logger: logger)
         do {
             let connectionConfiguration = try location.connectionConfiguration(connectTimeout: options.timeout)
             // A server starting on a busy machine may wait longer than a request.

@@ -63,13 +63,8 @@ extension PostgresMemory {
     /// connection attempts, up to a minute between them), marks the node available and says so.
     private func recoverIfReachable() async -> Bool {
         guard await probe() == nil else { return false }
-        let client = PostgresClient(
-            configuration: location.clientConfiguration(
-                connectTimeout: options.timeout, maximumConnections: options.maximumConnections,
-                applicationName: options.applicationName),
-            backgroundLogger: logger)
-        let running = Task { await client.run() }
-        pool.withLock { $0 = (client, running) }
+        let started = Self.startPool(location, options: options, logger: logger)
+        pool.withLock { $0 = started }
         availabilityState.becameAvailable()
         return true
     }
