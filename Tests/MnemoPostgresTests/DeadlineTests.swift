@@ -47,12 +47,14 @@ struct DeadlineTests {
 
     @Test func anAccessWaitingBehindOneThatWaitsForTheServerFails() async throws {
         let mutex = AsyncMutex()
-        let started = Locked(false)
-        // The first access may wait longer than the second: the second still gives up on its own.
-        async let first = withDeadline(.seconds(30), "first", sharing: mutex.copyWork) {
+        let (started, answered) = (Locked(false), Locked(false))
+        // The first access may wait longer than the second: the second gives up on its own, while
+        // the first still holds the namespace (it lets go only once the second has given up).
+        async let first = withDeadline(.seconds(120), "first", sharing: mutex.copyWork) {
             try await mutex.withLock {
                 started.withLock { $0 = true }
-                try await Task.sleep(for: .seconds(10)) // as if PostgreSQL were slow to answer
+                // As if PostgreSQL were slow to answer.
+                while !answered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
                 return 1
             }
         }
@@ -60,6 +62,7 @@ struct DeadlineTests {
         await #expect(throws: MnemoError.self) {
             try await withDeadline(Self.limit, "second", sharing: mutex.copyWork) { try await mutex.withLock { 2 } }
         }
+        answered.withLock { $0 = true }
         #expect(try await first == 1)
     }
 

@@ -174,9 +174,10 @@ struct NodeCopiesErasureTests {
 
         let next = try ServerProcess(["--db", url, "--storage-timeout", "60"], environment: environment)
         try await next.waitUntilListening()
-        #expect(Self.traces(of: secret, in: temporary) == [])
-        next.stop()
-        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
-        #expect(left.filter { $0.hasPrefix("mnemo-copies") } == [])
+        let listing = { (try? FileManager.default.subpathsOfDirectory(atPath: temporary.path)) ?? [] }
+        #expect(Self.traces(of: secret, in: temporary) == [], "\(listing())")
+        let stopped = next.stop()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(listing().filter { $0.hasPrefix("mnemo-copies") } == [], "\(stopped.stderr)")
     }
 }

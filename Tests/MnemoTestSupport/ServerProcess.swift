@@ -67,7 +67,7 @@ package final class ServerProcess: @unchecked Sendable {
     package func stop(signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
         kill(process.processIdentifier, signal)
         // A server stuck as it exits is killed, so that the test ends.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
