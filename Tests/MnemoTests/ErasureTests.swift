@@ -147,6 +147,39 @@ import Testing
         #expect(try await alice.check().isClean)
     }
 
+    /// What stops sync from bringing an erased fact back: a keyed hash of each wording it had,
+    /// matched in its own namespace only, and gone with the namespace.
+    @Test func eachWordingOfAnErasedFactLeavesAKeyedHashUntilTheNamespaceIsErased() async throws {
+        let (alice, _) = try Self.fileKnowledgeBase(namespace: "alice")
+        let first = "Diagnosed with a rare syndrome"
+        let fact = try await alice.addFact(NewFact(content: first, topicPath: "Health"))
+        try await alice.updateFact(id: fact.id, FactUpdate(content: Self.secret))
+        try await alice.addFact(NewFact(content: "Walks the dog every morning", topicPath: "Pets"))
+        try await alice.eraseFacts(ids: [fact.id])
+        let erased = { (namespace: String, content: String) in
+            try await alice.writer.read { db in
+                try ErasedContent.contains(db, namespace: namespace, contentKey: TextNormalization.factKey(content))
+            }
+        }
+        #expect(try await erased("alice", first))
+        #expect(try await erased("alice", "  diagnosed with a RARE syndrome. "), "matched by content key")
+        #expect(try await erased("alice", Self.secret))
+        #expect(try await !erased("alice", "Walks the dog every morning"))
+        #expect(try await !erased("bob", first))
+        let hashLength = try await alice.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT length(key_hash) FROM erased_content")
+        }
+        #expect(hashLength == 32)
+
+        try await alice.eraseNamespace()
+        #expect(try await !erased("alice", first))
+        let left = try await alice.writer.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT (SELECT COUNT(*) FROM erased_content) + (SELECT COUNT(*) FROM namespace_secret)")
+        }
+        #expect(left == 0)
+    }
+
     @Test func theVectorIndexDropsErasedFactsInEveryProcess() async throws {
         let (kb, path) = try Self.fileKnowledgeBase()
         let other = try KnowledgeBase(path: path, namespace: "alice", embedder: Self.embedder())

@@ -244,6 +244,49 @@ import Testing
         #expect(try lab.states(phone) == lab.states(database))
     }
 
+    /// The server's users deleted one fact and erased another; a phone that imported them all
+    /// before its first sync links: neither comes back, on the server or on the phone, and the
+    /// erased sentence is in no byte of either.
+    @Test func aFileHoldingFactsTheServerDeletedOrErasedLinksWithoutBringingThemBack() async throws {
+        let lab = try Lab()
+        let database = lab.path("server.sqlite")
+        let (deleted, erased) = ("Has a cat named Miso", "Takes lithium for bipolar disorder")
+        try lab.add(database, "Lives in Porto", deleted, erased)
+        let id = { (content: String) in
+            try DatabaseQueue(path: database).read { db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM fact WHERE content = ?", arguments: [content])
+            }
+        }
+        let write = { (arguments: [String]) in
+            let result = try CLIRunner.run(arguments + ["--db", database, "--namespace", "user-42"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        try write(["fact", "delete", String(try #require(try id(deleted)))])
+        try write(["fact", "erase", String(try #require(try id(erased)))])
+        let server = try await lab.serve(database)
+        defer { server.stop() }
+        let phone = lab.path("phone.sqlite")
+        try lab.add(phone, "Lives in Porto", deleted, erased, "Plays the cello")
+
+        let linked = try lab.sync(phone, server)
+        #expect(linked.status == 0 && linked.stdout.contains("verified"), "\(linked.stdout) \(linked.stderr)")
+        server.stop()
+        #expect(try lab.contents(database) == ["Lives in Porto", "Plays the cello"])
+        #expect(try lab.contents(phone) == ["Lives in Porto", "Plays the cello"])
+        #expect(try lab.states(phone) == lab.states(database))
+        for file in [database, phone] {
+            #expect(try FileTraces(databaseAt: file).found([erased]) == [], "\(file)")
+        }
+
+        // A new saying of the erased sentence after the link is the user's and is kept.
+        let again = try await lab.serve(database)
+        defer { again.stop() }
+        try lab.add(phone, erased)
+        #expect(try lab.sync(phone, again).status == 0)
+        again.stop()
+        #expect(try lab.contents(database).contains(erased))
+    }
+
     @Test func aFactAddedOfflineUnderARenamedTopicLandsUnderTheNewName() async throws {
         let lab = try Lab()
         let server = try await lab.serve(lab.path("server.sqlite"))

@@ -5,7 +5,7 @@ import Foundation
 /// Every erase returns one (``KnowledgeBase/eraseFacts(ids:)``,
 /// ``KnowledgeBase/eraseNamespace()``, ``KnowledgeBase/purge(now:undoOlderThan:)``). The counts
 /// are rows removed from the database; ``factIDs`` are the erased facts' ids, which their
-/// tombstones keep (no content, no hash of it). Its `Codable` form has snake_case keys, as every
+/// tombstones keep (no content). Its `Codable` form has snake_case keys, as every
 /// front door prints it: `{"facts": 1, "fact_ids": [12], "history_rows": 3, …}`.
 public struct ErasureReceipt: Sendable, Hashable, Codable {
     /// Why facts were erased, as their tombstones record it.

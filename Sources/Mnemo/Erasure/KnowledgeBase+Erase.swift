@@ -8,8 +8,10 @@ extension KnowledgeBase {
     /// Each fact's content, vector, full-text entries, history events, conflict links and the
     /// undo records that hold any of it go, and so do the facts merged into it earlier (their
     /// contents live on in its history). What is left of each is a tombstone with its id, the
-    /// time and the reason: no content and no hash of it. A fact that was deleted can be erased
-    /// too (its history and undo record are what is left of it).
+    /// time and the reason, and a keyed hash of each wording it had, which stops a device that
+    /// held the fact before it linked from bringing it back through sync (never the content,
+    /// and useless without the namespace's key, which erasing the namespace removes). A fact
+    /// that was deleted can be erased too (its history and undo record are what is left of it).
     ///
     /// Everything happens in one transaction: all the facts are erased or none is. Then, on a
     /// database file, nothing erased is left in the file, its `-wal` or its `-shm`: the

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The writes of an erase, inside one transaction: every row that holds something of the erased
-/// facts goes, a tombstone per fact is left, and the full-text index is rewritten without them.
+/// facts goes, a tombstone per fact and a keyed hash per wording (``ErasedContent``) are left,
+/// and the full-text index is rewritten without them.
 ///
 /// What holds a fact: its row (and through the triggers its full-text entries and its change-log
 /// entry, which carries only the id), its vector, its conflict links, its history events (which
@@ -35,6 +36,7 @@ package enum FactEraser {
         for chunk in erased.chunked(into: 500) {
             try db.execute(sql: "INSERT INTO erasing (id) VALUES \(chunk.map { "(\($0))" }.joined(separator: ", "))")
         }
+        try ErasedContent.rememberErasing(db, namespace: namespace)
         receipt.undoRecords = try deleteOperations(db, ids: try operationsHolding(db, namespace: namespace))
         try db.execute(
             sql: """
@@ -95,6 +97,7 @@ package enum FactEraser {
         try db.execute(sql: "DELETE FROM topic WHERE namespace = ?", arguments: [namespace])
         receipt.topics = db.changesCount
         try tombstone(db, namespace: namespace, ids: ids, reason: .namespaceErased, now: now)
+        try ErasedContent.forget(db, namespace: namespace)
         try FeedTable.eraseNamespace(db, namespace: namespace, now: now)
         if receipt.facts + receipt.topics + receipt.historyRows + receipt.undoRecords > 0 {
             try rewriteFullTextIndex(db)

@@ -35,6 +35,8 @@ package enum TableRegistry {
         StoredTable(name: "history", key: "id", roles: [.undoTracked, .replicated, .numbered]),
         StoredTable(name: "fact_conflict", key: "id", roles: [.undoTracked, .replicated, .numbered]),
         StoredTable(name: "fact_tombstone", key: "fact_id", roles: [.replicated]),
+        StoredTable(name: "namespace_secret", key: "id", roles: [.replicated]),
+        StoredTable(name: "erased_content", key: "id", roles: [.replicated]),
         StoredTable(name: "operation", key: "id", roles: [.replicated, .numbered]),
         StoredTable(name: "operation_change", key: "id", roles: [.replicated]),
         StoredTable(name: "feed_event", key: "seq", roles: [.replicated]),

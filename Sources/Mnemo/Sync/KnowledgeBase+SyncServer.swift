@@ -269,6 +269,9 @@ struct SyncServerWrite {
     /// The namespace's topic moves, oldest first, read from its history when an operation
     /// first names a path that is not there.
     private var moves: [SyncTopicMove]?
+    /// The content keys of the namespace's deleted facts, read from their history when an
+    /// offered fact is first checked against them.
+    private var deletedKeys: Set<String>?
 
     init(db: Database, namespace: String, now: Date, matcher: NearDuplicateMatcher?) {
         self.db = db
@@ -309,6 +312,9 @@ struct SyncServerWrite {
                 return answer(.unchanged)
             }
             if departed != nil { return answer(.refused) }
+            if operation.offered == true, let outcome = try departedWording(of: operation.fact!) {
+                return answer(outcome)
+            }
             return try add(operation, embedding: embedding)
         case .restore:
             if let stored {
@@ -338,6 +344,29 @@ struct SyncServerWrite {
         case .moveTopic:
             return answer(.unknown)
         }
+    }
+
+    /// Whether the wording of an offered fact is one the server erased (``SyncAnswer/Outcome/gone``)
+    /// or deleted (``SyncAnswer/Outcome/refused``) and holds no more.
+    ///
+    /// An offered fact comes from a file that held it before it linked, or from a repair: a copy
+    /// of a fact under a uid of its own, not a new saying of it. Without this check a file that
+    /// held facts before its first link would bring back what the server's users erased or
+    /// deleted. A fact written anew (a plain add) is the user's saying it again and is not checked.
+    private mutating func departedWording(of fact: SyncFact) throws -> SyncAnswer.Outcome? {
+        let key = TextNormalization.factKey(fact.content)
+        guard try FactTable.find(db, namespace: namespace, contentKey: key) == nil else { return nil }
+        if try ErasedContent.contains(db, namespace: namespace, contentKey: key) { return .gone }
+        if deletedKeys == nil {
+            let contents = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT json_extract(details, '$.content') FROM history
+                    WHERE namespace = ? AND event = ? AND json_extract(details, '$.content') IS NOT NULL
+                    """, arguments: [namespace, HistoryEvent.Kind.deleted.rawValue])
+            deletedKeys = Set(contents.map(TextNormalization.factKey))
+        }
+        return deletedKeys?.contains(key) == true ? .refused : nil
     }
 
     /// Where a path the operation names is now: a path that is not here but that a rename, move

@@ -16,6 +16,10 @@
 -- migration: v13: new facts enter the change log with their vectors
 -- migration: v14: content keys indexed by their hash
 -- migration: v15: sync operation ids that never repeat
+-- migration: v16: keyed hashes of erased wordings
+
+-- index erased_content_on_namespace_hash
+CREATE UNIQUE INDEX erased_content_on_namespace_hash ON erased_content(namespace, key_hash);
 
 -- index fact_conflict_on_namespace
 CREATE INDEX fact_conflict_on_namespace ON fact_conflict(namespace, created_at);
@@ -57,6 +61,9 @@ CREATE INDEX history_on_fact ON history(fact_id);
 -- index history_on_topic
 CREATE INDEX history_on_topic ON history(topic_id);
 
+-- index namespace_secret_on_namespace
+CREATE UNIQUE INDEX namespace_secret_on_namespace ON namespace_secret(namespace);
+
 -- index operation_on_namespace
 CREATE INDEX operation_on_namespace ON operation(namespace, id);
 
@@ -80,6 +87,13 @@ CREATE UNIQUE INDEX topic_on_namespace_uid ON topic(namespace, uid);
 
 -- index topic_on_parent
 CREATE INDEX topic_on_parent ON topic(parent_id);
+
+-- table erased_content
+CREATE TABLE erased_content (
+    id INTEGER PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    key_hash BLOB NOT NULL
+);
 
 -- table fact
 CREATE TABLE fact (
@@ -194,6 +208,13 @@ CREATE TABLE history (
 CREATE TABLE meta (
     key TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
+);
+
+-- table namespace_secret
+CREATE TABLE namespace_secret (
+    id INTEGER PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    secret BLOB NOT NULL
 );
 
 -- table operation

@@ -4,7 +4,7 @@ extension Schema {
     /// The tombstones of erased facts (see ``KnowledgeBase/eraseFacts(ids:)``).
     ///
     /// A tombstone says that a fact existed and was erased, when and why, and nothing else: no
-    /// content, no hash of it, no topic. It keeps the id from being given to a new fact (a client
+    /// content, no hash of it, no topic (v16 adds keyed hashes of wordings apart, `ErasedContent`). It keeps the id from being given to a new fact (a client
     /// holding the id must never reach someone else's statement through it), makes a rerun of an
     /// erase a no-op instead of a "not found", and lets ``KnowledgeBase/check(repair:)`` verify
     /// that nothing of an erased fact is left.

@@ -25,6 +25,7 @@ enum Schema {
         migrator.registerMigration(
             "v14: content keys indexed by their hash", migrate: indexContentKeysByHash)
         migrator.registerMigration("v15: sync operation ids that never repeat", migrate: SyncSchema.uniqueOperationIDs)
+        migrator.registerMigration("v16: keyed hashes of erased wordings", migrate: createErasedContent)
         return migrator
     }
 

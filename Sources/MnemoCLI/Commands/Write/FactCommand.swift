@@ -132,9 +132,10 @@ struct FactCommand: AsyncParsableCommand {
             discussion: """
                 Unlike `delete`, an erase cannot be undone. Each fact's content, vector, index \
                 entries, history, undo records and conflict links go, and so do the facts merged \
-                into it; a tombstone keeps only the id, the time and the reason. Nothing erased \
-                is left in the database file, its -wal or its -shm. A deleted fact can be erased \
-                too. All the ids are erased or none is; an id already erased is skipped.
+                into it; a tombstone keeps only the id, the time and the reason, and a keyed hash \
+                of each wording stops a device that held the fact from bringing it back. Nothing \
+                erased is left in the database file, its -wal or its -shm. A deleted fact can be \
+                erased too. All the ids are erased or none is; an id already erased is skipped.
                   mnemo fact erase 12 15
                 """)
         @Argument(help: "The fact ids.") var ids: [Int64]
