@@ -1,8 +1,8 @@
 import Foundation
-import Mnemo
 import MnemoTestSupport
 import Testing
 
+@testable import Mnemo
 @testable import MnemoCLI
 
 /// One vocabulary for filters: the same wrong value gets the same message from the library's
@@ -106,6 +106,22 @@ struct JSONVocabularyTests {
                 "id", "uid", "content", "topic", "topic_id", "type", "importance", "confidence", "is_active", "sources",
                 "mention_count", "created_at", "updated_at",
             ])
+    }
+
+    /// Each field an edit may set (``FactField``, the one list) is written by every JSON form of
+    /// a fact: the front doors' and sync's; the edit and sync's field names are that list.
+    @Test func everyEditableFieldReachesEachJSONForm() async throws {
+        let kb = try KnowledgeBase.inMemory()
+        let goal = try await kb.addFact(
+            NewFact(
+                content: "Run a marathon", topicPath: "Health", type: .goal, expiresAt: Date(timeIntervalSinceNow: 9e6),
+                status: .active, progress: 0.25, targetDate: Date(timeIntervalSinceNow: 8e6))
+        ).fact
+        let names = Set(FactField.allCases.map(\.rawValue))
+        #expect(names.subtracting(try keys(FactJSON(goal))) == [])
+        #expect(names.subtracting(try keys(SyncFact(goal))) == [])
+        #expect(Set(FactEdit.fields) == names)
+        #expect(SyncFact.fieldNames == names)
     }
 
     @Test func aHitIsTheFactWithItsScores() async throws {

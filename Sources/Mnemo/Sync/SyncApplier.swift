@@ -95,17 +95,7 @@ struct SyncApplier {
             _ = try queue.enqueue(db, namespace: namespace, fact: counted, topic: topic, now: now)
             return
         }
-        var fields: [String] = []
-        if local.content != state.content { fields.append("content") }
-        if local.type != state.type { fields.append("type") }
-        if local.importance != state.importance { fields.append("importance") }
-        if local.confidence != state.confidence { fields.append("confidence") }
-        if (try? TopicPath(local.topicPath))?.key != (try? TopicPath(state.topic))?.key { fields.append("topic") }
-        if local.isActive != state.isActive { fields.append("is_active") }
-        if local.expiresAt != state.expiresAt { fields.append("expires_at") }
-        if local.status != state.status { fields.append("status") }
-        if local.progress != state.progress { fields.append("progress") }
-        if local.targetDate != state.targetDate { fields.append("target_date") }
+        let fields = state.fields(differingFrom: local).map(\.rawValue)
         var fact = local
         if !fields.isEmpty {
             let (update, isActive) = try state.update(fields: fields)

@@ -9,10 +9,7 @@ package struct FactEdit: Hashable, Sendable {
     package var isActive: Bool?
 
     /// The fields an edit may set, by their vocabulary names.
-    package static let fields = [
-        "content", "type", "importance", "confidence", "topic", "is_active", "expires_at", "status", "progress",
-        "target_date",
-    ]
+    package static let fields = FactField.allCases.map(\.rawValue)
 
     package init() {}
 
