@@ -11,6 +11,8 @@ struct Health: ResponseEncodable {
     /// `stopping` once the server is shutting down (both with 503).
     var status: String
     var storage: StorageHealth?
+    /// The node's Mnemo version, so that a deploy can see which nodes run which release.
+    var version = MnemoVersion.current
 }
 
 /// The HTTP server of `mnemo serve`: Lucid's and MindChat's memory APIs over one knowledge base.

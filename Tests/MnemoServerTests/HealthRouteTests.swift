@@ -29,8 +29,10 @@ import Testing
             let health = try await client.send(.get, "/healthz", token: nil)
             #expect(health.status == .ok)
             #expect(try health.object()["status"] as? String == "ok")
+            #expect(try health.object()["version"] as? String == MnemoVersion.current)
             let live = try await client.send(.get, "/livez", token: nil)
             #expect(live.status == .ok)
+            #expect(try live.object()["version"] as? String == MnemoVersion.current)
         }
     }
 
