@@ -16,6 +16,7 @@ actor AsyncMutex {
     func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await lock()
         do {
+            try Task.checkCancellation() // cancelled as the lock was handed over
             let value = try await body()
             unlock()
             return value
