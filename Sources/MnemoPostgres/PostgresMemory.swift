@@ -59,7 +59,7 @@ public final class PostgresMemory: Sendable {
         /// Whether the change feed is connected.
         public var changeFeedConnected: Bool
         /// Whether PostgreSQL answers, and since when it has not.
-        public var availability: Availability = .available
+        public var availability: StorageAvailability = .available
     }
 
     public let location: PostgresLocation

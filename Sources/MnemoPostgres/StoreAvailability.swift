@@ -3,20 +3,11 @@ import Mnemo
 import PostgresNIO
 
 extension PostgresMemory {
-    /// Whether this node reaches PostgreSQL.
-    public enum Availability: Sendable, Equatable, Codable {
-        case available
-        /// PostgreSQL failed at `since` and has not answered a probe since. The node's copies
-        /// hold every write acknowledged up to `lastContact`, the last time the node heard from
-        /// PostgreSQL; writes acknowledged by other nodes after it may be missing.
-        case unavailable(since: Date, lastContact: Date, reason: String)
-    }
-
     /// Whether this node reaches PostgreSQL now.
-    public var availability: Availability { availabilityState.current }
+    public var availability: StorageAvailability { availabilityState.current }
 
     /// Calls `observer` at each change of ``availability``, from the task that saw the change.
-    package func observeAvailability(_ observer: @escaping @Sendable (Availability) -> Void) {
+    package func observeAvailability(_ observer: @escaping @Sendable (StorageAvailability) -> Void) {
         availabilityState.observe(observer)
     }
 
@@ -100,16 +91,16 @@ extension PostgresMemory {
 /// The node's view of PostgreSQL: available or not, and when it last heard from it.
 final class AvailabilityState: Sendable {
     private struct State {
-        var current = PostgresMemory.Availability.available
+        var current = StorageAvailability.available
         var lastContact = Date()
         /// A failure is being checked with a probe: the other failures meanwhile wait for none.
         var checking = false
-        var observers: [@Sendable (PostgresMemory.Availability) -> Void] = []
+        var observers: [@Sendable (StorageAvailability) -> Void] = []
     }
 
     private let state = Locked(State())
 
-    var current: PostgresMemory.Availability { state.withLock { $0.current } }
+    var current: StorageAvailability { state.withLock { $0.current } }
 
     /// PostgreSQL answered.
     func reached() {
@@ -117,7 +108,7 @@ final class AvailabilityState: Sendable {
         state.withLock { $0.lastContact = now }
     }
 
-    func observe(_ observer: @escaping @Sendable (PostgresMemory.Availability) -> Void) {
+    func observe(_ observer: @escaping @Sendable (StorageAvailability) -> Void) {
         state.withLock { $0.observers.append(observer) }
     }
 
@@ -155,7 +146,7 @@ final class AvailabilityState: Sendable {
         notify(observers)
     }
 
-    private func notify(_ observers: [@Sendable (PostgresMemory.Availability) -> Void]) {
+    private func notify(_ observers: [@Sendable (StorageAvailability) -> Void]) {
         let current = current
         for observer in observers { observer(current) }
     }

@@ -26,9 +26,6 @@ final class GroupedWrite: @unchecked Sendable {
         return try updates(db)
     }
 
-    /// Drops the updates without running them (the group failed before their turn).
-    func discard() { updates = nil }
-
     func finish(_ outcome: Result<any Sendable, any Error>) {
         updates = nil
         let waiter = lock.withLock { state -> CheckedContinuation<any Sendable, any Error>? in

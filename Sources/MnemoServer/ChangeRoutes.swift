@@ -190,7 +190,7 @@ enum ServerSentEvent {
 
     /// The store stopped or started answering: while it does not, the events come from the node's
     /// copy, which may lack writes of other nodes made since `last_contact`.
-    static func storage(_ state: StorageStatus.State) -> String {
+    static func storage(_ state: StorageAvailability) -> String {
         switch state {
         case .available:
             return "event: storageAvailable\ndata: {\"state\":\"available\"}\n\n"

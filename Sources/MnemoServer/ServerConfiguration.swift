@@ -71,7 +71,7 @@ package struct StorageHealth: Sendable, Codable, Equatable {
 
     package init(
         namespacesHeld: Int, vectorBytes: Int, versionsBehind: Int64, changeFeedConnected: Bool,
-        status: StorageStatus.State = .available, now: Date = Date()
+        status: StorageAvailability = .available, now: Date = Date()
     ) {
         self.namespacesHeld = namespacesHeld
         self.vectorBytes = vectorBytes

@@ -7,14 +7,8 @@ import Mnemo
 /// `/healthz`, by the answers served from the node's copies during an outage (marked stale),
 /// and by the event streams, which say when it changes.
 package final class StorageStatus: Sendable {
-    package enum State: Sendable, Equatable {
-        case available
-        /// Unreachable since `since`; the node's copies hold what it knew at `lastContact`.
-        case unavailable(since: Date, lastContact: Date, reason: String)
-    }
-
     private struct Status {
-        var state = State.available
+        var state = StorageAvailability.available
         var onChange: [@Sendable () -> Void] = []
     }
 
@@ -22,10 +16,10 @@ package final class StorageStatus: Sendable {
 
     package init() {}
 
-    package var current: State { status.withLock { $0.state } }
+    package var current: StorageAvailability { status.withLock { $0.state } }
 
     /// Sets the state; the event streams hear of a change.
-    package func update(_ state: State) {
+    package func update(_ state: StorageAvailability) {
         let listeners = status.withLock { status -> [@Sendable () -> Void] in
             guard status.state != state else { return [] }
             status.state = state

@@ -139,7 +139,7 @@ extension KnowledgeBase {
                     change.fact = SyncFact(
                         fact,
                         vector: Self.mayBringNewWording(event)
-                            ? try Self.vector(db, factID: fact.id, dimension: dimension) : nil)
+                            ? try dimension.flatMap { try SyncStore.vector(db, factID: fact.id, dimension: $0) } : nil)
                 }
                 if event.kind == .conflictFound, let older = event.relatedFactID, let newer = event.factID {
                     change.relatedUid = try SyncStore.uid(db, factID: older)
@@ -252,12 +252,6 @@ extension KnowledgeBase {
         }
     }
 
-    private static func vector(_ db: Database, factID: Int64, dimension: Int?) throws -> [Float]? {
-        guard let dimension else { return nil }
-        return try Data.fetchOne(
-            db.cachedStatement(sql: "SELECT vector FROM fact_embedding WHERE fact_id = ?"), arguments: [factID]
-        ).flatMap { EmbeddingTable.decode($0, dimension: dimension) }
-    }
 }
 
 /// One push's writes on the server, inside its transaction.

@@ -28,18 +28,14 @@ struct SyncDigest: Hashable, Sendable, CustomStringConvertible {
     /// The hash of one fact's compared fields.
     static func hash(of fact: Fact) -> UInt64 {
         hash(
-            fields: [
-                fact.uid, fact.content, topicKey(fact.topicPath), fact.type.rawValue, fact.importance.rawValue,
-                fact.isActive ? "1" : "0", fact.status?.rawValue ?? "",
-            ])
+            fact.uid, fact.content, topic: fact.topicPath, fact.type, fact.importance, isActive: fact.isActive,
+            status: fact.status)
     }
 
     static func hash(of fact: SyncFact) -> UInt64 {
         hash(
-            fields: [
-                fact.uid, fact.content, topicKey(fact.topic), fact.type.rawValue, fact.importance.rawValue,
-                fact.isActive ? "1" : "0", fact.status?.rawValue ?? "",
-            ])
+            fact.uid, fact.content, topic: fact.topic, fact.type, fact.importance, isActive: fact.isActive,
+            status: fact.status)
     }
 
     /// The digest of the namespace's stored facts.
@@ -49,21 +45,18 @@ struct SyncDigest: Hashable, Sendable, CustomStringConvertible {
         return digest
     }
 
-    private static func topicKey(_ path: String) -> String {
-        (try? TopicPath(path))?.key ?? path
-    }
-
-    private static func hash(fields: [String]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for field in fields {
-            for byte in field.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
+    /// The compared fields, the one list both sides' facts are hashed by.
+    private static func hash(
+        _ uid: String, _ content: String, topic: String, _ type: FactType, _ importance: Importance,
+        isActive: Bool, status: GoalStatus?
+    ) -> UInt64 {
+        let topicKey = (try? TopicPath(topic))?.key ?? topic
+        let fields = [
+            uid, content, topicKey, type.rawValue, importance.rawValue, isActive ? "1" : "0", status?.rawValue ?? "",
+        ]
+        return fields.reduce(FNV1a.offsetBasis) { hash, field in
             // A separator no UTF-8 text holds, so that ("ab", "c") and ("a", "bc") differ.
-            hash ^= 0xff
-            hash &*= 0x0000_0100_0000_01b3
+            FNV1a.hash(CollectionOfOne(0xff), continuing: FNV1a.hash(field.utf8, continuing: hash))
         }
-        return hash
     }
 }

@@ -149,15 +149,15 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, maximumBodySize: maxBodyBytes, defaultNamespace: global.namespaceName, page: ui)
         if let store = OpenStores.all.first {
             let status = StorageStatus()
-            store.observeAvailability { status.update(Self.state($0)) }
-            status.update(Self.state(store.availability))
+            store.observeAvailability { status.update($0) }
+            status.update(store.availability)
             configuration.storageStatus = status
             configuration.storageHealth = {
                 let health = await store.health()
                 return StorageHealth(
                     namespacesHeld: health.namespacesHeld, vectorBytes: health.vectorBytes,
                     versionsBehind: health.versionsBehind, changeFeedConnected: health.changeFeedConnected,
-                    status: Self.state(health.availability))
+                    status: health.availability)
             }
         }
         let server: MnemoHTTPServer
@@ -182,14 +182,6 @@ struct ServeCommand: AsyncParsableCommand {
                 "mnemo serve: http://\(host):\(port) · database \(database) · auth \(auth.rawValue) · model \(model)")
         }
         Output.note("mnemo serve: stopped")
-    }
-
-    static func state(_ availability: PostgresMemory.Availability) -> StorageStatus.State {
-        switch availability {
-        case .available: .available
-        case .unavailable(let since, let lastContact, let reason):
-            .unavailable(since: since, lastContact: lastContact, reason: reason)
-        }
     }
 
     /// Purges every namespace, then waits `interval`, until cancelled. A failed purge is
