@@ -77,10 +77,10 @@ package struct StorageHealth: Sendable, Codable, Equatable {
         self.vectorBytes = vectorBytes
         self.versionsBehind = versionsBehind
         self.changeFeedConnected = changeFeedConnected
-        if case .unavailable(let since, let lastContact, let reason) = status {
+        if case .unavailable(let since, _, let reason) = status {
             state = "unavailable"
             unavailableSince = since
-            staleSeconds = max(0, Int(now.timeIntervalSince(lastContact).rounded(.up)))
+            staleSeconds = status.staleSeconds(at: now)
             self.reason = reason
         }
     }

@@ -32,10 +32,15 @@ package final class StorageStatus: Sendable {
         status.withLock { $0.onChange.append(listener) }
     }
 
+    /// See ``StorageAvailability/staleSeconds(at:)``.
+    func staleSeconds(at now: Date = Date()) -> Int? { current.staleSeconds(at: now) }
+}
+
+extension StorageAvailability {
     /// While unavailable, the whole seconds since the node last heard from the store: how far
     /// behind what it answers may be.
-    func staleSeconds(at now: Date = Date()) -> Int? {
-        guard case .unavailable(_, let lastContact, _) = current else { return nil }
+    func staleSeconds(at now: Date) -> Int? {
+        guard case .unavailable(_, let lastContact, _) = self else { return nil }
         return max(0, Int(now.timeIntervalSince(lastContact).rounded(.up)))
     }
 }

@@ -50,7 +50,8 @@ import Testing
         try await server.waitUntilListening()
         defer { server.stop() }
         let client = EventStreamClient(port: server.port, path: "/api/events")
-        let reading = ThreadJob { try client.read(count: 2, timeout: 30) }
+        // A generous limit: the read ends with the second event; a machine that stalls must not end it first.
+        let reading = ThreadJob { try client.read(count: 2, timeout: 180) }
         try await Task.sleep(for: .milliseconds(500))
         let (status, _) = try await HTTPRequest.send(
             server.port, "/v1/facts/extract", method: "POST",
@@ -81,7 +82,7 @@ import Testing
         try watch.run()
         defer { watch.terminate() }
         // Ends the read below if the lines never come.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { watch.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 180) { watch.terminate() }
         try await Task.sleep(for: .milliseconds(800))
         #expect(try await Self.ingest(try Self.celloFile(), into: database) == 0)
         let lines = try await ThreadJob { () -> [String] in

@@ -38,7 +38,7 @@ import Testing
         let streams = (0..<3).map { _ in
             ThreadJob { [port = server.port] in
                 // Two: the reconnect event is the only one, so the read ends when the server closes.
-                try EventStreamClient(port: port, path: "/api/events").read(count: 2, timeout: 60)
+                try EventStreamClient(port: port, path: "/api/events").read(count: 2, timeout: 180)
             }
         }
         // Each stream is open once the server counts it: wait for the three `ready` events' writes.
